@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.ts';
+
+interface OptionSpec {
+  type: 'string' | 'boolean';
+  arg?: string;
+  help: string;
+  multiple?: boolean;
+  short?: string;
+}
+
+/** Every option, declared once: parsing and --help both come from this table. */
+export const optionTable = {
+  target: { type: 'string', arg: '<name|url>', help: 'named target from the config file, or a base URL; default: the embedded reference' },
+  profile: { type: 'string', arg: 'primary|staging', help: 'which deployment profile to hold the target to (default: the target\'s, else primary)' },
+  key: { type: 'string', arg: '<key>', help: 'agent key of the user under test (fallback: CONFORM_API_KEY)' },
+  'other-key': { type: 'string', arg: '<key>', help: "a second user's key; unlocks the cross-user checks (fallback: CONFORM_OTHER_API_KEY)" },
+  config: { type: 'string', arg: '<file>', help: 'targets file (default: ./conform.config.json)' },
+  out: { type: 'string', arg: '<dir>', help: 'report folder (default: ./conform-report)' },
+  seed: { type: 'string', arg: '<n>', help: 'fast-check seed; replays the generated cases of an earlier run' },
+  'fc-path': { type: 'string', arg: '<path>', help: 'fast-check counterexample path to replay (with --only and --seed)' },
+  runs: { type: 'string', arg: '<n>', help: 'generated cases per property (default 20)' },
+  only: { type: 'string', arg: '<ids>', multiple: true, help: 'run only these check ids or globs, comma-separated (e.g. AUTH-*,KEPT-001)' },
+  skip: { type: 'string', arg: '<ids>', multiple: true, help: 'leave out these check ids or globs' },
+  list: { type: 'boolean', help: 'list the checks (id, level, section, title) without running them' },
+  format: { type: 'string', arg: 'text|md|json', help: 'output format of --list (default text)' },
+  timeout: { type: 'string', arg: '<ms>', help: 'per-request timeout in milliseconds (default 10000)' },
+  port: { type: 'string', arg: '<n>', help: 'serve: port of the reference (default: an ephemeral port)' },
+  journal: { type: 'string', arg: '<file>', help: 'restore: the journal of the interrupted run' },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', help: 'show the version' },
+} satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof optionTable;
+
+export const commands = {
+  run: 'run the checks against a target (the default command)',
+  serve: 'run the embedded reference implementation standalone and print its URL and keys',
+  restore: 'undo the kept changes recorded in a journal of an interrupted run',
+} as const;
+export type Command = keyof typeof commands;
+
+export interface ParsedArgs {
+  command: Command;
+  values: {
+    [K in OptionName]?: (typeof optionTable)[K] extends { type: 'boolean' } ? boolean
+      : (typeof optionTable)[K] extends { multiple: true } ? string[] : string;
+  };
+}
+
+export function parseCommandLine(argv: readonly string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: optionTable, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+  const [first, ...rest] = parsed.positionals;
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+  let command: Command = 'run';
+  if (first !== undefined) {
+    if (!(first in commands)) throw new UsageError(`unknown command '${first}' (commands: ${Object.keys(commands).join(', ')})`);
+    command = first as Command;
+  }
+  return { command, values: parsed.values as ParsedArgs['values'] };
+}
+
+export function helpText(): string {
+  const lines = ['Usage: conform [command] [options]', '', 'Commands:'];
+  for (const [name, help] of Object.entries(commands)) lines.push(`  ${name.padEnd(10)} ${help}`);
+  lines.push('', 'Options:');
+  for (const [name, spec] of Object.entries(optionTable) as [string, OptionSpec][]) {
+    const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.arg ? ` ${spec.arg}` : ''}`;
+    lines.push(`  ${flag.padEnd(30)} ${spec.help}`);
+  }
+  lines.push('', 'Exit codes: 0 conforms, 1 a check failed, 2 usage or configuration error, 3 no verdict.');
+  return lines.join('\n');
+}
+
+export function integerOption(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be an integer, got '${value}'`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${value}`);
+  return n;
+}

@@ -1,0 +1,45 @@
+import { UsageError } from '../errors.ts';
+import type { CheckMeta } from '../meta.ts';
+import { areaOf } from '../results.ts';
+import { runSuites } from '../run.ts';
+import { matchesSelection, splitList } from '../selection.ts';
+import type { ParsedArgs } from './args.ts';
+
+export interface ListedCheck extends CheckMeta {
+  area: string;
+}
+
+/** Every declared check, collected without running anything (no target needed). */
+export async function collectChecks(): Promise<ListedCheck[]> {
+  const { modules } = await runSuites(
+    { baseUrl: 'http://127.0.0.1:9', profile: 'primary', label: 'list', keys: { primary: 'unused' }, timeoutMs: 1, seed: 0, runs: 1, journalPath: '/dev/null' },
+    { reporters: [], collectOnly: true, checkTimeoutMs: 1_000 },
+  );
+  const checks: ListedCheck[] = [];
+  for (const module of modules) {
+    for (const test of module.children.allTests()) {
+      const meta = test.meta().conform as CheckMeta | undefined;
+      if (meta) checks.push({ ...meta, area: areaOf(module.moduleId) });
+    }
+  }
+  return checks.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+}
+
+export async function listChecks(values: ParsedArgs['values'], out: (text: string) => void): Promise<number> {
+  const format = values.format ?? 'text';
+  if (!['text', 'md', 'json'].includes(format)) throw new UsageError(`--format must be text, md or json, got '${format}'`);
+  const only = splitList(values.only ?? []);
+  const skip = splitList(values.skip ?? []);
+  const checks = (await collectChecks()).filter((c) => matchesSelection(c.id, only, skip));
+  if (checks.length === 0) throw new UsageError('the selection matches no check');
+  if (format === 'json') {
+    out(`${JSON.stringify(checks.map(({ id, level, section, title, area, requires, needsOtherKey }) => ({ id, level, section, title, area, requires: requires ?? [], needsOtherKey: needsOtherKey ?? false })), null, 2)}\n`);
+  } else if (format === 'md') {
+    out('| id | level | section | area | check |\n|---|---|---|---|---|\n');
+    for (const c of checks) out(`| ${c.id} | ${c.level} | ${c.section} | ${c.area} | ${c.title} |\n`);
+  } else {
+    for (const c of checks) out(`${c.id.padEnd(12)} ${c.level.padEnd(6)} ${c.section.padEnd(8)} ${c.area.padEnd(16)} ${c.title}\n`);
+    out(`${checks.length} checks\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,172 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+import { renderJson } from '../../reporters/json.ts';
+import { renderJunit } from '../../reporters/junit.ts';
+import { ProgressReporter } from '../../reporters/progress.ts';
+import { renderSummary } from '../../reporters/terminal.ts';
+import { terminalStyle } from '../../reporters/style.ts';
+import { resolveRunConfig, type RunConfig } from '../config.ts';
+import { NoVerdictError, UsageError } from '../errors.ts';
+import { listChecks } from './list.ts';
+import { openTarget, preflight, type OpenTarget } from './targets.ts';
+import { redactor } from '../redact.ts';
+import { checkResults, type RunResult } from '../results.ts';
+import { packageRoot, runSuites } from '../run.ts';
+import { settleJournal, unsettledItems } from '../safety.ts';
+import { selectionPattern } from '../selection.ts';
+import { countStatuses, decideVerdict, exitCodes } from '../verdict.ts';
+import { commands, helpText, integerOption, parseCommandLine, type ParsedArgs } from './args.ts';
+
+export interface Io {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Maps every outcome to an exit code, in this one place. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const secrets: string[] = [];
+  const redact = (text: string) => redactor(secrets)(text);
+  const out = (text: string) => void io.stdout.write(redact(text));
+  const err = (text: string) => void io.stderr.write(redact(text));
+  try {
+    const args = parseCommandLine(argv);
+    for (const key of [args.values.key, args.values['other-key'], io.env.CONFORM_API_KEY, io.env.CONFORM_OTHER_API_KEY]) {
+      if (key) secrets.push(key);
+    }
+    if (args.values.help) return out(`${helpText()}\n`), 0;
+    if (args.values.version) return out(`conform ${version()}\n`), 0;
+    switch (args.command) {
+      case 'serve':
+        return await serve(args.values, out);
+      case 'restore':
+        return await restore(args.values, io, out, secrets);
+      case 'run':
+        if (args.values.list) return await listChecks(args.values, out);
+        return await run(resolveRunConfig(args.values, io.env, io.cwd), io, out, err, secrets);
+      default:
+        throw new UsageError(`unknown command (commands: ${Object.keys(commands).join(', ')})`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`conform: ${error.message}\n`);
+      return exitCodes.usage;
+    }
+    if (error instanceof NoVerdictError) {
+      err(`conform: no verdict: ${error.message}\n`);
+      return exitCodes['no verdict'];
+    }
+    err(`conform: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return exitCodes['no verdict'];
+  }
+}
+
+async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t: string) => void, secrets: string[]): Promise<number> {
+  prepareOutDir(config.outDir);
+  const journalPath = join(config.outDir, 'journal.jsonl');
+  const unsettled = unsettledItems(journalPath);
+  if (unsettled.length > 0) {
+    throw new UsageError(`${journalPath} records ${unsettled.length} kept change(s) an earlier run did not restore; run: conform restore --journal ${journalPath} (with the same target and keys)`);
+  }
+  rmSync(journalPath, { force: true });
+
+  const target = await openTarget(config.target);
+  secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
+  try {
+    await preflight(target);
+    const style = terminalStyle(io.stdout, io.env);
+    out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
+    const pattern = selectionPattern(config.only, config.skip);
+    const { modules, unhandled } = await runSuites(
+      {
+        baseUrl: target.baseUrl,
+        profile: target.profile,
+        label: target.label,
+        keys: target.keys,
+        timeoutMs: config.timeoutMs,
+        seed: config.seed,
+        runs: config.runs,
+        journalPath,
+        ...(config.fcPath ? { fcPath: config.fcPath } : {}),
+      },
+      { reporters: [new ProgressReporter(out, style)], checkTimeoutMs: Math.max(120_000, config.timeoutMs * 12), ...(pattern ? { testNamePattern: pattern } : {}) },
+    );
+    const safety = await settleJournal(journalPath, (user) => target.api(user));
+    const checks = checkResults(modules);
+    if (checks.length === 0 && unhandled.length === 0) {
+      throw new UsageError(`the selection (--only ${config.only.join(',') || '-'} --skip ${config.skip.join(',') || '-'}) matches no check; see conform --list`);
+    }
+    for (const error of unhandled) err(`conform: harness error: ${error instanceof Error ? error.message : String(error)}\n`);
+    let { verdict, reason } = decideVerdict(checks);
+    if (unhandled.length > 0 && verdict === 'conforms') ({ verdict, reason } = { verdict: 'no verdict', reason: `${unhandled.length} harness error(s) outside checks` });
+    if (safety.problems.length > 0 && verdict === 'conforms') ({ verdict, reason } = { verdict: 'no verdict', reason: 'kept values could not all be restored' });
+    const result: RunResult = {
+      schemaVersion: 1,
+      tool: { name: 'conform', version: version() },
+      target: { label: target.label, url: target.baseUrl, profile: target.profile },
+      seed: config.seed,
+      verdict,
+      reason,
+      exitCode: exitCodes[verdict],
+      counts: countStatuses(checks),
+      checks,
+      safety,
+    };
+    const redact = redactor(secrets);
+    writeFileSync(join(config.outDir, 'report.json'), redact(renderJson(result)));
+    writeFileSync(join(config.outDir, 'junit.xml'), redact(renderJunit(result)));
+    out(renderSummary(result, style));
+    out(`reports: ${join(config.outDir, 'report.json')}, ${join(config.outDir, 'junit.xml')}\n`);
+    return result.exitCode;
+  } finally {
+    await target.close();
+  }
+}
+
+function prepareOutDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`cannot write to the report folder ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {
+  const profile = values.profile ?? 'primary';
+  if (profile !== 'primary' && profile !== 'staging') throw new UsageError(`--profile must be primary or staging, got '${profile}'`);
+  const port = integerOption('port', values.port, 0, 65_535) ?? 0;
+  const { startReference } = await import('../../fixtures/reference/server.ts');
+  const reference = await startReference({ profile, port });
+  out(`reference (${profile}) listening on ${reference.url}\n`);
+  out(`keys: primary ${reference.keys.primary}  other ${reference.keys.other}  empty ${reference.keys.empty}\n`);
+  out(`try: conform --target ${reference.url} --profile ${profile} --key <primary> --other-key <other>\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await reference.close();
+  return 0;
+}
+
+async function restore(values: ParsedArgs['values'], io: Io, out: (t: string) => void, secrets: string[]): Promise<number> {
+  if (!values.journal) throw new UsageError('restore needs --journal FILE');
+  if (values.target === undefined) throw new UsageError('restore needs --target (the target of the interrupted run) and its keys');
+  const config = resolveRunConfig(values, io.env, io.cwd);
+  const target: OpenTarget = await openTarget(config.target);
+  secrets.push(target.keys.primary);
+  try {
+    await preflight(target);
+    const report = await settleJournal(values.journal, (user) => target.api(user));
+    out(`restore: ${report.changedItems} item(s) in the journal, ${report.restoredAfterRun} put back, ${report.problems.length} problem(s)\n`);
+    for (const problem of report.problems) out(`  ${problem}\n`);
+    return report.problems.length === 0 ? 0 : exitCodes['no verdict'];
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { integerOption, type ParsedArgs } from './cli/args.ts';
+import { UsageError } from './errors.ts';
+import { isProfileName, type ProfileName } from './profiles.ts';
+import { splitList } from './selection.ts';
+
+export const DEFAULT_CONFIG_FILE = 'conform.config.json';
+export const DEFAULT_KEY_ENV = 'CONFORM_API_KEY';
+export const DEFAULT_OTHER_KEY_ENV = 'CONFORM_OTHER_API_KEY';
+
+/** A remote deployment to check, or the embedded reference started in-process. */
+export type TargetChoice =
+  | { kind: 'embedded'; profile: ProfileName; label: string }
+  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string } };
+
+export interface RunConfig {
+  target: TargetChoice;
+  outDir: string;
+  seed: number;
+  fcPath?: string;
+  runs: number;
+  only: string[];
+  skip: string[];
+  timeoutMs: number;
+}
+
+interface TargetEntry {
+  url: string;
+  profile?: ProfileName;
+  keyEnv?: string;
+  otherKeyEnv?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Defaults, then the targets file, then the environment, then flags: resolved once, here. */
+export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: string): RunConfig {
+  const profileFlag = args.profile;
+  if (profileFlag !== undefined && !isProfileName(profileFlag)) {
+    throw new UsageError(`--profile must be primary or staging, got '${profileFlag}'`);
+  }
+  const fcPath = args['fc-path'];
+  return {
+    target: resolveTarget(args, env, cwd, profileFlag),
+    outDir: resolve(cwd, args.out ?? 'conform-report'),
+    seed: integerOption('seed', args.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomSeed(),
+    ...(fcPath !== undefined ? { fcPath } : {}),
+    runs: integerOption('runs', args.runs, 1, 10_000) ?? 20,
+    only: splitList(args.only ?? []),
+    skip: splitList(args.skip ?? []),
+    timeoutMs: integerOption('timeout', args.timeout, 100, 600_000) ?? 10_000,
+  };
+}
+
+function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profileFlag: ProfileName | undefined): TargetChoice {
+  const name = args.target;
+  if (name === undefined) {
+    if (args.key !== undefined || args['other-key'] !== undefined) {
+      throw new UsageError('--key and --other-key need --target; the embedded reference uses its own keys');
+    }
+    return { kind: 'embedded', profile: profileFlag ?? 'primary', label: 'embedded reference' };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
+    const baseUrl = parseBaseUrl(name, '--target');
+    const keys = resolveKeys(args, env, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, baseUrl);
+    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'primary', label: baseUrl, keys };
+  }
+  const entry = loadTargets(args.config, cwd)[name];
+  if (!entry) throw new UsageError(`unknown target '${name}': not a URL and not a name in the targets file`);
+  const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
+  const keys = resolveKeys(args, env, entry.keyEnv ?? DEFAULT_KEY_ENV, entry.otherKeyEnv ?? DEFAULT_OTHER_KEY_ENV, name);
+  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'primary', label: name, keys };
+}
+
+function resolveKeys(args: ParsedArgs['values'], env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
+  const primary = nonEmpty(args.key) ?? nonEmpty(env[keyEnv]) ?? nonEmpty(env[DEFAULT_KEY_ENV]);
+  if (primary === undefined) throw new UsageError(`no key for ${target}: pass --key or set ${keyEnv}`);
+  const other = nonEmpty(args['other-key']) ?? nonEmpty(env[otherKeyEnv]) ?? nonEmpty(env[DEFAULT_OTHER_KEY_ENV]);
+  if (other !== undefined && other === primary) throw new UsageError('--other-key must belong to a different user than --key');
+  return other === undefined ? { primary } : { primary, other };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function parseBaseUrl(value: string, where: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${where}: '${value}' is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where}: only http and https URLs are supported`);
+  if (url.search || url.hash) throw new UsageError(`${where}: the base URL must not carry a query or fragment`);
+  if (url.username || url.password) throw new UsageError(`${where}: credentials in the URL are not allowed; use --key`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+const FORBIDDEN_CONFIG_KEYS = /^(key|apikey|api_key|token|secret|otherkey|other_key)$/i;
+
+export function loadTargets(configPath: string | undefined, cwd: string): Record<string, TargetEntry> {
+  const path = resolve(cwd, configPath ?? DEFAULT_CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read targets file ${path}${code ? ` (${code})` : ''}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`targets file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const targets = (parsed as { targets?: unknown } | null)?.targets;
+  if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) {
+    throw new UsageError(`targets file ${path}: expected an object with a "targets" object`);
+  }
+  const out: Record<string, TargetEntry> = {};
+  for (const [name, raw] of Object.entries(targets)) {
+    out[name] = validateEntry(name, raw, path);
+  }
+  return out;
+}
+
+function validateEntry(name: string, raw: unknown, path: string): TargetEntry {
+  const where = `targets file ${path}, target '${name}'`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${where}: expected an object`);
+  const entry = raw as Record<string, unknown>;
+  for (const field of Object.keys(entry)) {
+    if (FORBIDDEN_CONFIG_KEYS.test(field)) throw new UsageError(`${where}: keys must not be stored in the file; name an environment variable with keyEnv`);
+    if (!['url', 'profile', 'keyEnv', 'otherKeyEnv', 'description'].includes(field)) throw new UsageError(`${where}: unknown field '${field}'`);
+  }
+  if (typeof entry.url !== 'string') throw new UsageError(`${where}: "url" must be a string`);
+  if (entry.profile !== undefined && (typeof entry.profile !== 'string' || !isProfileName(entry.profile))) {
+    throw new UsageError(`${where}: "profile" must be primary or staging`);
+  }
+  for (const field of ['keyEnv', 'otherKeyEnv'] as const) {
+    if (entry[field] !== undefined && (typeof entry[field] !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry[field] as string))) {
+      throw new UsageError(`${where}: "${field}" must be an environment variable name`);
+    }
+  }
+  return entry as unknown as TargetEntry;
+}
+
+function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 31);
+}

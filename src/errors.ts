@@ -1,0 +1,28 @@
+/** The harness could not be configured as asked: exit 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The target could not be judged (unreachable, hanging, unreliable): exit 3. */
+export class NoVerdictError extends Error {
+  override name = 'NoVerdictError';
+}
+
+/**
+ * A request got no usable answer (connection refused or reset, timeout, oversized body).
+ * Thrown inside a check it makes the check an `error`, never a `failure`.
+ */
+export class TransportError extends Error {
+  override name = 'TransportError';
+}
+
+/** The target broke a clause of the spec. */
+export class CheckFailure extends Error {
+  override name = 'CheckFailure';
+  constructor(
+    message: string,
+    readonly exchangeId?: number,
+  ) {
+    super(message);
+  }
+}

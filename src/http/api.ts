@@ -1,0 +1,78 @@
+import type { ApiClient } from './client.ts';
+import type { Auth, Exchange, Method, RequestSpec } from './exchange.ts';
+
+/** The Agent API's endpoints (§4) as calls. Checks use these; only the client builds requests. */
+export const endpoints = {
+  list: '/artifacts.php',
+  item: '/artifact.php',
+  uses: '/uses.php',
+  players: '/players.php',
+  proposals: '/proposals.php',
+  types: '/types.php',
+  upcoming: '/upcoming-interactions.php',
+  kept: '/artifact-kept.php',
+  catalog: '/api-docs',
+} as const;
+
+export type Query = Record<string, string | number | undefined>;
+
+export class Api {
+  constructor(readonly client: ApiClient) {}
+
+  /** POST /artifacts.php with a JSON body; `body: undefined` sends a GET with no body (§4). */
+  list(body?: unknown, auth: Auth = 'primary'): Promise<Exchange> {
+    if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth });
+    return this.client.send({ method: 'POST', path: endpoints.list, json: body, auth });
+  }
+
+  /** POST /artifacts.php with a verbatim body (malformed JSON probes). */
+  listRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.client.send({ method: 'POST', path: endpoints.list, rawBody, auth });
+  }
+
+  item(id: string | number, auth: Auth = 'primary', extra: Query = {}): Promise<Exchange> {
+    return this.get(endpoints.item, { id, ...extra }, auth);
+  }
+
+  uses(query: Query = {}, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.get(endpoints.uses, query, auth);
+  }
+
+  players(auth: Auth = 'primary', query: Query = {}): Promise<Exchange> {
+    return this.get(endpoints.players, query, auth);
+  }
+
+  proposals(query: Query = {}, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.get(endpoints.proposals, query, auth);
+  }
+
+  types(auth: Auth = 'primary', query: Query = {}): Promise<Exchange> {
+    return this.get(endpoints.types, query, auth);
+  }
+
+  upcoming(auth: Auth = 'primary', query: Query = {}): Promise<Exchange> {
+    return this.get(endpoints.upcoming, query, auth);
+  }
+
+  catalog(): Promise<Exchange> {
+    return this.get(endpoints.catalog, { format: 'json' }, 'primary');
+  }
+
+  /** POST /artifact-kept.php. Checks reach this through KeptWriter, which journals and restores. */
+  setKept(body: unknown, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.client.send({ method: 'POST', path: endpoints.kept, json: body, auth });
+  }
+
+  setKeptRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.client.send({ method: 'POST', path: endpoints.kept, rawBody, auth });
+  }
+
+  get(path: string, query: Query, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.client.send({ method: 'GET', path, query, auth });
+  }
+
+  /** Any other request: auth probes and forbidden-write probes. */
+  probe(method: Method, path: string, rest: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Exchange> {
+    return this.client.send({ method, path, ...rest });
+  }
+}

@@ -1,0 +1,89 @@
+import { CheckFailure } from './errors.ts';
+import type { Api } from './http/api.ts';
+import type { Auth, Exchange } from './http/exchange.ts';
+import { Journal, type KeyRef } from './journal.ts';
+import { flag, isObject } from './lenient.ts';
+
+/** Reads an item's kept flag with a single-item read (§4 GET /artifact.php). */
+export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange }> {
+  const exchange = await api.item(id, user);
+  const body = exchange.response.json;
+  const value = exchange.response.status === 200 && isObject(body) ? flag(body.is_kept) : undefined;
+  if (value === undefined) {
+    throw new CheckFailure(`could not read is_kept of item ${id} (status ${exchange.response.status})`, exchange.seq);
+  }
+  return { value: value ? 1 : 0, exchange };
+}
+
+/**
+ * The suite's only way to write (§3). Reads the current value first, journals the change before
+ * sending it, and restores every value it touched, verifying each restore with a fresh read.
+ */
+export class KeptWriter {
+  private readonly originals = new Map<string, { user: KeyRef; id: string; value: 0 | 1 }>();
+
+  constructor(
+    private readonly api: Api,
+    private readonly journal: Journal,
+  ) {}
+
+  /**
+   * Sends `{ id, is_kept: value }` (or `body`) with the key of `as`; `value` may be deliberately invalid.
+   * `owner` is the user whose item it is (differs from `as` in cross-user probes): its value is read
+   * first and restored afterwards.
+   */
+  async set(id: string, value: unknown, options: { as?: Auth; owner?: KeyRef; body?: unknown } = {}): Promise<Exchange> {
+    const owner = options.owner ?? (options.as === 'other' ? 'other' : 'primary');
+    const as = options.as ?? owner;
+    await this.journalChange(owner, id, value);
+    return this.api.setKept(options.body ?? { id: numericIfPossible(id), is_kept: value }, as);
+  }
+
+  /** Sends a verbatim body (malformed JSON) to the toggle of an item of `owner`, journaled like set(). */
+  async setRaw(id: string, rawBody: string, owner: KeyRef = 'primary'): Promise<Exchange> {
+    await this.journalChange(owner, id, rawBody);
+    return this.api.setKeptRaw(rawBody, owner);
+  }
+
+  /** Remembers the value before the first change and journals the change before it is sent. */
+  private async journalChange(owner: KeyRef, id: string, sent: unknown): Promise<void> {
+    const key = `${owner}:${id}`;
+    if (!this.originals.has(key)) {
+      const { value: current } = await readKept(this.api, id, owner);
+      this.originals.set(key, { user: owner, id, value: current });
+    }
+    this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
+  }
+
+  /** Puts back every value this writer changed; throws when a restore cannot be verified. */
+  async restoreAll(): Promise<void> {
+    const problems: string[] = [];
+    for (const { user, id, value } of this.originals.values()) {
+      try {
+        await restoreOne(this.api, this.journal, user, id, value);
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    this.originals.clear();
+    if (problems.length > 0) throw new CheckFailure(`restoring kept values failed: ${problems.join('; ')}`);
+  }
+}
+
+/** Restores one item's kept value and verifies it; returns whether a write was needed. */
+export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: string, value: 0 | 1): Promise<boolean> {
+  const before = await readKept(api, id, user);
+  const needed = before.value !== value;
+  if (needed) await api.setKept({ id: numericIfPossible(id), is_kept: value }, user);
+  const after = await readKept(api, id, user);
+  if (after.value !== value) {
+    throw new CheckFailure(`item ${id} is kept=${after.value} after restoring it to ${value}`, after.exchange.seq);
+  }
+  journal.recordRestored(user, id, value);
+  return needed;
+}
+
+/** Ids are sent back the way the target served them; numeric-looking ids as numbers. */
+export function numericIfPossible(id: string): string | number {
+  return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}

@@ -1,0 +1,37 @@
+import type { Capability } from './profiles.ts';
+
+export type Level = 'MUST' | 'SHOULD';
+
+/** Static description of a check; reporters read it before and after the run. */
+export interface CheckInfo {
+  id: string;
+  level: Level;
+  /** Spec section(s) the check enforces, e.g. "§4" or "§3, §4". */
+  section: string;
+  title: string;
+  /** Profile capabilities the check needs; absent ones make it not applicable. */
+  requires?: readonly Capability[];
+  /** Needs the second user's key (--other-key). */
+  needsOtherKey?: boolean;
+}
+
+export type Outcome = 'failed' | 'error' | 'not-applicable';
+
+export interface RecordedFailure {
+  message: string;
+  /** What was sent and what came back, trimmed; credentials masked. */
+  exchange?: { request: string; status: number; responseBody: string };
+  reproduction?: string;
+}
+
+/** What a check leaves on its vitest task for the results model. */
+export interface CheckMeta extends CheckInfo {
+  outcome?: Outcome;
+  failure?: RecordedFailure;
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    conform?: CheckMeta;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Api } from './http/api.ts';
+import { endpoints } from './http/api.ts';
+import type { Auth, Exchange } from './http/exchange.ts';
+import type { KeyRef } from './journal.ts';
+import { isObject, rowsOf, type Row } from './lenient.ts';
+import { profiles, type ProfileName } from './profiles.ts';
+
+/** One authenticated read of every endpoint of the profile (§4), parameterised by credentials. */
+export interface EndpointProbe {
+  name: string;
+  send(auth: Auth): Promise<Exchange>;
+}
+
+export function everyEndpoint(api: Api, profile: ProfileName, sample: { itemId: string | number; absentId: string | number }): EndpointProbe[] {
+  const probes: EndpointProbe[] = [
+    { name: `GET ${endpoints.list}`, send: (auth) => api.list(undefined, auth) },
+    { name: `POST ${endpoints.list}`, send: (auth) => api.list({}, auth) },
+    { name: `GET ${endpoints.item}`, send: (auth) => api.item(sample.itemId, auth) },
+    { name: `GET ${endpoints.uses}`, send: (auth) => api.uses({}, auth) },
+    { name: `GET ${endpoints.proposals}`, send: (auth) => api.proposals({ include_other: 1 }, auth) },
+    { name: `GET ${endpoints.types}`, send: (auth) => api.types(auth) },
+    { name: `GET ${endpoints.upcoming}`, send: (auth) => api.upcoming(auth) },
+    // An id no item has: harmless even if a broken server accepted the write.
+    { name: `POST ${endpoints.kept}`, send: (auth) => api.setKept({ id: sample.absentId, is_kept: 0 }, auth) },
+  ];
+  if (profiles[profile].has('players')) probes.push({ name: `GET ${endpoints.players}`, send: (auth) => api.players(auth) });
+  return probes;
+}
+
+/** Strings that identify the user's data: a response without a valid key must contain none of them. */
+export function fingerprints(rows: readonly Row[]): string[] {
+  return rows
+    .map((r) => r.Title)
+    .filter((t): t is string => typeof t === 'string' && t.trim().length >= 6)
+    .slice(0, 50);
+}
+
+/** Describes the user data found in a response, or undefined when it carries none. */
+export function userDataIn(exchange: Exchange, known: readonly string[]): string | undefined {
+  const text = exchange.response.text;
+  const hit = known.find((title) => text.includes(title) || text.includes(JSON.stringify(title).slice(1, -1)));
+  if (hit !== undefined) return `the body contains the title "${hit}"`;
+  const rows = rowsOf(exchange.response.json);
+  if (rows && rows.length > 0) return `the body carries ${rows.length} record(s)`;
+  const body = exchange.response.json;
+  if (isObject(body) && ('Title' in body || 'is_kept' in body)) return 'the body carries an item record';
+  return undefined;
+}
+
+/** A fresh read of everything the agent can see, for before/after comparisons around probes. */
+export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName): Promise<string> {
+  const rows: Row[] = [];
+  let cursor: unknown = null;
+  for (let page = 0; page < 250; page++) {
+    const ex = await api.list({ cursor, per_page: 200 }, user);
+    const pageRows = rowsOf(ex.response.json) ?? [];
+    rows.push(...pageRows);
+    const body = ex.response.json as Record<string, unknown> | undefined;
+    if (!body?.has_more || pageRows.length === 0 || body.next_cursor == null) break;
+    cursor = body.next_cursor;
+  }
+  const reads = [api.uses({}, user), api.types(user), api.proposals({ include_other: 1 }, user)];
+  if (profiles[profile].has('players')) reads.push(api.players(user));
+  const others = await Promise.all(reads);
+  return JSON.stringify([rows.map(stripStamps), ...others.map((e) => [e.response.status, e.response.json])]);
+}
+
+function stripStamps(row: Row): Row {
+  const { updated_at: _u, modified_at: _m, ...rest } = row;
+  return rest;
+}

@@ -1,0 +1,26 @@
+import { inject } from 'vitest';
+import { Api } from './http/api.ts';
+import { ApiClient } from './http/client.ts';
+import { Journal } from './journal.ts';
+import type { TargetContext } from './target.ts';
+import { Discovery } from './discovery.ts';
+
+/** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
+export interface Session {
+  target: TargetContext;
+  client: ApiClient;
+  api: Api;
+  journal: Journal;
+  discovery: Discovery;
+}
+
+let current: Session | undefined;
+
+export function session(): Session {
+  if (current) return current;
+  const target = inject('conform');
+  const client = new ApiClient({ baseUrl: target.baseUrl, keys: target.keys, timeoutMs: target.timeoutMs });
+  const api = new Api(client);
+  current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api, target) };
+  return current;
+}

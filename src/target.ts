@@ -1,0 +1,25 @@
+import type { ProfileName } from './profiles.ts';
+
+/** Everything a check knows about the run. Built once by the CLI and handed to vitest via `provide`. */
+export interface TargetContext {
+  baseUrl: string;
+  profile: ProfileName;
+  /** How the target is named in reports: a config name, a URL, or "embedded reference". */
+  label: string;
+  keys: { primary: string; other?: string };
+  timeoutMs: number;
+  /** fast-check seed; the same seed replays the same generated cases. */
+  seed: number;
+  /** fast-check runs per property. */
+  runs: number;
+  /** fast-check counterexample path to replay (with --only and --seed). */
+  fcPath?: string;
+  /** Safety journal (JSON lines) of every kept value the run changes. */
+  journalPath: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conform: TargetContext;
+  }
+}

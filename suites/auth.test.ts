@@ -1,0 +1,67 @@
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../src/check.ts';
+import { ensure, ensureNo5xx, is4xx } from '../src/expect.ts';
+import type { Auth } from '../src/http/exchange.ts';
+import { readKept } from '../src/kept.ts';
+import { everyEndpoint, fingerprints, userDataIn } from '../src/probes.ts';
+
+/** Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data. */
+async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[]): Promise<void> {
+  const { rows } = await t.discover.collection();
+  const item = t.need(rows[0], 'the collection is empty, so there is no item to read');
+  const known = fingerprints(rows);
+  const probes = everyEndpoint(t.api, t.target.profile, { itemId: item.id as string, absentId: await t.discover.unusedId() });
+  const exchanges = await Promise.all(
+    credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))),
+  );
+  for (const { label, probe, ex } of exchanges) {
+    ensureNo5xx(ex, `${probe.name} with ${label}`);
+    ensure(is4xx(ex), `${probe.name} with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+    const leak = userDataIn(ex, known);
+    ensure(leak === undefined, `${probe.name} with ${label}: refused, but ${leak}`, ex);
+  }
+}
+
+describe('authentication (§5)', () => {
+  check(
+    { id: 'AUTH-001', level: 'MUST', section: '§5', title: 'every endpoint refuses a request without an Authorization header and returns no user data' },
+    (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }]),
+  );
+
+  check(
+    { id: 'AUTH-002', level: 'MUST', section: '§5', title: 'every endpoint refuses a malformed Authorization header and returns no user data' },
+    (t) =>
+      refusedEverywhere(t, [
+        { label: 'a bare "Bearer"', auth: { header: 'Bearer' } },
+        { label: 'an empty bearer token', auth: { header: 'Bearer   ' } },
+        { label: 'Basic credentials', auth: { header: 'Basic Y29uZm9ybTpwcm9iZQ==' } },
+        { label: 'the token "null"', auth: { header: 'Bearer null' } },
+        { label: 'the token "undefined"', auth: { header: 'Bearer undefined' } },
+      ]),
+  );
+
+  check(
+    { id: 'AUTH-003', level: 'MUST', section: '§5', title: 'every endpoint refuses an unknown key and returns no user data' },
+    (t) => refusedEverywhere(t, [{ label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } }]),
+  );
+
+  check(
+    { id: 'AUTH-004', level: 'MUST', section: '§3, §5', title: 'the kept toggle without a valid key changes nothing' },
+    async (t) => {
+      const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
+      const id = String(item.id);
+      const before = (await readKept(t.api, id)).value;
+      const flipped = before === 1 ? 0 : 1;
+      for (const { label, auth } of [
+        { label: 'no Authorization header', auth: 'none' as const },
+        { label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } },
+      ]) {
+        const ex = await t.kept.set(id, flipped, { as: auth, owner: 'primary' });
+        ensureNo5xx(ex, `POST /artifact-kept.php with ${label}`);
+        ensure(is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        const after = await readKept(t.api, id);
+        ensure(after.value === before, `POST /artifact-kept.php with ${label} changed is_kept of item ${id} from ${before} to ${after.value}`, ex);
+      }
+    },
+  );
+});

@@ -1,0 +1,143 @@
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../src/check.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
+import { readKept } from '../src/kept.ts';
+import { flag, idOf, isModificationStamp, type Row } from '../src/lenient.ts';
+import { profiles } from '../src/profiles.ts';
+
+/** The item whose record has the most independent flags and tags set: the toggle's best witness. */
+async function richestItem(t: CheckContext): Promise<Row> {
+  const { rows } = await t.discover.collection();
+  if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
+  const score = (r: Row) =>
+    [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter((v) => flag(v) === true).length +
+    (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
+  return [...rows].sort((a, b) => score(b) - score(a))[0]!;
+}
+
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter(
+    (name) => name !== 'is_kept' && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
+  );
+}
+
+/** Rows of the list that match a query and extra filters, walked with the cursor. */
+async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<Row | undefined> {
+  const ex = await t.api.list({ query: title, per_page: 200, ...filters });
+  return okRows(ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
+}
+
+const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
+
+describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
+  check(
+    { id: 'KEPT-001', level: 'MUST', section: '§3, §4', title: 'the toggle sets is_kept to exactly the value sent, in both directions' },
+    async (t) => {
+      const item = await richestItem(t);
+      const id = String(item.id);
+      const start = (await readKept(t.api, id)).value;
+      for (const value of [start === 1 ? 0 : 1, start]) {
+        const ex = await t.kept.set(id, value);
+        ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+        const now = await readKept(t.api, id);
+        ensure(now.value === value, `after setting is_kept=${value} on item ${id}, a single read shows ${now.value}`, now.exchange);
+      }
+    },
+  );
+
+  check(
+    { id: 'KEPT-002', level: 'MUST', section: '§3, §4', title: 'the toggle leaves every other field of the full record unchanged' },
+    async (t) => {
+      const item = await richestItem(t);
+      const id = String(item.id);
+      const before = await t.discover.record(id);
+      const flipped = flag(before.is_kept) ? 0 : 1;
+      const ex = await t.kept.set(id, flipped);
+      ensure(is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
+      const after = await t.discover.record(id);
+      const changed = changedFields(before, after);
+      ensure(changed.length === 0, `toggling is_kept of item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+    },
+  );
+
+  check(
+    { id: 'KEPT-003', level: 'MUST', section: '§4, §7', title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing' },
+    async (t) => {
+      const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
+      const id = String(item.id);
+      const start = (await readKept(t.api, id)).value;
+      const bodies: { label: string; body: unknown }[] = [
+        ...INVALID_VALUES.map((value) => ({ label: `is_kept ${JSON.stringify(value)}`, body: { id: item.id, is_kept: value } })),
+        { label: 'no is_kept', body: { id: item.id } },
+      ];
+      for (const { label, body } of bodies) {
+        const ex = await t.kept.set(id, (body as { is_kept?: unknown }).is_kept, { body });
+        ensureNo5xx(ex, `POST /artifact-kept.php with ${label}`);
+        ensure(is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        const now = await readKept(t.api, id);
+        ensure(now.value === start, `POST /artifact-kept.php with ${label} changed is_kept of item ${id} from ${start} to ${now.value}`, ex);
+      }
+      const malformed = await t.kept.setRaw(id, `{"id": ${JSON.stringify(item.id)}, "is_kept": 1`);
+      ensureNo5xx(malformed, 'POST /artifact-kept.php with malformed JSON');
+      ensure(is4xx(malformed), `POST /artifact-kept.php with malformed JSON: expected a 4xx, got ${malformed.response.status}`, malformed);
+      const absent = await t.api.setKept({ id: await t.discover.unusedId(), is_kept: start });
+      ensureNo5xx(absent, 'POST /artifact-kept.php with an id no item has');
+      ensure(is4xx(absent), `POST /artifact-kept.php with an id no item has: expected a 4xx, got ${absent.response.status}`, absent);
+    },
+  );
+
+  check(
+    {
+      id: 'KEPT-004',
+      level: 'MUST',
+      section: '§3, §4',
+      title: 'a new kept value shows in list rows and in the kept filter',
+      requires: ['full-rows', 'list-filters'],
+    },
+    async (t) => {
+      const item = await richestItem(t);
+      const id = String(item.id);
+      const title = String(item.Title);
+      const start = (await readKept(t.api, id)).value;
+      for (const value of [start === 1 ? 0 : 1, start]) {
+        const ex = await t.kept.set(id, value);
+        ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+        const row = await listedRow(t, title, id);
+        ensure(row, `item ${id} ("${title}") is missing from the list searched by its title`);
+        ensure(flag(row.is_kept) === (value === 1), `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`);
+        const inMatching = await listedRow(t, title, id, { kept: value === 1 });
+        ensure(inMatching, `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`);
+        const inOpposite = await listedRow(t, title, id, { kept: value !== 1 });
+        ensure(!inOpposite, `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`);
+      }
+    },
+  );
+
+  check(
+    { id: 'KEPT-005', level: 'MUST', section: '§3', title: 'toggling one item changes no other item' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      if (rows.length < 2) t.skip('fewer than two items, so there is no other item to watch');
+      const item = await richestItem(t);
+      const id = String(item.id);
+      const witnesses = rows.filter((r) => idOf(r.id) !== id).slice(0, 199);
+      const keptOf = async (): Promise<Map<string, unknown>> => {
+        if (profiles[t.target.profile].has('full-rows')) {
+          const fresh = await t.discover.freshRows();
+          return new Map(fresh.map((r) => [idOf(r.id) ?? '', flag(r.is_kept)]));
+        }
+        const sample = witnesses.slice(0, 10);
+        const values = await Promise.all(sample.map(async (r) => (await readKept(t.api, String(r.id))).value));
+        return new Map(sample.map((r, i) => [idOf(r.id) ?? '', values[i]]));
+      };
+      const before = await keptOf();
+      const start = (await readKept(t.api, id)).value;
+      const ex = await t.kept.set(id, start === 1 ? 0 : 1);
+      ensure(is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
+      const after = await keptOf();
+      const moved = [...before].filter(([other, value]) => other !== id && after.has(other) && after.get(other) !== value).map(([other]) => other);
+      ensure(moved.length === 0, `toggling item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
+    },
+  );
+});

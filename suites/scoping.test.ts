@@ -1,0 +1,148 @@
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../src/check.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
+import type { Exchange } from '../src/http/exchange.ts';
+import { readKept } from '../src/kept.ts';
+import { idOf, isObject, rowsOf, type Row } from '../src/lenient.ts';
+import { profiles } from '../src/profiles.ts';
+
+/** User ids to smuggle in: the second user's real id when its household names it, else small ids. */
+async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
+  const ids: (string | number)[] = [1, 2, 3];
+  if (t.target.keys.other !== undefined && profiles[t.target.profile].has('players')) {
+    const rows = rowsOf((await t.api.players('other')).response.json) ?? [];
+    for (const row of rows) if (row.represents_user_id != null) ids.unshift(row.represents_user_id as string | number);
+  }
+  return [...new Set(ids)];
+}
+
+/** What a read shows, independent of envelope and of volatile fields. */
+function shown(ex: Exchange): string {
+  const rows = rowsOf(ex.response.json);
+  const value = rows ?? ex.response.json;
+  return JSON.stringify([ex.response.status, value]);
+}
+
+/** Items of the second user whose ids the first user does not also have (ids may be per user). */
+async function foreignItems(t: CheckContext): Promise<Row[]> {
+  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
+  const ownIds = new Set(own.ids);
+  return other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? ''));
+}
+
+describe('user scoping (§4 rule 1, §5)', () => {
+  check(
+    { id: 'SCOPE-001', level: 'MUST', section: '§4', title: 'a user id in the list body is ignored: the key\'s own collection is read' },
+    async (t) => {
+      const plain = await t.api.list({ per_page: 200 });
+      const expected = okRows(plain, 'POST /artifacts.php');
+      for (const userId of await foreignUserIds(t)) {
+        for (const field of ['user_id', 'userId', 'user']) {
+          const ex = await t.api.list({ per_page: 200, [field]: userId });
+          ensureNo5xx(ex, `POST /artifacts.php with ${field}=${userId}`);
+          ensure(is2xx(ex), `POST /artifacts.php with ${field}=${userId}: a user id must be ignored, not refused (got ${ex.response.status})`, ex);
+          const got = okRows(ex, `POST /artifacts.php with ${field}=${userId}`);
+          ensure(
+            JSON.stringify(got.map((r) => r.id)) === JSON.stringify(expected.map((r) => r.id)),
+            `POST /artifacts.php with ${field}=${userId} returned different rows than without it (${got.length} vs ${expected.length})`,
+            ex,
+          );
+        }
+      }
+    },
+  );
+
+  check(
+    { id: 'SCOPE-002', level: 'MUST', section: '§4, §5', title: 'user_id in the query string of any read changes nothing' },
+    async (t) => {
+      const item = await t.discover.anyItem();
+      const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange> }[] = [
+        { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q) },
+        { name: 'GET /uses.php', send: (q) => t.api.uses(q) },
+        { name: 'GET /proposals.php', send: (q) => t.api.proposals({ include_other: 1, ...q }) },
+        { name: 'GET /types.php', send: (q) => t.api.types('primary', q) },
+        { name: 'GET /upcoming-interactions.php', send: (q) => t.api.upcoming('primary', q) },
+      ];
+      if (item) reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q) });
+      if (profiles[t.target.profile].has('players')) reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q) });
+      const userIds = await foreignUserIds(t);
+      await Promise.all(
+        reads.map(async (read) => {
+          const baseline = shown(await read.send({}));
+          for (const userId of userIds) {
+            const ex = await read.send({ user_id: userId });
+            ensureNo5xx(ex, `${read.name}?user_id=${userId}`);
+            ensure(shown(ex) === baseline, `${read.name}?user_id=${userId} answered differently than without user_id`, ex);
+          }
+        }),
+      );
+    },
+  );
+
+  check(
+    { id: 'SCOPE-003', level: 'MUST', section: '§4, §5', title: "another user's items cannot be read with the first key", needsOtherKey: true },
+    async (t) => {
+      const foreign = (await foreignItems(t)).slice(0, 5);
+      if (foreign.length === 0) t.skip("the second user has no item whose id the first user lacks");
+      const exchanges = await Promise.all(foreign.map((row) => t.api.item(row.id as string)));
+      exchanges.forEach((ex, i) => {
+        const row = foreign[i]!;
+        ensureNo5xx(ex, `GET /artifact.php?id=${row.id} (another user's item)`);
+        const body = ex.response.json;
+        const leaked = is2xx(ex) && isObject(body) && (body.Title === row.Title || ex.response.text.includes(String(row.Title)));
+        ensure(!leaked, `GET /artifact.php?id=${row.id} returned another user's item "${String(row.Title)}" (status ${ex.response.status})`, ex);
+      });
+    },
+  );
+
+  check(
+    { id: 'SCOPE-004', level: 'MUST', section: '§4, §5', title: "another user's uses are not listed for the first key", needsOtherKey: true },
+    async (t) => {
+      const foreign = await foreignItems(t);
+      if (foreign.length === 0) t.skip("the second user has no item whose id the first user lacks");
+      const foreignIds = new Set(foreign.map((r) => idOf(r.id)));
+      const otherUses = okRows(await t.api.uses({}, 'other'), 'GET /uses.php (second user)');
+      const usedForeign = otherUses.map((u) => idOf(u.artifact_id ?? u.item_id ?? u.id)).find((id) => id && foreignIds.has(id));
+      const probeId = usedForeign ?? idOf(foreign[0]!.id)!;
+      const filtered = await t.api.uses({ artifact_id: probeId });
+      ensureNo5xx(filtered, `GET /uses.php?artifact_id=${probeId} (another user's item)`);
+      if (is2xx(filtered)) {
+        const rows = okRows(filtered, `GET /uses.php?artifact_id=${probeId}`);
+        ensure(rows.length === 0, `GET /uses.php?artifact_id=${probeId} listed ${rows.length} use(s) of another user's item`, filtered);
+      } else {
+        ensure(is4xx(filtered), `GET /uses.php?artifact_id=${probeId}: expected an empty list or a 4xx`, filtered);
+      }
+      const all = await t.api.uses({});
+      const own = okRows(all, 'GET /uses.php');
+      const otherUseIds = new Set(otherUses.map((u) => JSON.stringify(u)));
+      const shared = own.filter((u) => otherUseIds.has(JSON.stringify(u)));
+      ensure(shared.length === 0, `GET /uses.php for the first key lists ${shared.length} use record(s) identical to the second user's`, all);
+    },
+  );
+
+  check(
+    { id: 'SCOPE-005', level: 'MUST', section: '§4, §5', title: "another user's items never appear in the first user's list", needsOtherKey: true },
+    async (t) => {
+      const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
+      if (other.rows.length === 0) t.skip('the second user has no items');
+      const foreign = new Set(other.rows.map((r) => `${idOf(r.id)}\u0000${String(r.Title)}`));
+      const leaked = own.rows.filter((r) => foreign.has(`${idOf(r.id)}\u0000${String(r.Title)}`));
+      ensure(leaked.length === 0, `the first user's list holds ${leaked.length} of the second user's items (e.g. id ${String(leaked[0]?.id)})`);
+    },
+  );
+
+  check(
+    { id: 'SCOPE-006', level: 'MUST', section: '§3, §5', title: "the kept toggle cannot change another user's item", needsOtherKey: true },
+    async (t) => {
+      const target = t.need((await foreignItems(t))[0], 'the second user has no item whose id the first user lacks');
+      const id = String(target.id);
+      const value = (await readKept(t.api, id, 'other')).value;
+      const flipped = value === 1 ? 0 : 1;
+      const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body: { id: target.id, is_kept: flipped } });
+      ensureNo5xx(ex, "POST /artifact-kept.php on another user's item");
+      ensure(!is2xx(ex), `POST /artifact-kept.php on another user's item ${id} was accepted (${ex.response.status})`, ex);
+      const after = (await readKept(t.api, id, 'other')).value;
+      ensure(after === value, `another user's item ${id} went from is_kept=${value} to ${after} after the first key tried to toggle it`, ex);
+    },
+  );
+});
