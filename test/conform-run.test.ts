@@ -1,0 +1,119 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildDataset } from '../fixtures/dataset.ts';
+import { startReference } from '../fixtures/reference/server.ts';
+import { runCli } from './support/cli.ts';
+
+const allKeys = buildDataset().users.map((u) => u.key);
+
+function everyOutput(run: { stdout: string; stderr: string; outDir: string }): string {
+  const files = readdirSync(run.outDir).map((f) => readFileSync(join(run.outDir, f), 'utf8'));
+  return [run.stdout, run.stderr, ...files].join('\n');
+}
+
+describe('conform against the embedded reference', () => {
+  it('passes every check, writes report.json and junit.xml, and never prints a key', async () => {
+    const run = await runCli([]);
+    expect(run.stderr).toBe('');
+    expect(run.code, run.stdout).toBe(0);
+    const report = run.report();
+    expect(report.verdict).toBe('conforms');
+    expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
+    expect(report.counts.passed).toBeGreaterThan(10);
+    expect(readFileSync(join(run.outDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    const output = everyOutput(run);
+    for (const key of allKeys) expect(output).not.toContain(key);
+  });
+});
+
+describe('conform against a reference it does not own', () => {
+  it('restores every kept value it changed', async () => {
+    const reference = await startReference();
+    try {
+      const before = JSON.stringify(reference.store.snapshot());
+      const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--other-key', reference.keys.other]);
+      expect(run.code, run.stdout).toBe(0);
+      const stripStamps = (text: string) => text.replace(/"updated_at":"[^"]*"/g, '');
+      expect(stripStamps(JSON.stringify(reference.store.snapshot()))).toBe(stripStamps(before));
+      const output = everyOutput(run);
+      expect(output).not.toContain(reference.keys.primary);
+      expect(output).not.toContain(reference.keys.other);
+      expect(run.report().safety.problems).toEqual([]);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('skips the cross-user checks, with the reason, when no second key is given', async () => {
+    const reference = await startReference();
+    try {
+      const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'SCOPE-*']);
+      expect(run.code).toBe(0);
+      const skipped = run.report().checks.filter((c) => c.status === 'skipped');
+      expect(skipped.length).toBeGreaterThan(0);
+      for (const c of skipped) expect(c.message).toMatch(/second user's key/);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('never fails a user with an empty collection: checks needing data are skipped', async () => {
+    const reference = await startReference();
+    try {
+      const run = await runCli(['--target', reference.url, '--key', reference.keys.empty, '--other-key', reference.keys.other]);
+      expect([0, 3], run.stdout).toContain(run.code);
+      const report = run.report();
+      expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
+      expect(report.checks.some((c) => c.status === 'skipped' && /empty/.test(c.message ?? ''))).toBe(true);
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
+describe('the gate fails closed', () => {
+  it('exits 3 when the target is unreachable', async () => {
+    const run = await runCli(['--target', 'http://127.0.0.1:9', '--key', 'conform-test-key', '--timeout', '2000']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/unreachable/);
+    expect(run.stderr).not.toContain('conform-test-key');
+  });
+
+  it('exits 2 when the key is refused', async () => {
+    const reference = await startReference();
+    try {
+      const run = await runCli(['--target', reference.url, '--key', 'wrong-key-123456']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/refused the key/);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('exits 2 when the selection matches no check', async () => {
+    const run = await runCli(['--only', 'NOPE-999']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/matches no check/);
+  });
+
+  it('exits 2 on an unknown flag, with one line and no stack trace', async () => {
+    const run = await runCli(['--frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/\s+at\s/);
+  });
+
+  it('lists the checks with id, level and section without a target', async () => {
+    const run = await runCli(['--list', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const checks = JSON.parse(run.stdout) as { id: string; level: string; section: string }[];
+    expect(checks.length).toBeGreaterThan(10);
+    for (const c of checks) {
+      expect(c.id).toMatch(/^[A-Z]+-\d{3}$/);
+      expect(['MUST', 'SHOULD']).toContain(c.level);
+      expect(c.section).toMatch(/§\d/);
+    }
+  });
+});

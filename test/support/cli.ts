@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../../src/results.ts';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(repoRoot, 'bin', 'conform.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outDir: string;
+  report(): RunResult;
+}
+
+/** Runs the real CLI in a child process, as a user would, with its own report folder. */
+export function runCli(args: readonly string[], env: Record<string, string | undefined> = {}, cwd = repoRoot): Promise<CliRun> {
+  const outDir = mkdtempSync(join(tmpdir(), 'conform-out-'));
+  const hasOut = args.includes('--out');
+  const fullArgs = hasOut ? [...args] : [...args, '--out', outDir];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...fullArgs], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        outDir,
+        report: () => JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunResult,
+      }),
+    );
+  });
+}
