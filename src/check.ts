@@ -41,6 +41,10 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       recorded.outcome = 'not-applicable';
       ctx.skip(`not applicable to the ${s.target.profile} profile (needs ${missing.join(', ')})`);
     }
+    if (info.appliesTo && !info.appliesTo.includes(s.target.profile)) {
+      recorded.outcome = 'not-applicable';
+      ctx.skip(`not applicable to the ${s.target.profile} profile (applies to ${info.appliesTo.join(', ')})`);
+    }
     if (info.needsOtherKey && s.target.keys.other === undefined) {
       ctx.skip("precondition: needs a second user's key (--other-key or CONFORM_OTHER_API_KEY)");
     }

@@ -1,4 +1,4 @@
-import type { Capability } from './profiles.ts';
+import type { Capability, ProfileName } from './profiles.ts';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -11,6 +11,8 @@ export interface CheckInfo {
   title: string;
   /** Profile capabilities the check needs; absent ones make it not applicable. */
   requires?: readonly Capability[];
+  /** Profiles the check applies to (default: all); others report it as not applicable. */
+  appliesTo?: readonly ProfileName[];
   /** Needs the second user's key (--other-key). */
   needsOtherKey?: boolean;
 }

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mutants } from '../fixtures/mutants/index.ts';
+import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { runCli } from './support/cli.ts';
 
+const mutants = await loadMutants();
 const killed: string[] = [];
 const survived: string[] = [];
 
