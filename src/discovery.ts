@@ -1,9 +1,8 @@
-import { CheckFailure } from './errors.ts';
-import { okObject, okRows } from './expect.ts';
+import { okObject } from './expect.ts';
+import { cursorWalk } from './paging.ts';
 import type { Api } from './http/api.ts';
 import type { KeyRef } from './journal.ts';
 import { flag, idOf, type Row } from './lenient.ts';
-import type { TargetContext } from './target.ts';
 
 export const PAGE_MAX = 200;
 /** A cursor walk stops after this many pages (50,000 rows at 200 a page). */
@@ -24,7 +23,6 @@ export class Discovery {
 
   constructor(
     private readonly api: Api,
-    private readonly target: TargetContext,
   ) {}
 
   /** Every row of a user's collection, read once by a cursor walk (§4 rule 2). */
@@ -84,22 +82,8 @@ export class Discovery {
   }
 
   private async walk(user: KeyRef): Promise<Collection> {
-    const rows: Row[] = [];
-    let cursor: unknown = null;
-    for (let requests = 1; requests <= MAX_WALK_PAGES; requests++) {
-      const exchange = await this.api.list({ cursor, per_page: PAGE_MAX }, user);
-      const page = okRows(exchange, 'cursor walk of POST /artifacts.php');
-      const body = exchange.response.json as Record<string, unknown>;
-      rows.push(...page);
-      const more = flag(body.has_more);
-      if (!more || page.length === 0) {
-        return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), requests };
-      }
-      cursor = body.next_cursor;
-      if (cursor === null || cursor === undefined) {
-        throw new CheckFailure('cursor walk: has_more is true but next_cursor is missing', exchange.seq);
-      }
-    }
-    throw new CheckFailure(`cursor walk: more than ${MAX_WALK_PAGES * PAGE_MAX} rows; raise the walk budget`);
+    const pages = await cursorWalk(this.api, { per_page: PAGE_MAX }, { user, maxPages: MAX_WALK_PAGES });
+    const rows = pages.flatMap((p) => p.rows);
+    return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), requests: pages.length };
   }
 }

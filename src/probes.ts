@@ -3,6 +3,7 @@ import { endpoints } from './http/api.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
 import { isObject, rowsOf, type Row } from './lenient.ts';
+import { cursorWalk } from './paging.ts';
 import { profiles, type ProfileName } from './profiles.ts';
 
 /** One authenticated read of every endpoint of the profile (§4), parameterised by credentials. */
@@ -49,16 +50,7 @@ export function userDataIn(exchange: Exchange, known: readonly string[]): string
 
 /** A fresh read of everything the agent can see, for before/after comparisons around probes. */
 export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName): Promise<string> {
-  const rows: Row[] = [];
-  let cursor: unknown = null;
-  for (let page = 0; page < 250; page++) {
-    const ex = await api.list({ cursor, per_page: 200 }, user);
-    const pageRows = rowsOf(ex.response.json) ?? [];
-    rows.push(...pageRows);
-    const body = ex.response.json as Record<string, unknown> | undefined;
-    if (!body?.has_more || pageRows.length === 0 || body.next_cursor == null) break;
-    cursor = body.next_cursor;
-  }
+  const rows = (await cursorWalk(api, { per_page: 200 }, { user })).flatMap((p) => p.rows);
   const reads = [api.uses({}, user), api.types(user), api.proposals({ include_other: 1 }, user)];
   if (profiles[profile].has('players')) reads.push(api.players(user));
   const others = await Promise.all(reads);

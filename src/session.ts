@@ -21,6 +21,6 @@ export function session(): Session {
   const target = inject('conform');
   const client = new ApiClient({ baseUrl: target.baseUrl, keys: target.keys, timeoutMs: target.timeoutMs });
   const api = new Api(client);
-  current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api, target) };
+  current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api) };
   return current;
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
+import { buildDataset } from '../fixtures/dataset.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { runCli } from './support/cli.ts';
 
@@ -20,6 +21,7 @@ describe.concurrent('every mutant of the reference is killed by the checks it na
         profile,
         ...(mutant.variant ? { variant: mutant.variant } : {}),
         ...(mutant.wrap ? { wrap: mutant.wrap } : {}),
+        ...(mutant.dataset ? { dataset: buildDataset(mutant.dataset) } : {}),
       });
       try {
         const run = await runCli([

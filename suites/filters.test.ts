@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../src/check.ts';
+import { ensure } from '../src/expect.ts';
+import { flag, idOf, type Row } from '../src/lenient.ts';
+import { cursorWalk } from '../src/paging.ts';
+
+const FLAG_FILTERS = { kept: 'is_kept', physical: 'is_physical', digital: 'is_digital', secondary_collection: 'is_in_secondary_collection' } as const;
+type FlagFilter = keyof typeof FLAG_FILTERS;
+
+interface Filters {
+  kept?: boolean;
+  physical?: boolean;
+  digital?: boolean;
+  secondary_collection?: boolean;
+  tag?: string;
+  type_id?: string | number | (string | number)[];
+}
+
+const tagsOf = (row: Row): string[] => (Array.isArray(row.tags) ? row.tags.filter((t): t is string => typeof t === 'string') : []);
+
+/** The spec's meaning of each filter, applied to the rows of one full read: the oracle (§4). */
+function satisfies(row: Row, filters: Filters): boolean {
+  for (const name of Object.keys(FLAG_FILTERS) as FlagFilter[]) {
+    const wanted = filters[name];
+    if (wanted !== undefined && flag(row[FLAG_FILTERS[name]]) !== wanted) return false;
+  }
+  if (filters.tag !== undefined && !tagsOf(row).includes(filters.tag)) return false;
+  if (filters.type_id !== undefined) {
+    const allowed = (Array.isArray(filters.type_id) ? filters.type_id : [filters.type_id]).map(String);
+    if (!allowed.includes(String(row.type_id))) return false;
+  }
+  return true;
+}
+
+function describeRow(row: Row): string {
+  return `item ${String(row.id)} (${Object.values(FLAG_FILTERS).map((f) => `${f}=${String(row[f])}`).join(', ')}, tags=${JSON.stringify(row.tags)}, type_id=${String(row.type_id)})`;
+}
+
+async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>> {
+  const { rows } = await t.discover.collection();
+  t.need(rows[0], 'the collection is empty, so filters cannot be observed');
+  const tags = [...new Set(rows.flatMap(tagsOf))];
+  const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
+  const flagArb = fc.option(fc.boolean(), { nil: undefined });
+  return fc.record(
+    {
+      kept: flagArb,
+      physical: flagArb,
+      digital: flagArb,
+      secondary_collection: flagArb,
+      tag: fc.option(tags.length > 0 ? fc.constantFrom(...tags) : fc.constant('conform-absent-tag'), { nil: undefined, freq: 3 }),
+      type_id: fc.option(fc.oneof(fc.constantFrom(...typeIds), fc.subarray(typeIds, { minLength: 1 })), { nil: undefined, freq: 2 }),
+    },
+    { requiredKeys: [] },
+  ).map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Filters);
+}
+
+describe('filters and search (§4 POST /artifacts.php)', () => {
+  check(
+    {
+      id: 'FILT-001',
+      level: 'MUST',
+      section: '§4',
+      title: 'any combination of filters returns exactly the items that satisfy all of them',
+      requires: ['list-filters', 'full-rows'],
+    },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      await t.property(await filtersArbitrary(t), async (filters) => {
+        const pages = await cursorWalk(t.api, { per_page: 200, ...filters });
+        const got = pages.flatMap((p) => p.rows);
+        const wrong = got.find((row) => !satisfies(row, filters));
+        ensure(!wrong, `filters ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy them`, pages[0]?.exchange);
+        const gotIds = new Set(got.map((r) => idOf(r.id)));
+        const missing = rows.filter((row) => satisfies(row, filters) && !gotIds.has(idOf(row.id)));
+        ensure(missing.length === 0, `filters ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, pages[0]?.exchange);
+      });
+    },
+  );
+
+  check(
+    { id: 'FILT-002', level: 'MUST', section: '§4', title: 'an item\'s exact title as query finds that item' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const titled = rows.filter((r) => typeof r.Title === 'string' && r.Title.trim() !== '');
+      t.need(titled[0], 'no item has a title');
+      await t.property(fc.constantFrom(...titled), async (row) => {
+        const pages = await cursorWalk(t.api, { per_page: 200, query: row.Title });
+        const found = pages.some((p) => p.rows.some((r) => idOf(r.id) === idOf(row.id)));
+        ensure(found, `query ${JSON.stringify(row.Title)} did not find item ${String(row.id)} with exactly that title`, pages[0]?.exchange);
+      }, { runs: Math.min(t.target.runs, 10) });
+    },
+  );
+
+  check(
+    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag', requires: ['list-filters'] },
+    async (t) => {
+      const tagged = await t.discover.itemsWithTags();
+      const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
+      const tag = tagsOf(row)[0]!;
+      const pages = await cursorWalk(t.api, { per_page: 200, tag });
+      const got = pages.flatMap((p) => p.rows);
+      ensure(got.some((r) => idOf(r.id) === idOf(row.id)), `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`, pages[0]?.exchange);
+      const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
+      ensure(!stranger, `tag ${JSON.stringify(tag)} returned item ${String(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`, pages[0]?.exchange);
+    },
+  );
+
+  check(
+    { id: 'FILT-004', level: 'MUST', section: '§2, §4', title: 'every list row carries id, Title, type, type_id, the four flags and a tags list', requires: ['full-rows'] },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
+      for (const row of rows) {
+        const where = `list row of item ${String(row.id)}`;
+        ensure(idOf(row.id) !== undefined, `${where}: id is missing`);
+        ensure(typeof row.Title === 'string', `${where}: Title is ${JSON.stringify(row.Title)}, not a string`);
+        ensure(typeof row.type === 'string', `${where}: type is ${JSON.stringify(row.type)}, not a type name`);
+        ensure(idOf(row.type_id) !== undefined, `${where}: type_id is ${JSON.stringify(row.type_id)}`);
+        for (const field of Object.values(FLAG_FILTERS)) {
+          ensure(flag(row[field]) !== undefined, `${where}: ${field} is ${JSON.stringify(row[field])}, not a flag`);
+        }
+        ensure(Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`);
+      }
+    },
+  );
+});

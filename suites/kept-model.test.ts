@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../src/check.ts';
+import { ensure, is2xx, okRows } from '../src/expect.ts';
+import { readKept } from '../src/kept.ts';
+import { idOf, type Row } from '../src/lenient.ts';
+import { profiles } from '../src/profiles.ts';
+
+/** The model: only what the spec promises, each item's kept flag (§3). */
+type Model = Map<string, 0 | 1>;
+interface Real {
+  t: CheckContext;
+}
+
+class SetKept implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly item: Row, readonly value: 0 | 1) {}
+  check = () => true;
+  async run(model: Model, { t }: Real): Promise<void> {
+    const ex = await t.kept.set(String(this.item.id), this.value);
+    ensure(is2xx(ex), `${this.toString()}: expected success, got ${ex.response.status}`, ex);
+    model.set(String(this.item.id), this.value);
+  }
+  toString = () => `set(${String(this.item.id)}, ${this.value})`;
+}
+
+class ReadOne implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly item: Row) {}
+  check = () => true;
+  async run(model: Model, { t }: Real): Promise<void> {
+    const id = String(this.item.id);
+    const { value, exchange } = await readKept(t.api, id);
+    ensure(value === model.get(id), `${this.toString()}: the single read shows is_kept=${value}, expected ${model.get(id)}`, exchange);
+  }
+  toString = () => `read(${String(this.item.id)})`;
+}
+
+class ListKept implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly item: Row, readonly kept: boolean) {}
+  check = () => true;
+  async run(model: Model, { t }: Real): Promise<void> {
+    const id = String(this.item.id);
+    const ex = await t.api.list({ query: this.item.Title, kept: this.kept, per_page: 200 });
+    const listed = okRows(ex, this.toString()).some((r) => idOf(r.id) === id);
+    const expected = (model.get(id) === 1) === this.kept;
+    ensure(listed === expected, `${this.toString()}: item ${id} is ${listed ? '' : 'not '}listed, but its kept flag is ${model.get(id)}`, ex);
+  }
+  toString = () => `list(kept=${this.kept}, query=${JSON.stringify(this.item.Title)})`;
+}
+
+describe('kept toggle as a state machine (§3)', () => {
+  check(
+    { id: 'KEPT-006', level: 'MUST', section: '§3, §4', title: 'any sequence of toggles, single reads and kept-filtered lists agrees with a model of the kept flags' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const items = rows.filter((r) => typeof r.Title === 'string').slice(0, 3);
+      t.need(items[0], 'the collection is empty, so there is nothing to toggle');
+      const withLists = profiles[t.target.profile].has('list-filters');
+      const item = fc.constantFrom(...items);
+      const commands = [
+        fc.tuple(item, fc.constantFrom<0 | 1>(0, 1)).map(([i, v]) => new SetKept(i, v)),
+        item.map((i) => new ReadOne(i)),
+        ...(withLists ? [fc.tuple(item, fc.boolean()).map(([i, k]) => new ListKept(i, k))] : []),
+      ];
+      await t.property(fc.commands(commands, { maxCommands: 12 }), async (sequence) => {
+        const setup = async () => {
+          const model: Model = new Map();
+          for (const i of items) model.set(String(i.id), (await readKept(t.api, String(i.id))).value);
+          return { model, real: { t } };
+        };
+        await fc.asyncModelRun(setup, sequence);
+      }, { runs: Math.min(t.target.runs, 15) });
+    },
+  );
+});

@@ -1,0 +1,167 @@
+import { describe } from 'vitest';
+import { check } from '../src/check.ts';
+import { badRequestWithErrors, ensure, ensureNo5xx, is2xx, okRows } from '../src/expect.ts';
+import { errorsList, idOf, rowsOf, titleCollations } from '../src/lenient.ts';
+import { cursorWalk, fetchPage, noCursor, pageWalk } from '../src/paging.ts';
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+
+const ids = (rows: readonly Record<string, unknown>[]) => rows.map((r) => idOf(r.id) ?? '?');
+
+function compareIds(a: string, b: string): number {
+  const numeric = /^\d+$/.test(a) && /^\d+$/.test(b);
+  return numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0;
+}
+
+describe('paging (§4 POST /artifacts.php, §8)', () => {
+  check(
+    { id: 'PAGE-001', level: 'MUST', section: '§4, §8', title: 'without per_page a page holds 50 rows (or the whole collection when smaller)' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const page = await fetchPage(t.api, {});
+      const expected = Math.min(DEFAULT_PAGE, rows.length);
+      ensure(page.rows.length === expected, `POST /artifacts.php {} returned ${page.rows.length} rows; the default page size is 50 and the collection has ${rows.length}`, page.exchange);
+    },
+  );
+
+  check(
+    { id: 'PAGE-002', level: 'MUST', section: '§4, §8', title: 'a per_page above 200 is refused with 400 or answered with at most 200 rows' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      for (const perPage of [201, 250, 1000, 1_000_000]) {
+        for (const paging of [{}, { cursor: null }]) {
+          const body = { per_page: perPage, ...paging };
+          const ex = await t.api.list(body);
+          ensureNo5xx(ex, `POST /artifacts.php ${JSON.stringify(body)}`);
+          if (ex.response.status === 400) {
+            badRequestWithErrors(ex, `POST /artifacts.php ${JSON.stringify(body)}`);
+            continue;
+          }
+          const got = okRows(ex, `POST /artifacts.php ${JSON.stringify(body)}`);
+          ensure(got.length <= MAX_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most 200 are allowed`, ex);
+          ensure(got.length > 0 || rows.length === 0, `POST /artifacts.php ${JSON.stringify(body)} returned no rows from a non-empty collection`, ex);
+        }
+      }
+    },
+  );
+
+  check(
+    { id: 'PAGE-003', level: 'MUST', section: '§4', title: 'per_page from 1 to 200 is honoured' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
+      for (const perPage of [1, 2, 7, 200]) {
+        const page = await fetchPage(t.api, { per_page: perPage });
+        ensure(page.rows.length === Math.min(perPage, rows.length), `per_page ${perPage} returned ${page.rows.length} rows (collection: ${rows.length})`, page.exchange);
+      }
+    },
+  );
+
+  check(
+    { id: 'PAGE-004', level: 'MUST', section: '§4, §7', title: 'edge values of page and per_page never cause a 5xx or an oversized page' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const beyond = await fetchPage(t.api, { page: Math.ceil(rows.length / DEFAULT_PAGE) + 5 });
+      ensure(beyond.rows.length === 0, `a page past the end returned ${beyond.rows.length} rows`, beyond.exchange);
+      ensure(beyond.hasMore === false, 'a page past the end must have has_more false', beyond.exchange);
+      const edges: Record<string, unknown>[] = [{ page: 0 }, { page: -1 }, { per_page: 0 }, { per_page: -5 }, { page: 2 ** 31 }, { per_page: 2 ** 53 }];
+      for (const body of edges) {
+        const ex = await t.api.list(body);
+        ensureNo5xx(ex, `POST /artifacts.php ${JSON.stringify(body)}`);
+        if (ex.response.status === 400) {
+          ensure((errorsList(ex.response.json) ?? []).length > 0, `POST /artifacts.php ${JSON.stringify(body)}: a 400 must carry an errors list`, ex);
+        } else {
+          ensure(is2xx(ex), `POST /artifacts.php ${JSON.stringify(body)}: expected 400 or a page, got ${ex.response.status}`, ex);
+          const got = rowsOf(ex.response.json) ?? [];
+          ensure(got.length <= MAX_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows`, ex);
+        }
+      }
+    },
+  );
+
+  check(
+    { id: 'PAGE-005', level: 'MUST', section: '§4', title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page' },
+    async (t) => {
+      const n = (await t.discover.collection()).rows.length;
+      t.need(n >= 2 ? n : undefined, `needs at least two items to have a second page (has ${n})`);
+      const dividing = Math.max(...[...Array(Math.min(n, MAX_PAGE)).keys()].map((i) => i + 1).filter((s) => n % s === 0 && s < n));
+      const notDividing = [...Array(MAX_PAGE - 1).keys()].map((i) => i + 2).find((s) => n % s !== 0);
+      for (const size of [dividing, notDividing].filter((s): s is number => s !== undefined)) {
+        const lastPage = Math.ceil(n / size);
+        const expectedRows = n - (lastPage - 1) * size;
+        const last = await fetchPage(t.api, { per_page: size, page: lastPage });
+        ensure(last.rows.length === expectedRows && last.hasMore === false,
+          `page ${lastPage} at per_page ${size} (the last, ${expectedRows === size ? 'exactly full' : 'partly full'}) should hold ${expectedRows} rows with has_more false; got ${last.rows.length} rows, has_more ${String(last.hasMore)}`, last.exchange);
+        const before = await fetchPage(t.api, { per_page: size, page: lastPage - 1 });
+        ensure(before.hasMore === true, `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${String(before.hasMore)}`, before.exchange);
+      }
+      if (n <= MAX_PAGE) {
+        const whole = await fetchPage(t.api, { per_page: n, cursor: null });
+        ensure(whole.hasMore === false, `a cursor page holding the whole collection (${n} items) has has_more ${String(whole.hasMore)}`, whole.exchange);
+        const short = await fetchPage(t.api, { per_page: n - 1, cursor: null });
+        ensure(short.hasMore === true, `a cursor page of ${n - 1} of ${n} items has has_more ${String(short.hasMore)}`, short.exchange);
+      }
+    },
+  );
+
+  check(
+    { id: 'PAGE-006', level: 'MUST', section: '§4', title: 'a cursor walk returns every item once in ascending id order and ends without a next cursor' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty');
+      const perPage = Math.max(3, Math.ceil(rows.length / 25));
+      const pages = await cursorWalk(t.api, { per_page: perPage });
+      const walked = pages.flatMap((p) => ids(p.rows));
+      const last = pages.at(-1)!;
+      ensure(noCursor(last.nextCursor), `the last cursor page still carries next_cursor ${JSON.stringify(last.nextCursor)}`, last.exchange);
+      ensure(new Set(walked).size === walked.length, `the cursor walk returned ${walked.length - new Set(walked).size} item(s) twice`, last.exchange);
+      const sorted = [...walked].sort(compareIds);
+      const firstOut = walked.findIndex((id, i) => id !== sorted[i]);
+      ensure(firstOut === -1, `the cursor walk is not in ascending id order (at position ${firstOut}: ${walked[firstOut]})`, pages[Math.floor(firstOut / perPage)]?.exchange);
+      const pageIds = (await pageWalk(t.api, { per_page: MAX_PAGE })).flatMap((p) => ids(p.rows));
+      const missing = pageIds.filter((id) => !walked.includes(id));
+      ensure(missing.length === 0 && walked.length === pageIds.length, `the cursor walk (${walked.length} items) and page paging (${pageIds.length} items) disagree; e.g. ${missing[0] ?? 'extra items'} missing`, last.exchange);
+    },
+  );
+
+  check(
+    { id: 'PAGE-007', level: 'MUST', section: '§4', title: 'page paging is complete and ordered by title under one consistent collation' },
+    async (t) => {
+      const { ids: all } = await t.discover.collection();
+      t.need(all.length >= 2 ? all : undefined, 'fewer than two items, so there is no order to observe');
+      const perPage = Math.max(5, Math.ceil(all.length / 20));
+      const pages = await pageWalk(t.api, { per_page: perPage });
+      const rows = pages.flatMap((p) => p.rows);
+      const walked = ids(rows);
+      ensure(new Set(walked).size === walked.length, `page paging returned ${walked.length - new Set(walked).size} item(s) twice`, pages.at(-1)?.exchange);
+      const missing = all.filter((id) => !walked.includes(id));
+      ensure(missing.length === 0, `page paging missed ${missing.length} item(s), e.g. ${missing[0]}`, pages.at(-1)?.exchange);
+      const titles = rows.map((r) => String(r.Title ?? ''));
+      const consistent = titleCollations.filter((c) => titles.every((title, i) => i === 0 || c.compare(titles[i - 1]!, title) <= 0));
+      const at = titles.findIndex((title, i) => i > 0 && titleCollations[2]!.compare(titles[i - 1]!, title) > 0);
+      ensure(consistent.length > 0, `titles are not ordered under any usual collation (e.g. "${titles[at - 1]}" before "${titles[at]}")`, pages[Math.floor(at / perPage)]?.exchange);
+    },
+  );
+
+  check(
+    { id: 'PAGE-008', level: 'MUST', section: '§4', title: 'a GET with no body lists page 1' },
+    async (t) => {
+      const [viaGet, viaPost] = await Promise.all([t.api.list(undefined), t.api.list({})]);
+      const got = okRows(viaGet, 'GET /artifacts.php');
+      const expected = okRows(viaPost, 'POST /artifacts.php {}');
+      ensure(JSON.stringify(ids(got)) === JSON.stringify(ids(expected)), `GET /artifacts.php returned ${got.length} rows that differ from page 1 (${expected.length} rows)`, viaGet);
+    },
+  );
+
+  check(
+    { id: 'PAGE-009', level: 'MUST', section: '§4', title: 'cursor null starts at the lowest id' },
+    async (t) => {
+      const { ids: all } = await t.discover.collection();
+      t.need(all[0], 'the collection is empty');
+      const page = await fetchPage(t.api, { cursor: null, per_page: 5 });
+      const expected = [...all].sort(compareIds).slice(0, 5);
+      ensure(JSON.stringify(ids(page.rows)) === JSON.stringify(expected), `cursor null returned ids ${ids(page.rows).join(', ')}; expected the lowest ids ${expected.join(', ')}`, page.exchange);
+    },
+  );
+});
