@@ -37,6 +37,7 @@ export const commands = {
   run: 'run the checks against a target (the default command)',
   serve: 'run the embedded reference implementation standalone and print its URL and keys',
   restore: 'undo the kept changes recorded in a journal of an interrupted run',
+  matrix: 'print the clause coverage matrix (Markdown): each spec statement and the checks that enforce it',
 } as const;
 export type Command = keyof typeof commands;
 

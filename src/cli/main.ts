@@ -8,6 +8,7 @@ import { terminalStyle } from '../../reporters/style.ts';
 import { resolveRunConfig, type RunConfig } from '../config.ts';
 import { NoVerdictError, UsageError } from '../errors.ts';
 import { listChecks } from './list.ts';
+import { printMatrix } from './matrix.ts';
 import { openTarget, preflight, type OpenTarget } from './targets.ts';
 import { redactor } from '../redact.ts';
 import { checkResults, type RunResult } from '../results.ts';
@@ -44,6 +45,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);
+      case 'matrix':
+        return await printMatrix(out);
       case 'restore':
         return await restore(args.values, io, out, secrets);
       case 'run':
