@@ -1,48 +1,84 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest, type Reporter, type TestModule } from 'vitest/node';
+import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import type { TargetContext } from './target.ts';
 
 export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 
-export interface SuiteRunOptions {
-  testNamePattern?: RegExp;
-  reporters: Reporter[];
-  /** Collect the checks without running them (for --list). */
-  collectOnly?: boolean;
-  /** Per-check timeout; generous, since each check makes many requests. */
-  checkTimeoutMs: number;
+export interface SuiteRun {
+  modules: TestModule[];
+  unhandled: unknown[];
 }
 
-/** Runs (or collects) the suites under vitest with the target provided to every check. */
-export async function runSuites(target: TargetContext, options: SuiteRunOptions): Promise<{ modules: TestModule[]; unhandled: unknown[] }> {
-  const vitest = await createVitest(
-    'test',
-    {
-      root: packageRoot,
-      config: false,
-      watch: false,
-      include: ['suites/**/*.test.ts'],
-      reporters: options.reporters,
-      provide: { conform: target },
-      // One worker, files in sequence: checks that toggle kept values must never overlap reads
-      // that use the collection as an oracle. Requests inside a check run concurrently instead.
-      fileParallelism: false,
-      maxWorkers: 1,
-      isolate: false,
-      pool: 'threads',
-      testTimeout: options.checkTimeoutMs,
-      hookTimeout: options.checkTimeoutMs,
-      passWithNoTests: true,
-      ...(options.testNamePattern ? { testNamePattern: options.testNamePattern } : {}),
-    },
-    { cacheDir: join(tmpdir(), 'conform-vite-cache'), logLevel: 'silent', clearScreen: false },
-  );
-  try {
-    const result = options.collectOnly ? await vitest.collect() : await vitest.start();
+/** Forwards vitest's reporter events to the reporters of the run in progress. */
+class Relay implements Reporter {
+  current: Reporter[] = [];
+  onTestCaseResult: Reporter['onTestCaseResult'] = (testCase) => {
+    for (const r of this.current) r.onTestCaseResult?.(testCase);
+  };
+}
+
+/**
+ * The suites under vitest, started once and reusable: each run provides its own target. The CLI
+ * makes one run; the mutation self-test makes one per mutant without paying vitest's start-up again.
+ */
+export class SuiteRunner {
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly relay: Relay,
+  ) {}
+
+  static async create(options: { checkTimeoutMs: number }): Promise<SuiteRunner> {
+    const relay = new Relay();
+    const vitest = await createVitest(
+      'test',
+      {
+        root: packageRoot,
+        config: false,
+        watch: false,
+        include: ['suites/**/*.test.ts'],
+        reporters: [relay],
+        // One worker, files in sequence: checks that toggle kept values must never overlap reads
+        // that use the collection as an oracle. Requests inside a check run concurrently instead.
+        fileParallelism: false,
+        maxWorkers: 1,
+        isolate: false,
+        pool: 'threads',
+        testTimeout: options.checkTimeoutMs,
+        hookTimeout: options.checkTimeoutMs,
+        passWithNoTests: true,
+      },
+      { cacheDir: join(tmpdir(), 'conform-vite-cache'), logLevel: 'silent', clearScreen: false },
+    );
+    return new SuiteRunner(vitest, relay);
+  }
+
+  async run(target: TargetContext, options: { testNamePattern?: RegExp; reporters?: Reporter[] } = {}): Promise<SuiteRun> {
+    this.vitest.provide('conform', target);
+    if (options.testNamePattern) this.vitest.setGlobalTestNamePattern(options.testNamePattern);
+    else this.vitest.resetGlobalTestNamePattern();
+    this.relay.current = options.reporters ?? [];
+    const specifications = await this.vitest.getRelevantTestSpecifications();
+    const result = await this.vitest.runTestSpecifications(specifications, true);
     return { modules: result.testModules, unhandled: result.unhandledErrors };
+  }
+
+  async collect(): Promise<TestModule[]> {
+    return (await this.vitest.collect()).testModules;
+  }
+
+  async close(): Promise<void> {
+    await this.vitest.close();
+  }
+}
+
+/** One run with a runner of its own. */
+export async function runSuites(target: TargetContext, options: { testNamePattern?: RegExp; reporters: Reporter[]; checkTimeoutMs: number }): Promise<SuiteRun> {
+  const runner = await SuiteRunner.create(options);
+  try {
+    return await runner.run(target, options);
   } finally {
-    await vitest.close();
+    await runner.close();
   }
 }

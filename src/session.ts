@@ -17,8 +17,9 @@ export interface Session {
 let current: Session | undefined;
 
 export function session(): Session {
-  if (current) return current;
   const target = inject('conform');
+  if (current?.target.runId === target.runId) return current;
+  void current?.client.close();
   const client = new ApiClient({ baseUrl: target.baseUrl, keys: target.keys, timeoutMs: target.timeoutMs });
   const api = new Api(client);
   current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api) };

@@ -2,6 +2,8 @@ import type { ProfileName } from './profiles.ts';
 
 /** Everything a check knows about the run. Built once by the CLI and handed to vitest via `provide`. */
 export interface TargetContext {
+  /** Distinguishes runs that share one vitest instance (and so one worker). */
+  runId: string;
   baseUrl: string;
   profile: ProfileName;
   /** How the target is named in reports: a config name, a URL, or "embedded reference". */

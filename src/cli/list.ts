@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.ts';
 import type { CheckMeta } from '../meta.ts';
 import { areaOf } from '../results.ts';
-import { runSuites } from '../run.ts';
+import { SuiteRunner } from '../run.ts';
 import { matchesSelection, splitList } from '../selection.ts';
 import type { ParsedArgs } from './args.ts';
 
@@ -11,10 +11,8 @@ export interface ListedCheck extends CheckMeta {
 
 /** Every declared check, collected without running anything (no target needed). */
 export async function collectChecks(): Promise<ListedCheck[]> {
-  const { modules } = await runSuites(
-    { baseUrl: 'http://127.0.0.1:9', profile: 'primary', label: 'list', keys: { primary: 'unused' }, timeoutMs: 1, seed: 0, runs: 1, journalPath: '/dev/null' },
-    { reporters: [], collectOnly: true, checkTimeoutMs: 1_000 },
-  );
+  const runner = await SuiteRunner.create({ checkTimeoutMs: 1_000 });
+  const modules = await runner.collect().finally(() => runner.close());
   const checks: ListedCheck[] = [];
   for (const module of modules) {
     for (const test of module.children.allTests()) {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderJson } from '../../reporters/json.ts';
 import { renderJunit } from '../../reporters/junit.ts';
@@ -11,11 +11,10 @@ import { listChecks } from './list.ts';
 import { printMatrix } from './matrix.ts';
 import { openTarget, preflight, type OpenTarget } from './targets.ts';
 import { redactor } from '../redact.ts';
-import { checkResults, type RunResult } from '../results.ts';
-import { packageRoot, runSuites } from '../run.ts';
+import { execute, version } from '../execute.ts';
+import { SuiteRunner } from '../run.ts';
 import { settleJournal, unsettledItems } from '../safety.ts';
-import { selectionPattern } from '../selection.ts';
-import { countStatuses, decideVerdict, exitCodes } from '../verdict.ts';
+import { exitCodes } from '../verdict.ts';
 import { commands, helpText, integerOption, parseCommandLine, type ParsedArgs } from './args.ts';
 
 export interface Io {
@@ -23,10 +22,6 @@ export interface Io {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
-}
-
-export function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Maps every outcome to an exit code, in this one place. */
@@ -84,42 +79,18 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
     await preflight(target);
     const style = terminalStyle(io.stdout, io.env);
     out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
-    const pattern = selectionPattern(config.only, config.skip);
-    const { modules, unhandled } = await runSuites(
-      {
-        baseUrl: target.baseUrl,
-        profile: target.profile,
-        label: target.label,
-        keys: target.keys,
-        timeoutMs: config.timeoutMs,
-        seed: config.seed,
-        runs: config.runs,
-        journalPath,
-        ...(config.fcPath ? { fcPath: config.fcPath } : {}),
-      },
-      { reporters: [new ProgressReporter(out, style)], checkTimeoutMs: Math.max(120_000, config.timeoutMs * 12), ...(pattern ? { testNamePattern: pattern } : {}) },
-    );
-    const safety = await settleJournal(journalPath, (user) => target.api(user));
-    const checks = checkResults(modules);
-    if (checks.length === 0 && unhandled.length === 0) {
-      throw new UsageError(`the selection (--only ${config.only.join(',') || '-'} --skip ${config.skip.join(',') || '-'}) matches no check; see conform --list`);
-    }
-    for (const error of unhandled) err(`conform: harness error: ${error instanceof Error ? error.message : String(error)}\n`);
-    let { verdict, reason } = decideVerdict(checks);
-    if (unhandled.length > 0 && verdict === 'conforms') ({ verdict, reason } = { verdict: 'no verdict', reason: `${unhandled.length} harness error(s) outside checks` });
-    if (safety.problems.length > 0 && verdict === 'conforms') ({ verdict, reason } = { verdict: 'no verdict', reason: 'kept values could not all be restored' });
-    const result: RunResult = {
-      schemaVersion: 1,
-      tool: { name: 'conform', version: version() },
-      target: { label: target.label, url: target.baseUrl, profile: target.profile },
+    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) });
+    const { result, harnessErrors } = await execute(runner, target, {
       seed: config.seed,
-      verdict,
-      reason,
-      exitCode: exitCodes[verdict],
-      counts: countStatuses(checks),
-      checks,
-      safety,
-    };
+      runs: config.runs,
+      timeoutMs: config.timeoutMs,
+      ...(config.fcPath ? { fcPath: config.fcPath } : {}),
+      only: config.only,
+      skip: config.skip,
+      journalPath,
+      reporters: [new ProgressReporter(out, style)],
+    }).finally(() => runner.close());
+    for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
     const redact = redactor(secrets);
     writeFileSync(join(config.outDir, 'report.json'), redact(renderJson(result)));
     writeFileSync(join(config.outDir, 'junit.xml'), redact(renderJunit(result)));
@@ -130,6 +101,8 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
     await target.close();
   }
 }
+
+export const checkTimeout = (requestTimeoutMs: number): number => Math.max(120_000, requestTimeoutMs * 12);
 
 function prepareOutDir(dir: string): void {
   try {

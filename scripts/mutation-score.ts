@@ -1,0 +1,100 @@
+/**
+ * The self-test of the suite, in one process: the reference and each of its variants must conform,
+ * and each mutant must fail exactly the checks it names. Prints a table, or JSON with --json.
+ *   node --import tsx scripts/mutation-score.ts [--json] [--only mutant-id,…]
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDataset } from '../fixtures/dataset.ts';
+import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
+import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
+import { variants } from '../fixtures/variants.ts';
+import { openTarget } from '../src/cli/targets.ts';
+import { execute } from '../src/execute.ts';
+import type { Status } from '../src/results.ts';
+import { SuiteRunner } from '../src/run.ts';
+
+export interface SelfTestRow {
+  kind: 'reference' | 'variant' | 'mutant';
+  id: string;
+  description: string;
+  /** For mutants: the checks named as kills and the status each ended with. */
+  expected: string[];
+  statuses: Record<string, Status>;
+  exitCode: number;
+  ok: boolean;
+  harnessErrors: string[];
+}
+
+async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, only: readonly string[]): Promise<{ statuses: Record<string, Status>; exitCode: number; harnessErrors: string[] }> {
+  const server = await startReference(reference);
+  const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
+  try {
+    const { result, harnessErrors } = await execute(runner, target, {
+      seed: 1,
+      runs: 15,
+      timeoutMs: 10_000,
+      only,
+      skip: [],
+      journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
+    });
+    return { statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])), exitCode: result.exitCode, harnessErrors };
+  } finally {
+    await target.close();
+    await server.close();
+  }
+}
+
+export async function selfTest(filter?: (id: string) => boolean): Promise<SelfTestRow[]> {
+  const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
+  const rows: SelfTestRow[] = [];
+  try {
+    const clean = [
+      { kind: 'reference' as const, id: 'reference', description: 'the reference, primary profile', options: {} },
+      { kind: 'reference' as const, id: 'reference-staging', description: 'the reference, staging profile', options: { profile: 'staging' as const } },
+      ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, options: { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}) } })),
+    ];
+    for (const entry of clean.filter((e) => !filter || filter(e.id))) {
+      const run = await runAgainst(runner, entry.options, []);
+      const bad = Object.values(run.statuses).filter((s) => s === 'failed' || s === 'error').length;
+      rows.push({ kind: entry.kind, id: entry.id, description: entry.description, expected: [], ...run, ok: run.exitCode === 0 && bad === 0 });
+    }
+    const mutants: Mutant[] = (await loadMutants()).filter((m) => !filter || filter(m.id));
+    for (const mutant of mutants) {
+      const run = await runAgainst(
+        runner,
+        {
+          ...(mutant.profile ? { profile: mutant.profile } : {}),
+          ...(mutant.variant ? { variant: mutant.variant } : {}),
+          ...(mutant.wrap ? { wrap: mutant.wrap } : {}),
+          ...(mutant.dataset ? { dataset: buildDataset(mutant.dataset) } : {}),
+        },
+        mutant.kills,
+      );
+      const ok = mutant.kills.every((id) => run.statuses[id] === 'failed');
+      rows.push({ kind: 'mutant', id: mutant.id, description: mutant.description, expected: [...mutant.kills], ...run, ok });
+    }
+  } finally {
+    await runner.close();
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const onlyIndex = args.indexOf('--only');
+  const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',')) : undefined;
+  const rows = await selfTest(only ? (id) => only.has(id) : undefined);
+  if (args.includes('--json')) {
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+  } else {
+    for (const row of rows) {
+      const detail = row.kind === 'mutant' ? row.expected.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ') : `exit ${row.exitCode}`;
+      process.stdout.write(`${row.ok ? 'ok  ' : 'FAIL'} ${row.kind.padEnd(9)} ${row.id.padEnd(36)} ${detail}\n`);
+    }
+    const mutants = rows.filter((r) => r.kind === 'mutant');
+    process.stdout.write(`mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed; ${rows.filter((r) => r.kind !== 'mutant' && r.ok).length}/${rows.filter((r) => r.kind !== 'mutant').length} clean targets conform\n`);
+  }
+  process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
+}
