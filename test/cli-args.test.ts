@@ -18,7 +18,7 @@ describe('argv → options', () => {
   });
 
   it.each([
-    [['--nope'], /Unknown option '--nope'/],
+    [['--nope'], /unknown option '--nope'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['--target'], /argument missing/],
     [['run', 'extra'], /unexpected argument 'extra'/],

@@ -54,7 +54,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   try {
     parsed = parseArgs({ args: [...argv], options: optionTable, strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    throw new UsageError(unknown ? `unknown option '${unknown[1]}' (see conform --help)` : message.split(/\.\s|\n/)[0]!);
   }
   const [first, ...rest] = parsed.positionals;
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
