@@ -23,6 +23,9 @@ export interface RunConfig {
   only: string[];
   skip: string[];
   timeoutMs: number;
+  deadlineSeconds: number;
+  concurrency: number;
+  rps: number;
 }
 
 interface TargetEntry {
@@ -41,8 +44,10 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
     throw new UsageError(`--profile must be primary or staging, got '${profileFlag}'`);
   }
   const fcPath = args['fc-path'];
+  const target = resolveTarget(args, env, cwd, profileFlag);
+  const remote = target.kind === 'remote';
   return {
-    target: resolveTarget(args, env, cwd, profileFlag),
+    target,
     outDir: resolve(cwd, args.out ?? 'conform-report'),
     seed: integerOption('seed', args.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomSeed(),
     ...(fcPath !== undefined ? { fcPath } : {}),
@@ -50,6 +55,9 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
     only: splitList(args.only ?? []),
     skip: splitList(args.skip ?? []),
     timeoutMs: integerOption('timeout', args.timeout, 100, 600_000) ?? 10_000,
+    deadlineSeconds: integerOption('deadline', args.deadline, 1, 86_400) ?? 900,
+    concurrency: integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8),
+    rps: integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0),
   };
 }
 

@@ -26,3 +26,8 @@ export class CheckFailure extends Error {
     super(message);
   }
 }
+
+/** The harness itself refused or could not do something (a bug in a check, the write firewall): an error, never a failure. */
+export class HarnessError extends Error {
+  override name = 'HarnessError';
+}

@@ -13,11 +13,16 @@ export interface ExecuteOptions {
   seed: number;
   runs: number;
   timeoutMs: number;
+  deadline: number;
+  concurrency: number;
+  rps: number;
   fcPath?: string;
   only: readonly string[];
   skip: readonly string[];
   journalPath: string;
   reporters?: Reporter[];
+  /** The signal that interrupted the run, if one did. */
+  interrupted?: () => string | undefined;
 }
 
 export function version(): string {
@@ -40,6 +45,9 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
       label: target.label,
       keys: target.keys,
       timeoutMs: options.timeoutMs,
+      deadline: options.deadline,
+      concurrency: options.concurrency,
+      rps: options.rps,
       seed: options.seed,
       runs: options.runs,
       journalPath: options.journalPath,
@@ -49,11 +57,16 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
   );
   const safety = await settleJournal(options.journalPath, (user) => target.api(user));
   const checks = checkResults(modules);
-  if (checks.length === 0 && unhandled.length === 0) {
+  if (checks.length === 0 && unhandled.length === 0 && !options.interrupted?.()) {
     throw new UsageError(`the selection (--only ${options.only.join(',') || '-'} --skip ${options.skip.join(',') || '-'}) matches no check; see conform --list`);
   }
   const harnessErrors = unhandled.map((e) => (e instanceof Error ? e.message : String(e)));
   let { verdict, reason }: { verdict: Verdict; reason: string } = decideVerdict(checks);
+  if (verdict === 'no verdict' && Date.now() > options.deadline) {
+    const hung = checks.find((c) => c.status === 'error')?.message?.split('\n')[0];
+    reason = `the run's deadline passed${hung ? `; first unanswered: ${hung}` : ''}`;
+  }
+  if (options.interrupted?.()) ({ verdict, reason } = { verdict: 'no verdict', reason: `interrupted (${options.interrupted()}); kept values restored: ${safety.problems.length === 0 ? 'yes' : 'NO'}` });
   if (verdict === 'conforms' && harnessErrors.length > 0) ({ verdict, reason } = { verdict: 'no verdict', reason: `${harnessErrors.length} harness error(s) outside checks` });
   if (verdict === 'conforms' && safety.problems.length > 0) ({ verdict, reason } = { verdict: 'no verdict', reason: 'kept values could not all be restored' });
   const result: RunResult = {

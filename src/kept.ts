@@ -1,4 +1,4 @@
-import { CheckFailure } from './errors.ts';
+import { CheckFailure, TransportError } from './errors.ts';
 import type { Api } from './http/api.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import { Journal, type KeyRef } from './journal.ts';
@@ -36,13 +36,29 @@ export class KeptWriter {
     const owner = options.owner ?? (options.as === 'other' ? 'other' : 'primary');
     const as = options.as ?? owner;
     await this.journalChange(owner, id, value);
-    return this.api.setKept(options.body ?? { id: numericIfPossible(id), is_kept: value }, as);
+    const body = options.body ?? { id: numericIfPossible(id), is_kept: value };
+    return this.sendOnce(() => this.api.setKept(body, as), owner, id);
+  }
+
+  /**
+   * Setting a value is idempotent, but a toggle is never retried blindly: after a transient fault
+   * the current state is read first, and only then is the same request sent once more.
+   */
+  private async sendOnce(send: () => Promise<Exchange>, owner: KeyRef, id: string): Promise<Exchange> {
+    try {
+      const exchange = await send();
+      if (![429, 502, 503, 504].includes(exchange.response.status)) return exchange;
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+    }
+    await readKept(this.api, id, owner);
+    return send();
   }
 
   /** Sends a verbatim body (malformed JSON) to the toggle of an item of `owner`, journaled like set(). */
   async setRaw(id: string, rawBody: string, owner: KeyRef = 'primary'): Promise<Exchange> {
     await this.journalChange(owner, id, rawBody);
-    return this.api.setKeptRaw(rawBody, owner);
+    return this.sendOnce(() => this.api.setKeptRaw(rawBody, owner), owner, id);
   }
 
   /** Remembers the value before the first change and journals the change before it is sent. */

@@ -31,6 +31,7 @@ export class SuiteRunner {
 
   static async create(options: { checkTimeoutMs: number }): Promise<SuiteRunner> {
     const relay = new Relay();
+    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
     const vitest = await createVitest(
       'test',
       {
@@ -51,6 +52,11 @@ export class SuiteRunner {
       },
       { cacheDir: join(tmpdir(), 'conform-vite-cache'), logLevel: 'silent', clearScreen: false },
     );
+    // vitest's logger exits the process on SIGINT/SIGTERM; the CLI handles them itself so that
+    // kept values are restored before it exits.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.off(signal, listener);
+    }
     return new SuiteRunner(vitest, relay);
   }
 
@@ -62,6 +68,11 @@ export class SuiteRunner {
     const specifications = await this.vitest.getRelevantTestSpecifications();
     const result = await this.vitest.runTestSpecifications(specifications, true);
     return { modules: result.testModules, unhandled: result.unhandledErrors };
+  }
+
+  /** Stops scheduling checks; the one in progress finishes (and restores what it changed). */
+  async cancel(): Promise<void> {
+    await this.vitest.cancelCurrentRun('keyboard-input');
   }
 
   async collect(): Promise<TestModule[]> {

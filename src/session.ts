@@ -20,7 +20,14 @@ export function session(): Session {
   const target = inject('conform');
   if (current?.target.runId === target.runId) return current;
   void current?.client.close();
-  const client = new ApiClient({ baseUrl: target.baseUrl, keys: target.keys, timeoutMs: target.timeoutMs });
+  const client = new ApiClient({
+    baseUrl: target.baseUrl,
+    keys: target.keys,
+    timeoutMs: target.timeoutMs,
+    deadline: target.deadline,
+    connections: target.concurrency,
+    rps: target.rps,
+  });
   const api = new Api(client);
   current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api) };
   return current;

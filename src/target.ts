@@ -10,6 +10,10 @@ export interface TargetContext {
   label: string;
   keys: { primary: string; other?: string };
   timeoutMs: number;
+  /** Epoch ms after which the client sends nothing more. */
+  deadline: number;
+  concurrency: number;
+  rps: number;
   /** fast-check seed; the same seed replays the same generated cases. */
   seed: number;
   /** fast-check runs per property. */

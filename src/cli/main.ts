@@ -80,16 +80,33 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
     const style = terminalStyle(io.stdout, io.env);
     out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
     const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) });
+    let interruptedBy: string | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (interruptedBy) process.exit(exitCodes['no verdict']);
+      interruptedBy = signal;
+      err(`conform: ${signal}: stopping after the check in progress and restoring kept values (again to quit at once; then run conform restore)\n`);
+      void runner.cancel();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     const { result, harnessErrors } = await execute(runner, target, {
       seed: config.seed,
       runs: config.runs,
       timeoutMs: config.timeoutMs,
+      deadline: Date.now() + config.deadlineSeconds * 1000,
+      concurrency: config.concurrency,
+      rps: config.rps,
+      interrupted: () => interruptedBy,
       ...(config.fcPath ? { fcPath: config.fcPath } : {}),
       only: config.only,
       skip: config.skip,
       journalPath,
       reporters: [new ProgressReporter(out, style)],
-    }).finally(() => runner.close());
+    }).finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      return runner.close();
+    });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
     const redact = redactor(secrets);
     writeFileSync(join(config.outDir, 'report.json'), redact(renderJson(result)));

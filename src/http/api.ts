@@ -21,13 +21,13 @@ export class Api {
 
   /** POST /artifacts.php with a JSON body; `body: undefined` sends a GET with no body (§4). */
   list(body?: unknown, auth: Auth = 'primary'): Promise<Exchange> {
-    if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth });
-    return this.client.send({ method: 'POST', path: endpoints.list, json: body, auth });
+    if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth, idempotent: true });
+    return this.client.send({ method: 'POST', path: endpoints.list, json: body, auth, idempotent: true });
   }
 
   /** POST /artifacts.php with a verbatim body (malformed JSON probes). */
   listRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'POST', path: endpoints.list, rawBody, auth });
+    return this.client.send({ method: 'POST', path: endpoints.list, rawBody, auth, idempotent: true });
   }
 
   item(id: string | number, auth: Auth = 'primary', extra: Query = {}): Promise<Exchange> {
@@ -60,19 +60,22 @@ export class Api {
 
   /** POST /artifact-kept.php. Checks reach this through KeptWriter, which journals and restores. */
   setKept(body: unknown, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'POST', path: endpoints.kept, json: body, auth });
+    return this.client.send({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle' });
   }
 
   setKeptRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'POST', path: endpoints.kept, rawBody, auth });
+    return this.client.send({ method: 'POST', path: endpoints.kept, rawBody, auth, intent: 'kept-toggle' });
   }
 
   get(path: string, query: Query, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'GET', path, query, auth });
+    return this.client.send({ method: 'GET', path, query, auth, idempotent: true });
   }
 
-  /** Any other request: auth probes and forbidden-write probes. */
-  probe(method: Method, path: string, rest: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Exchange> {
-    return this.client.send({ method, path, ...rest });
+  /**
+   * A deliberate probe of something the spec forbids. The caller vouches that the payload is
+   * harmless even if a broken server accepted it (an id no item has, current values).
+   */
+  probe(method: Method, path: string, rest: Omit<RequestSpec, 'method' | 'path' | 'intent'> = {}): Promise<Exchange> {
+    return this.client.send({ method, path, ...rest, intent: 'probe' });
   }
 }

@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
-import { TransportError } from '../errors.ts';
+import { HarnessError, TransportError } from '../errors.ts';
 import { MASK, redactor } from '../redact.ts';
-import type { Auth, Exchange, RecordedRequest, RequestSpec } from './exchange.ts';
+import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -9,38 +11,51 @@ export interface ClientOptions {
   timeoutMs: number;
   /** Bodies larger than this end the request with a TransportError. */
   maxBodyBytes?: number;
+  /** Connections in the keep-alive pool: at most this many requests in flight. */
   connections?: number;
+  /** Requests per second at most (0: no limit). */
+  rps?: number;
+  /** Attempts of an idempotent read before it ends as "no clean answer". */
+  attempts?: number;
+  /** Retries the whole client may spend, so that a failing target cannot stretch a run. */
+  retryBudget?: number;
+  /** Epoch ms after which nothing more is sent. */
+  deadline?: number;
 }
 
 const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
+const TRANSIENT = new Set([429, 502, 503, 504]);
+const MAX_WAIT_MS = 10_000;
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The only place that builds HTTP requests. One keep-alive pool per target; every exchange is
  * recorded with credentials masked so that a failing check can show it and reproduce it with curl.
+ * Idempotent reads are retried on transient faults, each retry recorded; nothing else is.
  */
 export class ApiClient {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly prefix: string;
   private readonly redact: (text: string) => string;
+  private readonly limiter: RateLimiter;
   private readonly log: Exchange[] = [];
   private seq = 0;
+  private retriesLeft: number;
 
   constructor(private readonly options: ClientOptions) {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.redact = redactor([options.keys.primary, options.keys.other]);
+    this.limiter = new RateLimiter(options.rps ?? 0);
+    this.retriesLeft = options.retryBudget ?? 200;
     this.pool = new Pool(this.origin, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
-  }
-
-  get hasOtherKey(): boolean {
-    return this.options.keys.other !== undefined;
   }
 
   /** Exchanges recorded since `fromSeq` (exclusive), oldest first. */
@@ -53,6 +68,55 @@ export class ApiClient {
   }
 
   async send(spec: RequestSpec): Promise<Exchange> {
+    this.guardWrite(spec);
+    const attempts = spec.idempotent ? (this.options.attempts ?? 3) : 1;
+    const retries: RetriedAttempt[] = [];
+    for (let attempt = 1; ; attempt++) {
+      let exchange: Exchange | undefined;
+      let failure: TransportError | undefined;
+      try {
+        exchange = await this.once(spec);
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        failure = error;
+      }
+      const transient = failure !== undefined || TRANSIENT.has(exchange!.response.status);
+      if (!transient || !spec.idempotent) {
+        if (failure) throw failure;
+        if (retries.length > 0) exchange!.retries = retries;
+        return exchange!;
+      }
+      if (attempt >= attempts || this.retriesLeft <= 0) {
+        const what = failure ? failure.message : `${spec.method} ${spec.path} answered ${exchange!.response.status}`;
+        throw new TransportError(`no clean answer after ${attempt} attempt(s): ${what}`);
+      }
+      this.retriesLeft--;
+      const waitedMs = Math.min(MAX_WAIT_MS, (exchange && retryAfterMs(exchange)) ?? 150 * 2 ** (attempt - 1) * (1 + Math.random()));
+      retries.push({ ...(exchange ? { status: exchange.response.status } : { error: failure!.message }), waitedMs: Math.round(waitedMs) });
+      await sleep(waitedMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** The write firewall: only the kept toggle and declared probes may change anything (§1). */
+  private guardWrite(spec: RequestSpec): void {
+    const isListRead = spec.method === 'POST' && spec.path === '/artifacts.php';
+    if (READ_METHODS.has(spec.method) || isListRead) return;
+    const isToggle = spec.method === 'POST' && spec.path === '/artifact-kept.php';
+    if (spec.intent === 'probe' || (spec.intent === 'kept-toggle' && isToggle)) return;
+    throw new HarnessError(
+      `write firewall: refused ${spec.method} ${spec.path}; a check may write only through the kept toggle (KeptWriter) or a declared forbidden-write probe`,
+    );
+  }
+
+  private async once(spec: RequestSpec): Promise<Exchange> {
+    if (this.options.deadline !== undefined && Date.now() > this.options.deadline) {
+      throw new TransportError(`${spec.method} ${spec.path}: not sent, the run's deadline has passed`);
+    }
+    await this.limiter.take();
     const seq = ++this.seq;
     const path = this.pathWithQuery(spec);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -100,12 +164,8 @@ export class ApiClient {
       return exchange;
     } catch (error) {
       if (error instanceof TransportError) throw error;
-      throw new TransportError(`${spec.method} ${request.url}: ${this.describe(error)}`);
+      throw new TransportError(`${spec.method} ${this.redact(spec.path)}: ${this.describe(error)}`);
     }
-  }
-
-  async close(): Promise<void> {
-    await this.pool.close();
   }
 
   private pathWithQuery(spec: RequestSpec): string {
@@ -121,7 +181,7 @@ export class ApiClient {
     if (auth === 'none') return undefined;
     if (typeof auth === 'object') return { sent: auth.header, shown: this.redact(auth.header) };
     const key = auth === 'primary' ? this.options.keys.primary : this.options.keys.other;
-    if (key === undefined) throw new TransportError('no key configured for the second user (--other-key)');
+    if (key === undefined) throw new HarnessError('no key configured for the second user (--other-key)');
     return { sent: `Bearer ${key}`, shown: `Bearer ${MASK}` };
   }
 
@@ -151,6 +211,14 @@ export class ApiClient {
     const message = error instanceof Error ? `${error.message}${cause}` : String(error);
     return this.redact(message);
   }
+}
+
+function retryAfterMs(exchange: Exchange): number | undefined {
+  const value = exchange.response.headers['retry-after'];
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function parseJson(text: string): { json?: unknown; parseError?: string } {

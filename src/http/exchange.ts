@@ -12,6 +12,13 @@ export interface RequestSpec {
   /** Sent verbatim (malformed JSON probes). Takes precedence over json. */
   rawBody?: string;
   auth?: Auth;
+  /**
+   * Why the request is sent; the client's write firewall only lets writes through with an intent:
+   * `kept-toggle` (KeptWriter, the one write of §3) or `probe` (a deliberate, harmless forbidden-write probe).
+   */
+  intent?: 'read' | 'kept-toggle' | 'probe';
+  /** Safe to repeat: retried on connection errors, 429 and 502/503/504. */
+  idempotent?: boolean;
 }
 
 export interface RecordedRequest {
@@ -31,8 +38,16 @@ export interface RecordedResponse {
   parseError?: string;
 }
 
+/** An earlier attempt of the same request that got no clean answer and was retried. */
+export interface RetriedAttempt {
+  status?: number;
+  error?: string;
+  waitedMs: number;
+}
+
 export interface Exchange {
   seq: number;
+  retries?: RetriedAttempt[];
   request: RecordedRequest;
   response: RecordedResponse;
   durationMs: number;
