@@ -1,0 +1,49 @@
+import { describe } from 'vitest';
+import { check } from '../src/check.ts';
+import { ensure, okRows } from '../src/expect.ts';
+import { idOf } from '../src/lenient.ts';
+
+const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
+
+describe('players (§2 Player, §4 GET /players.php)', () => {
+  check(
+    { id: 'PLAY-001', level: 'MUST', section: '§2', title: 'every player carries id, name, FirstName, LastName, birth_year and represents_user_id', requires: ['players'] },
+    async (t) => {
+      const ex = await t.api.players();
+      const players = okRows(ex, 'GET /players.php');
+      t.need(players[0], 'the household has no players');
+      for (const player of players) {
+        const absent = FIELDS.filter((f) => !(f in player));
+        ensure(absent.length === 0, `player ${String(player.id)} lacks ${absent.join(', ')}`, ex);
+        ensure(idOf(player.id) !== undefined, `a player's id is ${JSON.stringify(player.id)}`, ex);
+      }
+    },
+  );
+
+  check(
+    { id: 'PLAY-002', level: 'MUST', section: '§2, §5', title: 'the household is the key\'s own: two users\' players do not overlap', requires: ['players'], needsOtherKey: true },
+    async (t) => {
+      const [mine, theirs] = await Promise.all([t.api.players('primary'), t.api.players('other')]);
+      const own = okRows(mine, 'GET /players.php');
+      const other = okRows(theirs, 'GET /players.php (second user)');
+      t.need(own[0] && other[0] ? true : undefined, 'one of the two households has no players');
+      const theirRecords = new Set(other.map((p) => JSON.stringify(p)));
+      const shared = own.filter((p) => theirRecords.has(JSON.stringify(p)));
+      ensure(shared.length === 0, `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${String(shared[0]?.id)})`, mine);
+    },
+  );
+
+  check(
+    { id: 'PLAY-003', level: 'MUST', section: '§2', title: 'every participant of a use is a player of the household', requires: ['players'] },
+    async (t) => {
+      const [players, uses] = await Promise.all([t.api.players(), t.api.uses({})]);
+      const household = new Set(okRows(players, 'GET /players.php').map((p) => idOf(p.id)));
+      const rows = okRows(uses, 'GET /uses.php');
+      t.need(rows[0], 'no use is recorded');
+      for (const use of rows) {
+        const strangers = (Array.isArray(use.players) ? use.players : []).map((p) => idOf(p)).filter((p) => !household.has(p));
+        ensure(strangers.length === 0, `use ${String(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
+      }
+    },
+  );
+});

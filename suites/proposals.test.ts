@@ -1,0 +1,124 @@
+import { describe } from 'vitest';
+import { check, type CheckContext } from '../src/check.ts';
+import { ensure, ensureNo5xx, is4xx, okRows } from '../src/expect.ts';
+import type { Exchange } from '../src/http/exchange.ts';
+import { flag, idOf, titleCollations, type Row } from '../src/lenient.ts';
+import type { Query } from '../src/http/api.ts';
+
+/** Field names of a proposal row are not shown (§2): find them by what they hold. */
+interface ProposalFields {
+  item: string;
+  name?: string;
+  declines: string;
+  elsewhere: string;
+}
+
+function fieldsOf(rows: readonly Row[], itemIds: ReadonlySet<string>, titles: ReadonlySet<string>): ProposalFields | undefined {
+  const first = rows[0];
+  if (!first) return undefined;
+  const keys = Object.keys(first);
+  const numeric = (key: string) => rows.every((r) => Number.isInteger(Number(r[key])) && r[key] !== null && r[key] !== '');
+  const item = keys.find((k) => k !== 'id' && rows.every((r) => itemIds.has(idOf(r[k]) ?? ''))) ?? keys.find((k) => rows.every((r) => itemIds.has(idOf(r[k]) ?? '')));
+  const name = keys.find((k) => k === 'item_name') ?? keys.find((k) => rows.every((r) => typeof r[k] === 'string' && titles.has(r[k] as string)));
+  const declines = keys.find((k) => /declin/i.test(k) && numeric(k));
+  const elsewhere = keys.find((k) => /else|other/i.test(k) && numeric(k));
+  return item && declines && elsewhere ? { item, declines, elsewhere, ...(name ? { name } : {}) } : undefined;
+}
+
+async function proposals(t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
+  const exchange = await t.api.proposals(query);
+  return { rows: okRows(exchange, `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`), exchange };
+}
+
+async function discover(t: CheckContext): Promise<{ fields: ProposalFields; all: Row[]; collection: Row[] }> {
+  const [{ rows: collection, ids }, { rows: all }] = await Promise.all([t.discover.collection(), proposals(t, { include_other: 1 })]);
+  t.need(all[0], 'no proposal outcome is recorded');
+  const fields = t.need(fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))), 'the proposal rows\' item, declines and chose-something-else fields could not be recognised');
+  return { fields, all, collection };
+}
+
+describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
+  check(
+    { id: 'PROP-001', level: 'MUST', section: '§4', title: 'by default only kept and secondary-collection items are covered', requires: ['full-rows'] },
+    async (t) => {
+      const { fields, collection } = await discover(t);
+      const byId = new Map(collection.map((r) => [idOf(r.id), r]));
+      const { rows, exchange } = await proposals(t, {});
+      for (const row of rows) {
+        const item = byId.get(idOf(row[fields.item]));
+        const covered = item && (flag(item.is_kept) || flag(item.is_in_secondary_collection));
+        ensure(covered, `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
+      }
+    },
+  );
+
+  check(
+    { id: 'PROP-002', level: 'MUST', section: '§4', title: 'include_other=1 gives a superset of the default rows, with the same counts' },
+    async (t) => {
+      const { fields, all } = await discover(t);
+      const { rows, exchange } = await proposals(t, {});
+      const wide = new Map(all.map((r) => [idOf(r[fields.item]), r]));
+      for (const row of rows) {
+        const match = wide.get(idOf(row[fields.item]));
+        ensure(match, `item ${String(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
+        ensure(Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]), `item ${String(row[fields.item])} has different counts with include_other=1`, exchange);
+      }
+      ensure(all.length >= rows.length, `include_other=1 gave ${all.length} rows, fewer than the default ${rows.length}`, exchange);
+    },
+  );
+
+  check(
+    { id: 'PROP-003', level: 'MUST', section: '§2, §4', title: 'each sort key orders the rows in both directions; the default is explicit_declines descending' },
+    async (t) => {
+      const { fields } = await discover(t);
+      const key = { explicit_declines: fields.declines, chose_something_else: fields.elsewhere, item_name: fields.name } as const;
+      const ordered = (rows: Row[], field: string, dir: 'asc' | 'desc'): boolean => {
+        if (field === fields.name) {
+          const titles = rows.map((r) => String(r[field]));
+          const seq = dir === 'asc' ? titles : [...titles].reverse();
+          return titleCollations.some((c) => seq.every((s, i) => i === 0 || c.compare(seq[i - 1]!, s) <= 0));
+        }
+        return rows.every((r, i) => i === 0 || (dir === 'asc' ? Number(rows[i - 1]![field]) <= Number(r[field]) : Number(rows[i - 1]![field]) >= Number(r[field])));
+      };
+      const byDefault = await proposals(t, { include_other: 1 });
+      ensure(ordered(byDefault.rows, fields.declines, 'desc'), 'without sort, rows are not ordered by explicit declines descending', byDefault.exchange);
+      for (const [sort, field] of Object.entries(key)) {
+        if (!field) continue;
+        for (const direction of ['asc', 'desc'] as const) {
+          const { rows, exchange } = await proposals(t, { include_other: 1, sort, direction });
+          ensure(ordered(rows, field, direction), `sort=${sort}&direction=${direction}: rows are not in that order`, exchange);
+        }
+      }
+    },
+  );
+
+  check(
+    { id: 'PROP-004', level: 'MUST', section: '§4', title: 'a start/end window narrows the counts' },
+    async (t) => {
+      const { fields, all } = await discover(t);
+      const full = new Map(all.map((r) => [idOf(r[fields.item]), r]));
+      const windowed = await proposals(t, { include_other: 1, start: '2024-01-01', end: '2024-12-31' });
+      for (const row of windowed.rows) {
+        const whole = full.get(idOf(row[fields.item]));
+        ensure(whole && Number(row[fields.declines]) <= Number(whole[fields.declines]) && Number(row[fields.elsewhere]) <= Number(whole[fields.elsewhere]),
+          `item ${String(row[fields.item])} counts more outcomes inside 2024 than in all time`, windowed.exchange);
+      }
+      const future = await proposals(t, { include_other: 1, start: '2999-01-01', end: '2999-12-31' });
+      const counted = future.rows.filter((r) => Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0);
+      ensure(counted.length === 0, `a window in 2999 still counts outcomes for ${counted.length} item(s)`, future.exchange);
+    },
+  );
+
+  check(
+    { id: 'PROP-005', level: 'MUST', section: '§4, §7', title: 'an invalid sort, direction or date gives a 4xx, never a 5xx' },
+    async (t) => {
+      const invalid: Query[] = [{ sort: 'popularity' }, { direction: 'sideways' }, { start: '2024-13-45' }, { end: 'yesterday' }, { start: '20240101' }];
+      for (const query of invalid) {
+        const ex = await t.api.proposals(query);
+        const label = `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`;
+        ensureNo5xx(ex, label);
+        ensure(is4xx(ex), `${label}: expected a 4xx for an invalid value, got ${ex.response.status}`, ex);
+      }
+    },
+  );
+});
