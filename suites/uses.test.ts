@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { idOf, isObject, type Row } from '../src/lenient.ts';
+import { idOf, isObject, rowsOf, type Row } from '../src/lenient.ts';
 
 /** The field of a use that names its item (not shown in §2): the one whose values are the collection's ids. */
 export function itemFieldOf(uses: readonly Row[], itemIds: ReadonlySet<string>): string | undefined {
@@ -14,7 +14,30 @@ async function allUses(t: CheckContext): Promise<Row[]> {
   return okRows(await t.api.uses({}), 'GET /uses.php');
 }
 
+/** How to tell uses apart: their own id when every use has a distinct one, else the whole record. */
+function useKey(all: readonly Row[]): (use: Row) => string {
+  const ids = all.map((u) => idOf(u.id));
+  if (ids.every((id) => id !== undefined) && new Set(ids).size === ids.length) return (use) => `id ${idOf(use.id)}`;
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(canonical) : isObject(value) ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])])) : value;
+  return (use) => JSON.stringify(canonical(use));
+}
+
+/** Multiset difference of two lists of uses under `key`. */
+function difference(expected: readonly Row[], got: readonly Row[], key: (use: Row) => string): { missing: string[]; extra: string[] } {
+  const left = expected.map(key);
+  const extra: string[] = [];
+  for (const k of got.map(key)) {
+    const at = left.indexOf(k);
+    if (at >= 0) left.splice(at, 1);
+    else extra.push(k);
+  }
+  return { missing: left, extra };
+}
+
 const playersOf = (use: Row): string[] => (Array.isArray(use.players) ? use.players.map((p) => idOf(p) ?? '?') : []);
+const participantsOf = (use: Row): string[] =>
+  (Array.isArray(use.participants) ? use.participants : []).map((p) => (isObject(p) ? idOf(p.id) : undefined)).filter((id): id is string => id !== undefined);
 
 describe('uses (§2 Use, §4 GET /uses.php)', () => {
   check(
@@ -56,13 +79,24 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const field = t.need(itemFieldOf(uses, new Set(ids)), 'no use is recorded, or the uses name their item in no recognisable field');
       const byItem = new Map<string, Row[]>();
       for (const use of uses) byItem.set(idOf(use[field])!, [...(byItem.get(idOf(use[field])!) ?? []), use]);
-      const sample = [...byItem.keys()].slice(0, 6);
+      // The items with most uses first, and one item with none (its filtered list must be empty).
+      const used = [...byItem.keys()].sort((a, b) => byItem.get(b)!.length - byItem.get(a)!.length).slice(0, 5);
+      const unused = ids.find((id) => !byItem.has(id));
+      const sample = unused === undefined ? used : [...used, unused];
+      const key = useKey(uses);
       const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
       sample.forEach((id, i) => {
-        const got = okRows(answers[i]!, `GET /uses.php?artifact_id=${id}`);
-        const stranger = got.find((u) => idOf(u[field]) !== id);
-        ensure(!stranger, `GET /uses.php?artifact_id=${id} returned a use of item ${String(stranger?.[field])}`, answers[i]);
-        ensure(got.length === byItem.get(id)!.length, `GET /uses.php?artifact_id=${id} returned ${got.length} use(s); the full list has ${byItem.get(id)!.length} for that item`, answers[i]);
+        const label = `GET /uses.php?artifact_id=${id}`;
+        const got = okRows(answers[i]!, label);
+        const stranger = got.find((u) => field in u && idOf(u[field]) !== id);
+        ensure(!stranger, `${label} returned a use of item ${String(stranger?.[field])}`, answers[i]);
+        const expected = byItem.get(id) ?? [];
+        const { missing, extra } = difference(expected, got, key);
+        ensure(
+          missing.length === 0 && extra.length === 0,
+          `${label} returned ${got.length} use(s); the unfiltered list holds ${expected.length} for that item (${missing.length} of them missing, ${extra.length} returned that are not among them${missing[0] ? `, e.g. missing ${missing[0]}` : extra[0] ? `, e.g. extra ${extra[0]}` : ''})`,
+          answers[i],
+        );
       });
     },
   );
@@ -70,17 +104,25 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   check(
     { id: 'USES-004', level: 'MUST', section: '§4', title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'] },
     async (t) => {
-      const uses = await allUses(t);
+      const [uses, household] = await Promise.all([allUses(t), t.api.players()]);
+      const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantsOf(use)]);
       const counts = new Map<string, number>();
-      for (const use of uses) for (const p of playersOf(use)) counts.set(p, (counts.get(p) ?? 0) + 1);
-      const sample = [...counts.keys()].slice(0, 4);
-      t.need(sample[0], 'no use names a player');
+      for (const use of uses) for (const p of tookPart(use)) counts.set(p, (counts.get(p) ?? 0) + 1);
+      // The most frequent players, and one player of the household who took part in nothing.
+      const frequent = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, 4);
+      const idle = is2xx(household) ? (rowsOf(household.response.json) ?? []).map((p) => idOf(p.id)).find((id) => id !== undefined && !counts.has(id)) : undefined;
+      const sample = idle === undefined ? frequent : [...frequent, idle];
+      t.need(sample[0], 'no use names a player and the household lists none');
+      const key = useKey(uses);
       const answers = await Promise.all(sample.map((id) => t.api.uses({ player_id: id })));
       sample.forEach((id, i) => {
-        const got = okRows(answers[i]!, `GET /uses.php?player_id=${id}`);
-        const stranger = got.find((u) => !playersOf(u).includes(id));
-        ensure(!stranger, `GET /uses.php?player_id=${id} returned use ${String(stranger?.id)} without that player`, answers[i]);
-        ensure(got.length === counts.get(id), `GET /uses.php?player_id=${id} returned ${got.length} use(s); player ${id} took part in ${counts.get(id)}`, answers[i]);
+        const label = `GET /uses.php?player_id=${id}`;
+        const got = okRows(answers[i]!, label);
+        const stranger = got.find((u) => !tookPart(u).has(id));
+        ensure(!stranger, `${label} returned use ${String(stranger?.id)}, in which that player did not take part`, answers[i]);
+        const expected = uses.filter((u) => tookPart(u).has(id));
+        const { missing, extra } = difference(expected, got, key);
+        ensure(missing.length === 0 && extra.length === 0, `${label} returned ${got.length} use(s); player ${id} took part in ${expected.length} (${missing.length} missing, ${extra.length} not among them)`, answers[i]);
       });
     },
   );

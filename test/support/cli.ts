@@ -8,6 +8,22 @@ import type { RunResult } from '../../src/results.ts';
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(repoRoot, 'bin', 'conform.js');
 
+/** Starts the CLI and hands back the child, for tests that interrupt it. */
+export function spawnCli(args: readonly string[], outDir: string, env: Record<string, string | undefined> = {}) {
+  const child = spawn(process.execPath, [bin, ...args, '--out', outDir], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, output })),
+  );
+  return { child, done };
+}
+
 export interface CliRun {
   code: number | null;
   stdout: string;

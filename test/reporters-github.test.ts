@@ -1,0 +1,129 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { escapeData, escapeProperty, renderAnnotations, renderStepSummary } from '../reporters/github.ts';
+import { defaultReporters, isReporterName, reporterNames, writeReports } from '../reporters/index.ts';
+import { renderSummary } from '../reporters/terminal.ts';
+import { terminalStyle } from '../reporters/style.ts';
+import { checks, redact, SECRET, syntheticRun } from './support/synthetic-run.ts';
+
+const run = syntheticRun();
+
+describe('GitHub step summary', () => {
+  const summary = renderStepSummary(run);
+
+  it('states the verdict, target and counts', () => {
+    expect(summary).toMatch(/^## ❌ conform: does not conform — reference \\& \\<friends\\>\n/);
+    expect(summary).toContain('**Verdict: does not conform** (1 MUST check\\(s\\) failed); exit code 1');
+    expect(summary).toContain('`http://127.0.0.1:4010`');
+    expect(summary).toContain('seed `424242`');
+    expect(summary).toContain('| passed | failed | error | skipped | not applicable | total |\n|---:|---:|---:|---:|---:|---:|\n| 2 | 2 | 1 | 1 | 1 | 7 |');
+    expect(renderStepSummary(syntheticRun([checks.passed]))).toMatch(/^## ✅ conform: conforms/);
+    expect(renderStepSummary(syntheticRun([checks.passed, checks.error]))).toMatch(/^## ⚠️ conform: no verdict/);
+  });
+
+  it('lists every failure and error with the exchange and the reproduction in code blocks', () => {
+    const failed = summary.slice(summary.indexOf('#### ❌ KEPT-001 MUST'));
+    expect(failed).toContain('```text\nis_kept of item 17 is 1 after sending 0\n');
+    expect(failed).toContain(`\`\`\`http\n${checks.failed.exchange.request}\n\`\`\``);
+    expect(failed).toContain(`\`\`\`http\nHTTP 200\n${checks.failed.exchange.responseBody}\n\`\`\``);
+    expect(failed).toContain(`\`\`\`sh\n${checks.failed.reproduction}\n\`\`\``);
+    expect(summary).toContain('#### ❌ ENUM-002 SHOULD: user enumeration answers 403 rather than another refusal');
+    expect(summary).toContain('#### ⚠️ PAGE-003 MUST: following next cursors');
+    expect(summary).toContain('### Failures and errors (3)');
+    expect(summary).not.toContain('AUTH-001');
+  });
+
+  it('lists skipped and not-applicable checks with reasons in a table', () => {
+    expect(summary).toContain('| PLAY-001 | skipped | §2 | precondition: the target has no players |');
+    expect(summary).toContain('| STAGE-001 | not applicable | §2, §4 | not applicable to the primary profile \\(applies to: staging\\) |');
+  });
+
+  it('keeps code blocks closed when content has backticks and escapes Markdown and HTML in text', () => {
+    const tricky = renderStepSummary(
+      syntheticRun([{ ...checks.failed, title: 'a | b <script>x</script> *bold*', message: 'see ```\n# not a heading', reproduction: 'echo ````' }]),
+    );
+    expect(tricky).toContain('a \\| b \\<script\\>x\\</script\\> \\*bold\\*');
+    expect(tricky).toContain('````text\nsee ```\n# not a heading\n````');
+    expect(tricky).toContain('`````sh\necho ````\n`````');
+    expect(tricky).not.toContain('<script>');
+  });
+});
+
+describe('GitHub annotations', () => {
+  const lines = renderAnnotations(run).split('\n').filter(Boolean);
+
+  it('emits ::error per failed check and ::warning per errored one, nothing for the rest', () => {
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^::error title=ENUM-002 SHOULD \[§1%2C §5%2C §7\]::/);
+    expect(lines[1]).toMatch(/^::error title=KEPT-001 MUST \[§3%2C §4\]::is_kept of item 17/);
+    expect(lines[2]).toBe('::warning title=PAGE-003 MUST [§4%2C §8]::harness error: GET /artifacts.php: no answer within 800 ms');
+  });
+
+  it('escapes %, \\r and \\n in the message so each annotation stays on one line', () => {
+    expect(lines[0]).toBe('::error title=ENUM-002 SHOULD [§1%2C §5%2C §7]::expected 403, got 404: 50%25 of probes%0D%0Asecond line: a, b');
+    expect(lines[1]).toContain('after sending 0%0Atitle <script>');
+    expect(escapeData('100%\r\n%0A')).toBe('100%25%0D%0A%250A');
+    expect(escapeProperty('a: b, c%\n')).toBe('a%3A b%2C c%25%0A');
+    expect(renderAnnotations(syntheticRun([checks.passed, checks.skipped]))).toBe('');
+  });
+});
+
+describe('reporter selection and writing', () => {
+  it('names the reporters and picks the defaults from the environment', () => {
+    expect(reporterNames).toEqual(['terminal', 'json', 'junit', 'html', 'github']);
+    expect(defaultReporters({})).toEqual(['terminal', 'json', 'junit', 'html']);
+    expect(defaultReporters({ GITHUB_ACTIONS: 'true' })).toEqual(['terminal', 'json', 'junit', 'html', 'github']);
+    expect(isReporterName('html')).toBe(true);
+    expect(isReporterName('xml')).toBe(false);
+  });
+
+  it('writes the selected files through redact and appends the step summary', () => {
+    const outDir = join(mkdtempSync(join(tmpdir(), 'conform-write-')), 'nested', 'report');
+    const stepSummary = join(mkdtempSync(join(tmpdir(), 'conform-summary-')), 'summary.md');
+    writeFileSync(stepSummary, 'earlier step\n');
+    const env = { GITHUB_STEP_SUMMARY: stepSummary };
+    const written = writeReports(run, { outDir, reporters: defaultReporters({ GITHUB_ACTIONS: 'true' }), env, redact });
+    expect(written).toEqual([join(outDir, 'report.json'), join(outDir, 'junit.xml'), join(outDir, 'report.html'), stepSummary]);
+    for (const path of written) expect(readFileSync(path, 'utf8'), path).not.toContain(SECRET);
+    const appended = readFileSync(stepSummary, 'utf8');
+    expect(appended.startsWith('earlier step\n## ❌ conform')).toBe(true);
+    expect(appended).toContain('Bearer ***');
+
+    // GITHUB_STEP_SUMMARY set: appended even when 'github' is not selected; nothing else without file reporters.
+    expect(writeReports(run, { outDir, reporters: ['terminal'], env, redact })).toEqual([stepSummary]);
+    expect(readFileSync(stepSummary, 'utf8').match(/## ❌ conform/g)).toHaveLength(2);
+    // 'github' selected but no GITHUB_STEP_SUMMARY: nowhere to append.
+    const bare = join(mkdtempSync(join(tmpdir(), 'conform-bare-')), 'out');
+    expect(writeReports(run, { outDir: bare, reporters: ['terminal', 'github'], env: {}, redact })).toEqual([]);
+    expect(existsSync(bare)).toBe(false);
+  });
+});
+
+describe('terminal summary', () => {
+  const plain = terminalStyle({ isTTY: true }, { NO_COLOR: '1' });
+
+  it('groups failures by area with their reproduction, and respects NO_COLOR', () => {
+    const text = renderSummary(run, plain);
+    expect(text).not.toContain('\u001b[');
+    expect(text).toMatch(/Failures and errors \(3\):\n\n {2}forbidden-writes\n {2}✗ ENUM-002/);
+    expect(text).toMatch(/ {2}kept-toggle\n {2}✗ KEPT-001 MUST .* \[§3, §4\] \(failed\)\n {6}is_kept of item 17/);
+    expect(text).toContain(`      reproduce:\n      ${checks.failed.reproduction}`);
+    expect(text).toContain('Skipped (precondition absent on this target):\n  - PLAY-001 precondition: the target has no players');
+    expect(text).toContain('STAGE-001 not applicable to the primary profile');
+    expect(text).toContain('2 passed, 2 failed, 1 errors, 1 skipped, 1 not applicable');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('verdict: does not conform (1 MUST check(s) failed); exit 1');
+    expect(renderSummary(run, terminalStyle({ isTTY: true }, {}))).toContain('\u001b[31m');
+  });
+
+  it('--quiet prints only the failures and the verdict line', () => {
+    const text = renderSummary(run, plain, { quiet: true });
+    expect(text).toContain('✗ KEPT-001');
+    expect(text).toContain('! PAGE-003');
+    expect(text).toContain(checks.failed.reproduction);
+    expect(text).not.toMatch(/conform: reference|PLAY-001|STAGE-001|AUTH-001|2 passed/);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('verdict: does not conform (1 MUST check(s) failed); exit 1');
+    expect(renderSummary(syntheticRun([checks.passed]), plain, { quiet: true }).trim()).toBe('verdict: conforms (every MUST check passed); exit 0');
+  });
+});

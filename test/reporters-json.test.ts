@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeReports } from '../reporters/index.ts';
+import { renderJson } from '../reporters/json.ts';
+import { reportSchema, reportSchemaVersion, validateReport } from '../reporters/schema.ts';
+import { checks, redact, SECRET, syntheticRun } from './support/synthetic-run.ts';
+
+const run = syntheticRun();
+const clone = (): Record<string, unknown> => JSON.parse(renderJson(run)) as Record<string, unknown>;
+
+describe('report.json and its schema', () => {
+  it('a written report.json validates, with the secret masked', () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'conform-json-'));
+    const [path] = writeReports(run, { outDir, reporters: ['json'], env: {}, redact });
+    const text = readFileSync(path!, 'utf8');
+    expect(text).not.toContain(SECRET);
+    const report = JSON.parse(text) as Record<string, unknown>;
+    expect(validateReport(report)).toEqual([]);
+    expect(report).toMatchObject({ verdict: 'does not conform', exitCode: 1, schemaVersion: 1 });
+  });
+
+  it('every verdict and a run without checks validate', () => {
+    const conforms = syntheticRun([checks.passed, checks.shouldFailed, checks.skipped]);
+    const noVerdict = syntheticRun([checks.passed, checks.error]);
+    const empty = syntheticRun([checks.skipped, checks.notApplicable]);
+    expect([conforms.verdict, noVerdict.verdict, empty.verdict]).toEqual(['conforms', 'no verdict', 'no verdict']);
+    for (const r of [conforms, noVerdict, empty, syntheticRun([])]) expect(validateReport(JSON.parse(renderJson(r)))).toEqual([]);
+  });
+
+  it('keeps $id and schemaVersion in step with the model', () => {
+    const schema = reportSchema() as { $id: string; properties: { schemaVersion: { const: number } } };
+    expect(schema.properties.schemaVersion.const).toBe(reportSchemaVersion);
+    expect(schema.$id).toMatch(new RegExp(`v${reportSchemaVersion}$`));
+    expect(run.schemaVersion).toBe(reportSchemaVersion);
+  });
+
+  it('rejects a report without a verdict', () => {
+    const broken = clone();
+    delete broken.verdict;
+    expect(validateReport(broken).join('\n')).toMatch(/must have required property 'verdict'/);
+  });
+
+  it('rejects a check with a status outside the five', () => {
+    const broken = clone() as { checks: Record<string, unknown>[] };
+    broken.checks[0]!.status = 'flaky';
+    expect(validateReport(broken).join('\n')).toMatch(/\/checks\/0\/status must be equal to one of the allowed values/);
+  });
+
+  it.each([
+    ['an unknown top-level key', (r: any) => (r.extra = true), /must NOT have additional properties \(extra\)/],
+    ['a verdict that disagrees with the exit code', (r: any) => (r.exitCode = 0), /\/exitCode must be equal to constant/],
+    ['a non-passed check without a message', (r: any) => delete r.checks.find((c: any) => c.status === 'skipped').message, /must have required property 'message'/],
+    ['counts that disagree with the checks', (r: any) => (r.counts.passed += 1), /\/counts\/passed is 3 but 2 check/],
+    ['a duplicated check id', (r: any) => r.checks.push({ ...r.checks[0] }), /appears more than once/],
+    ['a bad schemaVersion', (r: any) => (r.schemaVersion = 2), /\/schemaVersion must be equal to constant/],
+    ['a string seed', (r: any) => (r.seed = '1'), /\/seed must be integer/],
+  ])('rejects %s', (_name, breakIt, message) => {
+    const broken = clone();
+    breakIt(broken);
+    expect(validateReport(broken).join('\n')).toMatch(message);
+  });
+
+  it('rejects things that are not reports at all', () => {
+    expect(validateReport(null)).not.toEqual([]);
+    expect(validateReport([])).not.toEqual([]);
+    expect(validateReport('report')).not.toEqual([]);
+  });
+});
