@@ -30,6 +30,11 @@ export const optionTable = {
   rps: { type: 'string', arg: '<n>', help: 'requests per second at most, 0 for no limit (default 100 for remote targets, 0 for the reference)' },
   port: { type: 'string', arg: '<n>', help: 'serve: port of the reference (default: an ephemeral port)' },
   journal: { type: 'string', arg: '<file>', help: 'restore: the journal of the interrupted run' },
+  against: { type: 'string', arg: '<name|url>', help: 'diff: the second deployment (e.g. staging), read with the same user\'s key' },
+  'against-key': { type: 'string', arg: '<key>', help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)' },
+  reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit; github added when GITHUB_ACTIONS is set)' },
+  quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the verdict and failures' },
+  'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'show the version' },
 } satisfies Record<string, OptionSpec>;
@@ -41,11 +46,17 @@ export const commands = {
   serve: 'run the embedded reference implementation standalone and print its URL and keys',
   restore: 'undo the kept changes recorded in a journal of an interrupted run',
   matrix: 'print the clause coverage matrix (Markdown): each spec statement and the checks that enforce it',
+  diff: 'compare two deployments of one user (--target primary --against staging): ids, titles, projections and single reads',
+  pact: "pact verify: verify the agent's Pact contract (pacts/agent-agent-api.json) against a target",
 } as const;
+
+/** Commands that take a sub-command word: `conform pact verify`. */
+const subcommands: Partial<Record<Command, readonly string[]>> = { pact: ['verify'] };
 export type Command = keyof typeof commands;
 
 export interface ParsedArgs {
   command: Command;
+  subcommand?: string;
   values: {
     [K in OptionName]?: (typeof optionTable)[K] extends { type: 'boolean' } ? boolean
       : (typeof optionTable)[K] extends { multiple: true } ? string[] : string;
@@ -62,13 +73,21 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     throw new UsageError(unknown ? `unknown option '${unknown[1]}' (see conform --help)` : message.split(/\.\s|\n/)[0]!);
   }
   const [first, ...rest] = parsed.positionals;
-  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   let command: Command = 'run';
   if (first !== undefined) {
-    if (!(first in commands)) throw new UsageError(`unknown command '${first}' (commands: ${Object.keys(commands).join(', ')})`);
+    if (!Object.hasOwn(commands, first)) throw new UsageError(`unknown command '${first}' (commands: ${Object.keys(commands).join(', ')})`);
     command = first as Command;
   }
-  return { command, values: parsed.values as ParsedArgs['values'] };
+  const allowed = subcommands[command];
+  let subcommand: string | undefined;
+  if (allowed) {
+    subcommand = rest.shift();
+    if (subcommand === undefined || !allowed.includes(subcommand)) {
+      throw new UsageError(`${command} needs one of: ${allowed.map((s) => `${command} ${s}`).join(', ')}`);
+    }
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+  return { command, ...(subcommand ? { subcommand } : {}), values: parsed.values as ParsedArgs['values'] };
 }
 
 export function helpText(): string {

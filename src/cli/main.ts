@@ -17,6 +17,15 @@ import { settleJournal, unsettledItems } from '../safety.ts';
 import { exitCodes } from '../verdict.ts';
 import { commands, helpText, integerOption, parseCommandLine, type ParsedArgs } from './args.ts';
 
+/** What a command needs from the CLI: its streams (already redacting), env, cwd, and the list of secrets to mask. */
+export interface CommandIo {
+  io: Io;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Push every key the command learns (e.g. from a target) so that all output masks it. */
+  secrets: string[];
+}
+
 export interface Io {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
@@ -44,6 +53,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         return await printMatrix(out);
       case 'restore':
         return await restore(args.values, io, out, secrets);
+      case 'diff':
+        return await (await import('./diff.ts')).runDiff(args.values, { io, out, err, secrets });
+      case 'pact':
+        return await (await import('./pact.ts')).runPact(args.subcommand!, args.values, { io, out, err, secrets });
       case 'run':
         if (args.values.list) return await listChecks(args.values, out);
         return await run(resolveRunConfig(args.values, io.env, io.cwd), io, out, err, secrets);
