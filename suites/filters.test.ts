@@ -94,7 +94,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
   );
 
   check(
-    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag', requires: ['list-filters'] },
+    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag' },
     async (t) => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');

@@ -1,11 +1,20 @@
 import { describe } from 'vitest';
+import { catalogPathFor, operationOf, resolvePointer } from '../src/catalog.ts';
 import { check, type CheckContext } from '../src/check.ts';
+import { PAGE_MAX } from '../src/discovery.ts';
 import { ensure, ensureNo5xx, is2xx, okObject, okRows } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { flag, idOf, isObject, rowsOf } from '../src/lenient.ts';
+import { flag, idOf, isObject, rowsOf, type Row } from '../src/lenient.ts';
+import { cursorWalk } from '../src/paging.ts';
 import { fingerprints, userDataIn } from '../src/probes.ts';
 
+/** What a staging list row carries (§2, §4). */
 const STAGING_ROW_FIELDS = ['Title', 'id', 'tags'];
+/** List body fields only primary offers (§4). */
+const PRIMARY_ONLY_LIST_FIELDS = ['kept', 'physical', 'digital', 'secondary_collection', 'type_id', 'fields', 'include'];
+/** The rest of the record the staging single read still returns (§2). */
+const FULL_RECORD_FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'];
+const WALK_PAGES = 250;
 
 /** An omitted parameter is conforming when refused with 400 or ignored (same rows as without it). */
 async function notHonoured(t: CheckContext, label: string, baseline: Exchange, probe: Exchange): Promise<void> {
@@ -13,7 +22,49 @@ async function notHonoured(t: CheckContext, label: string, baseline: Exchange, p
   if (probe.response.status === 400) return;
   ensure(is2xx(probe), `${label}: expected 400 or the answer without it, got ${probe.response.status}`, probe);
   const same = JSON.stringify(rowsOf(probe.response.json)) === JSON.stringify(rowsOf(baseline.response.json));
-  ensure(same, `${label} is a primary-only feature but changed the answer on staging`, probe);
+  ensure(same, `${label} is a primary-only feature but changed the answer on staging (it was honoured)`, probe);
+}
+
+function rowProblem(row: Row): string | undefined {
+  const fields = Object.keys(row).sort();
+  const extra = fields.filter((f) => !STAGING_ROW_FIELDS.includes(f));
+  const missing = STAGING_ROW_FIELDS.filter((f) => !fields.includes(f));
+  const id = String(row.id);
+  if (extra.length > 0) return `the staging list row of item ${id} carries ${extra.join(', ')}, which staging omits (rows carry exactly id, Title and tags)`;
+  if (missing.length > 0) return `the staging list row of item ${id} lacks ${missing.join(', ')} (rows carry exactly id, Title and tags)`;
+  if (idOf(row.id) === undefined) return `a staging list row has id ${JSON.stringify(row.id)}`;
+  if (typeof row.Title !== 'string') return `the staging list row of item ${id}: Title is ${JSON.stringify(row.Title)}, not a string`;
+  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string')) return `the staging list row of item ${id}: tags is ${JSON.stringify(row.tags)}, not a list of labels`;
+  return undefined;
+}
+
+/**
+ * Parameter names and request-body property names a catalog offers for one operation (path-level
+ * parameters included), following local $refs: what an agent reading the catalog would try to send.
+ */
+function offeredNames(doc: unknown, path: string, method: string): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 40) return;
+    if (Array.isArray(node)) return node.forEach((n) => visit(n, depth + 1));
+    if (!isObject(node)) return;
+    if (typeof node.$ref === 'string') {
+      if (seen.has(node.$ref)) return;
+      seen.add(node.$ref);
+      visit(resolvePointer(doc, node.$ref), depth + 1);
+    }
+    if (typeof node.name === 'string' && typeof node.in === 'string' && !['header', 'body', 'cookie'].includes(node.in)) names.add(node.name);
+    if (isObject(node.properties)) for (const name of Object.keys(node.properties)) names.add(name);
+    for (const [key, value] of Object.entries(node)) if (key !== '$ref' && key !== 'example' && key !== 'examples') visit(value, depth + 1);
+  };
+  const key = catalogPathFor(doc, path);
+  const paths = isObject(doc) && isObject(doc.paths) ? doc.paths : {};
+  const item = key === undefined ? undefined : paths[key];
+  const pathParameters = isObject(item) ? item.parameters : undefined;
+  const operation = operationOf(doc, path, method);
+  visit([pathParameters, operation?.parameters, operation?.requestBody], 0);
+  return names;
 }
 
 describe('staging subset (§2, §4, §9)', () => {
@@ -22,12 +73,16 @@ describe('staging subset (§2, §4, §9)', () => {
   check(
     { id: 'STAGE-001', level: 'MUST', section: '§2, §4', title: 'staging list rows carry exactly id, Title and tags', ...staging },
     async (t) => {
-      const ex = await t.api.list({ per_page: 200 });
-      const rows = okRows(ex, 'POST /artifacts.php');
-      t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
-      for (const row of rows) {
-        const fields = Object.keys(row).sort();
-        ensure(JSON.stringify(fields) === JSON.stringify(STAGING_ROW_FIELDS), `a staging row carries ${fields.join(', ')}; expected exactly id, Title, tags`, ex);
+      const pages: { rows: Row[]; exchange: Exchange }[] = await cursorWalk(t.api, { per_page: PAGE_MAX }, { maxPages: WALK_PAGES });
+      const byTitle = await t.api.list({ per_page: PAGE_MAX });
+      const plain = await t.api.list();
+      pages.push({ rows: okRows(byTitle, 'POST /artifacts.php'), exchange: byTitle }, { rows: okRows(plain, 'GET /artifacts.php'), exchange: plain });
+      t.need(pages[0]!.rows[0], 'the collection is empty, so there are no rows to inspect');
+      for (const { rows, exchange } of pages) {
+        for (const row of rows) {
+          const problem = rowProblem(row);
+          ensure(problem === undefined, problem!, exchange);
+        }
       }
     },
   );
@@ -35,23 +90,27 @@ describe('staging subset (§2, §4, §9)', () => {
   check(
     { id: 'STAGE-002', level: 'MUST', section: '§4, §9', title: 'staging does not honour the primary-only filters, fields or include', ...staging },
     async (t) => {
-      const baseline = await t.api.list({ per_page: 200 });
+      const baseline = await t.api.list({ per_page: PAGE_MAX });
       const rows = okRows(baseline, 'POST /artifacts.php');
       t.need(rows[0], 'the collection is empty, so a filter could not change anything');
       const record = await t.discover.record(String(rows[0]!.id));
+      const typeId = record.type_id ?? 1;
       const probes: Record<string, unknown>[] = [
         { kept: !flag(record.is_kept) },
         { kept: Boolean(flag(record.is_kept)) },
         { physical: true },
         { physical: false },
         { digital: true },
+        { digital: false },
         { secondary_collection: true },
-        { type_id: record.type_id ?? 1 },
+        { secondary_collection: false },
+        { type_id: typeId },
+        { type_id: [typeId] },
         { fields: 'collection' },
         { include: ['uses_summary'] },
       ];
       for (const extra of probes) {
-        await notHonoured(t, `POST /artifacts.php ${JSON.stringify(extra)}`, baseline, await t.api.list({ per_page: 200, ...extra }));
+        await notHonoured(t, `POST /artifacts.php ${JSON.stringify(extra)}`, baseline, await t.api.list({ per_page: PAGE_MAX, ...extra }));
       }
     },
   );
@@ -82,14 +141,18 @@ describe('staging subset (§2, §4, §9)', () => {
   check(
     { id: 'STAGE-005', level: 'MUST', section: '§9', title: 'the staging catalog describes the staging subset', ...staging },
     async (t) => {
-      const catalog = okObject(await t.api.catalog(), 'GET /api-docs?format=json');
+      const ex = await t.api.catalog();
+      const catalog = okObject(ex, 'GET /api-docs?format=json');
       const paths = isObject(catalog.paths) ? Object.keys(catalog.paths) : [];
-      ensure(paths.length > 0, 'the catalog lists no paths');
-      ensure(!paths.some((p) => /players/.test(p)), `the staging catalog lists a players endpoint (${paths.filter((p) => /players/.test(p)).join(', ')})`);
-      const text = JSON.stringify(catalog.paths);
-      for (const field of ['secondary_collection', 'uses_summary', 'player_id']) {
-        ensure(!text.includes(`"${field}"`), `the staging catalog still offers the primary-only parameter ${field}`);
+      ensure(paths.length > 0, 'the catalog lists no paths', ex);
+      const players = paths.filter((p) => /(^|\/)players(\.php)?\/?$/.test(p));
+      ensure(players.length === 0, `the staging catalog lists a players endpoint (${players.join(', ')})`, ex);
+      for (const method of ['post', 'get']) {
+        const offered = offeredNames(catalog, '/artifacts.php', method);
+        const extra = PRIMARY_ONLY_LIST_FIELDS.filter((f) => offered.has(f));
+        ensure(extra.length === 0, `the staging catalog offers the primary-only list parameter(s) ${extra.join(', ')} on ${method.toUpperCase()} /artifacts.php`, ex);
       }
+      ensure(!offeredNames(catalog, '/uses.php', 'get').has('player_id'), 'the staging catalog offers player_id on GET /uses.php, which staging does not', ex);
     },
   );
 
@@ -97,13 +160,15 @@ describe('staging subset (§2, §4, §9)', () => {
     { id: 'STAGE-006', level: 'MUST', section: '§2', title: 'the staging single-item read returns the full record', ...staging },
     async (t) => {
       const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to read');
-      const record = await t.discover.record(String(item.id));
-      for (const field of ['id', 'Title', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags']) {
-        ensure(field in record, `GET /artifact.php on staging lacks ${field}; the single read carries the full record`);
+      const ex = await t.api.item(String(item.id));
+      const record = okObject(ex, `GET /artifact.php?id=${String(item.id)}`);
+      for (const field of ['id', 'Title', 'type', 'type_id', ...FULL_RECORD_FLAGS, 'tags']) {
+        ensure(field in record, `GET /artifact.php on staging lacks ${field}; the single read carries the full record`, ex);
       }
-      for (const field of ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection']) {
-        ensure(flag(record[field]) !== undefined, `GET /artifact.php: ${field} is ${JSON.stringify(record[field])}, not a flag`);
+      for (const field of FULL_RECORD_FLAGS) {
+        ensure(flag(record[field]) !== undefined, `GET /artifact.php: ${field} is ${JSON.stringify(record[field])}, not a flag`, ex);
       }
+      ensure(Array.isArray(record.tags), `GET /artifact.php: tags is ${JSON.stringify(record.tags)}, not a list`, ex);
     },
   );
 });
