@@ -1,7 +1,42 @@
-import { UsageError } from '../errors.ts';
+import { resolveDiffConfig } from '../diff/config.ts';
+import { renderDiff } from '../diff/render.ts';
+import { agrees, diffDeployments } from '../diff/run.ts';
+import type { DiffSide } from '../diff/read.ts';
+import type { SideName } from '../diff/compare.ts';
+import { NoVerdictError, UsageError } from '../errors.ts';
+import { exitCodes } from '../verdict.ts';
 import type { ParsedArgs } from './args.ts';
 import type { CommandIo } from './main.ts';
+import { openTarget, preflight, type OpenTarget } from './targets.ts';
 
-export async function runDiff(_values: ParsedArgs['values'], _ctx: CommandIo): Promise<number> {
-  throw new UsageError('diff is not available yet');
+/** conform diff: one user's data on two deployments; exit 0 agree, 1 disagree, 2 usage, 3 unreachable. */
+export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {
+  const config = resolveDiffConfig(values, ctx.io.env, ctx.io.cwd);
+  for (const choice of [config.target, config.against]) if (choice.kind === 'remote') ctx.secrets.push(choice.keys.primary);
+  const opened: OpenTarget[] = [];
+  try {
+    const target = await open('target', config.target, config.timeoutMs, opened, ctx);
+    const against = await open('against', config.against, config.timeoutMs, opened, ctx);
+    ctx.out(`conform diff: comparing one user's data on two deployments (§9)\n`);
+    const report = await diffDeployments(target, against, { seed: config.seed, sample: config.sample, maxRequests: config.maxRequests });
+    ctx.out(renderDiff(report));
+    return agrees(report) ? exitCodes.conforms : exitCodes['does not conform'];
+  } finally {
+    for (const target of opened.reverse()) await target.close();
+  }
+}
+
+async function open(name: SideName, choice: Parameters<typeof openTarget>[0], timeoutMs: number, opened: OpenTarget[], ctx: CommandIo): Promise<DiffSide> {
+  const target = await openTarget(choice, { timeoutMs });
+  opened.push(target);
+  ctx.secrets.push(target.keys.primary);
+  try {
+    await preflight(target);
+  } catch (error) {
+    const where = `--${name} ${target.label}`;
+    if (error instanceof UsageError) throw new UsageError(`${where}: ${error.message}${name === 'against' ? ' (for --against: --against-key)' : ''}`);
+    if (error instanceof NoVerdictError) throw new NoVerdictError(`${where}: ${error.message}`);
+    throw error;
+  }
+  return { name, label: target.label, baseUrl: target.baseUrl, profile: target.profile, api: target.api('primary')! };
 }

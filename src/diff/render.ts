@@ -1,0 +1,84 @@
+import { sideNames, type Disagreement } from './compare.ts';
+import { agrees, type DiffReport } from './run.ts';
+
+const VALUE_WIDTH = 80;
+/** Lines of disagreements printed; the summary still counts every one. */
+const SHOWN_LINES = 40;
+const SHOWN_IDS = 20;
+/** A difference found on more items than this is printed once, with its item ids and examples. */
+const GROUP_FROM = 4;
+const EXAMPLES = 3;
+
+/** A value as JSON, cut to a readable width; `(absent)` when the side has no such field. */
+export function shownValue(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  const text = JSON.stringify(value);
+  return text.length > VALUE_WIDTH ? `${text.slice(0, VALUE_WIDTH - 1)}… (${text.length} chars)` : text;
+}
+
+const valuesOf = (d: Disagreement): string => (d.values ? `target ${shownValue(d.values.target)} | against ${shownValue(d.values.against)}` : '');
+
+export function disagreementLine(d: Disagreement): string {
+  const where = d.itemId === '(none)' ? d.where : `item ${d.itemId}, ${d.where}`;
+  const field = d.field !== undefined ? `, ${d.field}` : '';
+  return `✗ ${where}${field}: ${d.note}${d.values ? `: ${valuesOf(d)}` : ''}`;
+}
+
+function idList(ids: readonly string[]): string {
+  const shown = ids.slice(0, SHOWN_IDS).join(', ');
+  return ids.length > SHOWN_IDS ? `${shown} … and ${ids.length - SHOWN_IDS} more` : shown;
+}
+
+/** One line per disagreement, except that the same difference on many items is one line with examples. */
+function disagreementLines(disagreements: readonly Disagreement[]): string[] {
+  const groups = new Map<string, Disagreement[]>();
+  for (const d of disagreements) {
+    const key = `${d.where}\u0000${d.field ?? ''}\u0000${d.note}`;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const lines: string[] = [];
+  for (const group of groups.values()) {
+    if (group.length < GROUP_FROM) {
+      lines.push(...group.map(disagreementLine));
+      continue;
+    }
+    const first = group[0]!;
+    lines.push(`✗ ${first.where}${first.field !== undefined ? `, ${first.field}` : ''}: ${first.note}, on ${group.length} items: ${idList(group.map((d) => d.itemId))}`);
+    for (const d of group.slice(0, EXAMPLES)) if (d.values) lines.push(`    e.g. item ${d.itemId}: ${valuesOf(d)}`);
+  }
+  return lines;
+}
+
+/** The diff as text: both sides, every disagreement (values trimmed), and a summary with the verdict. */
+export function renderDiff(report: DiffReport): string {
+  const lines: string[] = [];
+  for (const side of sideNames) {
+    const s = report.sides[side];
+    const where = s.label === s.baseUrl ? s.baseUrl : `${s.label} (${s.baseUrl})`;
+    lines.push(`${side.padEnd(7)} ${where}, ${s.profile} profile: ${s.items} item(s)`);
+  }
+  const found: string[] = [];
+  for (const side of sideNames) {
+    const ids = report.onlyOn[side];
+    if (ids.length > 0) found.push(`✗ ${ids.length} item id(s) only on ${side}: ${idList(ids)}`);
+  }
+  found.push(...disagreementLines(report.disagreements));
+  if (found.length > 0) lines.push('', ...found.slice(0, SHOWN_LINES));
+  if (found.length > SHOWN_LINES) lines.push(`… ${found.length - SHOWN_LINES} more line(s) not shown`);
+
+  const onlyCount = report.onlyOn.target.length + report.onlyOn.against.length;
+  lines.push('', `ids: ${report.common} in common, ${report.onlyOn.target.length} only on target, ${report.onlyOn.against.length} only on against`);
+  lines.push(`list rows: ${report.rowsCompared} compared; single reads: ${report.sampled.length} sampled item(s) compared (seed ${report.seed}); ${report.requests} request(s)`);
+  const counted = [onlyCount > 0 ? `${onlyCount} id(s) on one side only` : '', countByKind(report.disagreements)].filter(Boolean).join('; ');
+  lines.push(agrees(report) ? 'verdict: the deployments agree; exit 0' : `verdict: the deployments disagree (${counted}); exit 1`);
+  return `${lines.join('\n')}\n`;
+}
+
+function countByKind(disagreements: readonly Disagreement[]): string {
+  const counts = new Map<string, number>();
+  for (const d of disagreements) {
+    const kind = d.where === 'list row' && d.field === 'Title' ? 'title' : d.where === 'collection' ? 'collection' : d.where;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].map(([kind, n]) => `${n} ${kind} difference(s)`).join(', ');
+}
