@@ -35,6 +35,7 @@ export const optionTable = {
   reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit; github added when GITHUB_ACTIONS is set)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the verdict and failures' },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
+  'provider-states': { type: 'string', arg: '<module>', help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'show the version' },
 } satisfies Record<string, OptionSpec>;
