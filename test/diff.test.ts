@@ -1,0 +1,173 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDataset } from '../fixtures/dataset.ts';
+import { mutants as stagingMutants } from '../fixtures/mutants/staging.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { compareIds, compareRecords, compareRows, sameValue, sampleIds } from '../src/diff/compare.ts';
+import { runCli } from './support/cli.ts';
+
+const primaryRow = { id: 7, Title: 'Azul', type: 'Board game', type_id: 3, is_kept: 1, is_physical: 1, is_digital: 0, is_in_secondary_collection: 0, tags: ['family', 'party'] };
+const stagingRow = { id: 7, Title: 'Azul', tags: ['family', 'party'] };
+const primaryVsStaging = { target: 'primary', against: 'staging' } as const;
+
+describe('comparing rows and records', () => {
+  it('accepts a staging row that is the projection of the primary row', () => {
+    expect(compareRows('7', { target: primaryRow, against: stagingRow }, primaryVsStaging)).toEqual([]);
+    expect(compareRows('7', { target: stagingRow, against: primaryRow }, { target: 'staging', against: 'primary' })).toEqual([]);
+  });
+
+  it('reports a staging row that carries a field staging omits, naming the side and field', () => {
+    const found = compareRows('7', { target: primaryRow, against: { ...stagingRow, is_kept: 1 } }, primaryVsStaging);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ itemId: '7', field: 'is_kept', values: { target: 1, against: 1 } });
+    expect(found[0]!.note).toMatch(/against row carries is_kept.*staging profile omits/);
+  });
+
+  it('reports a differing title and a missing staging field with both values', () => {
+    const found = compareRows('7', { target: primaryRow, against: { id: 7, Title: 'Azul!' } }, primaryVsStaging);
+    expect(found.map((d) => [d.field, d.note])).toEqual([['Title', 'the values differ'], ['tags', 'the against row lacks tags']]);
+    expect(found[0]!.values).toEqual({ target: 'Azul', against: 'Azul!' });
+  });
+
+  it('holds two primary rows to the same fields', () => {
+    const { is_digital: _dropped, ...fewer } = primaryRow;
+    const found = compareRows('7', { target: primaryRow, against: fewer }, { target: 'primary', against: 'primary' });
+    expect(found.map((d) => d.field)).toEqual(['is_digital']);
+  });
+
+  it('compares single reads field by field whatever the profile', () => {
+    const record = { ...primaryRow, notes: 'x' };
+    expect(compareRecords('7', { target: record, against: { ...record } })).toEqual([]);
+    expect(compareRecords('7', { target: record, against: { ...record, notes: 'y', is_kept: 0 } }).map((d) => d.field)).toEqual(['is_kept', 'notes']);
+    expect(compareRecords('7', { target: record, against: primaryRow })[0]!.note).toBe('only the target record carries notes');
+  });
+
+  it('reads values as the spec allows: flags 0/1 or booleans, ids as numbers or strings, tags in any order', () => {
+    expect(sameValue('is_kept', 1, true)).toBe(true);
+    expect(sameValue('is_kept', 0, true)).toBe(false);
+    expect(sameValue('id', 7, '7')).toBe(true);
+    expect(sameValue('tags', ['a', 'b'], ['b', 'a'])).toBe(true);
+    expect(sameValue('tags', ['a'], ['a', 'a'])).toBe(false);
+    expect(sameValue('Title', 'Azul', 'azul')).toBe(false);
+    expect(sameValue('Yr', 1, '1')).toBe(false);
+  });
+
+  it('splits ids into common and one-sided, and reports duplicates', () => {
+    const ids = compareIds({ target: ['1', '2', '3', '3'], against: ['2', '3', '10'] });
+    expect(ids.common).toEqual(['2', '3']);
+    expect(ids.onlyOn).toEqual({ target: ['1'], against: ['10'] });
+    expect(ids.duplicates.map((d) => d.itemId)).toEqual(['3']);
+  });
+
+  it('samples a bounded, seeded subset', () => {
+    const ids = Array.from({ length: 100 }, (_, i) => String(i + 1));
+    expect(sampleIds(ids, 10, 5)).toEqual(sampleIds(ids, 10, 5));
+    expect(sampleIds(ids, 10, 5)).toHaveLength(10);
+    expect(sampleIds(ids, 10, 5)).not.toEqual(sampleIds(ids, 10, 6));
+    expect(sampleIds(ids.slice(0, 3), 10, 5)).toEqual(['1', '2', '3']);
+  });
+});
+
+describe('conform diff', () => {
+  let primary: RunningReference;
+  let staging: RunningReference;
+  const key = () => primary.keys.primary;
+
+  beforeAll(async () => {
+    primary = await startReference();
+    staging = await startReference({ profile: 'staging' });
+  });
+  afterAll(async () => {
+    await primary?.close();
+    await staging?.close();
+  });
+
+  const diff = (against: string, extra: string[] = [], env: Record<string, string> = {}) =>
+    runCli(['diff', '--target', primary.url, '--key', key(), '--against', against, '--seed', '11', ...extra], env);
+
+  it('with no target, compares the embedded reference in primary mode with itself in staging mode: agree', async () => {
+    const run = await runCli(['diff']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/target\s+embedded reference .*primary profile: 120 item\(s\)/);
+    expect(run.stdout).toMatch(/against\s+embedded reference .*staging profile: 120 item\(s\)/);
+    expect(run.stdout).toContain('verdict: the deployments agree; exit 0');
+    for (const user of buildDataset().users) expect(run.stdout + run.stderr).not.toContain(user.key);
+  });
+
+  it('a matched primary/staging pair agrees; the key never shows', async () => {
+    const run = await diff(staging.url);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/ids: 120 in common, 0 only on target, 0 only on against/);
+    expect(run.stdout).toMatch(/single reads: 10 sampled item\(s\) compared \(seed 11\)/);
+    expect(run.stdout + run.stderr).not.toContain(key());
+  });
+
+  it('a staging copy with one changed title disagrees and prints the item, field and both values', async () => {
+    const dataset = buildDataset();
+    const changed = dataset.items.find((i) => i.user_id === dataset.users[0]!.id)!;
+    const original = changed.Title;
+    changed.Title = `${original} (edited)`;
+    const copy = await startReference({ profile: 'staging', dataset });
+    try {
+      const run = await diff(copy.url);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toContain(`✗ item ${changed.id}, list row, Title: the values differ: target ${JSON.stringify(original)} | against ${JSON.stringify(changed.Title)}`);
+      expect(run.stdout).toMatch(/verdict: the deployments disagree \(1 title difference\(s\)\); exit 1/);
+      expect(run.stdout + run.stderr).not.toContain(key());
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('a different collection disagrees on ids', async () => {
+    const other = await startReference({ profile: 'staging', dataset: buildDataset({ itemsPerUser: 110 }) });
+    try {
+      const run = await diff(other.url);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/✗ \d+ item id\(s\) only on (target|against): \d+/);
+      expect(run.stdout).toMatch(/ids: \d+ in common, \d+ only on target, \d+ only on against/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a staging deployment whose rows carry primary-only fields disagrees', async () => {
+    const leaky = await startReference({ profile: 'staging', wrap: stagingMutants.find((m) => m.id === 'staging-rows-carry-flags')!.wrap! });
+    try {
+      const run = await diff(leaky.url);
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/✗ list row, is_kept: the against row carries is_kept, which the staging profile omits from list rows, on 120 items/);
+      expect(run.stdout).toMatch(/e\.g\. item \d+: target [01] \| against 0/);
+    } finally {
+      await leaky.close();
+    }
+  });
+
+  it('resolves named targets and their key variables from the targets file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conform-diff-'));
+    const targets = { live: { url: primary.url, profile: 'primary', keyEnv: 'LIVE_KEY' }, stage: { url: staging.url, profile: 'staging', keyEnv: 'STAGE_KEY' } };
+    writeFileSync(join(dir, 'conform.config.json'), JSON.stringify({ targets }));
+    const run = await runCli(['diff', '--target', 'live', '--against', 'stage'], { LIVE_KEY: key(), STAGE_KEY: key() }, dir);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/target\s+live \(http/);
+    expect(run.stdout).toMatch(/against\s+stage \(http.*staging profile/);
+  });
+
+  it('exits 2 on usage errors and a refused key, 3 when a side is unreachable', async () => {
+    const half = await runCli(['diff', '--target', primary.url, '--key', key()]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/diff needs both --target and --against/);
+    const refused = await diff(staging.url, ['--against-key', 'not-a-key-of-anyone']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--against .*refused the key/);
+    const closed = await startReference();
+    const url = closed.url;
+    await closed.close();
+    const unreachable = await diff(url);
+    expect(unreachable.code, unreachable.stderr).toBe(3);
+    expect(unreachable.stderr).toMatch(/--against .*unreachable/);
+    for (const run of [half, refused, unreachable]) expect(run.stdout + run.stderr).not.toContain(key());
+  });
+});
