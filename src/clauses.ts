@@ -58,7 +58,7 @@ export const clauses: readonly Clause[] = [
   { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004'] },
   { id: 'C4.11', section: '§4', statement: 'Invalid filter values answer 400 with an errors list.', checks: ['ERR-001'] },
   { id: 'C4.12', section: '§4', statement: 'Name of the key holding the rows.', checks: [], untestable: NOT_SHOWN },
-  { id: 'C4.13', section: '§4', statement: 'Staging accepts only page, per_page, query, cursor and tag; the filters, fields and include are not offered.', checks: ['STAGE-002'] },
+  { id: 'C4.13', section: '§4', statement: 'Staging accepts only page, per_page, query, cursor and tag; the filters, fields and include are not offered.', checks: ['STAGE-002', 'FILT-003'] },
   { id: 'C4.14', section: '§4', statement: 'GET /artifact.php reads one item of the key\'s user with is_kept, the flags and tags.', checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003'] },
   { id: 'C4.15', section: '§4', statement: 'GET /uses.php lists uses, filtered by artifact_id and player_id.', checks: ['USES-003', 'USES-004', 'USES-005'] },
   { id: 'C4.16', section: '§4', statement: 'Staging offers only artifact_id on /uses.php.', checks: ['STAGE-004'] },
@@ -87,7 +87,7 @@ export const clauses: readonly Clause[] = [
   { id: 'C8.1', section: '§8', statement: 'Default page size 50, maximum 200.', checks: ['PAGE-001', 'PAGE-002', 'ERR-003'] },
   { id: 'C8.2', section: '§8', statement: 'Rate limits.', checks: [], untestable: NOT_SHOWN },
   // §9 versioning
-  { id: 'C9.1', section: '§9', statement: 'Staging is a subset: fewer list parameters and row fields, no players, only artifact_id on uses.', checks: ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004'] },
+  { id: 'C9.1', section: '§9', statement: 'Staging is a subset: fewer list parameters and row fields, no players, only artifact_id on uses; what it does offer behaves as on primary.', checks: ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004', 'STAGE-006'] },
   { id: 'C9.2', section: '§9', statement: 'The catalog is served and describes the deployment.', checks: ['CAT-001', 'CAT-002', 'CAT-003', 'STAGE-005'] },
   { id: 'C9.3', section: '§9', statement: 'Version numbering and deprecation.', checks: [], untestable: NOT_SHOWN },
 ];
