@@ -51,6 +51,35 @@ export function idOf(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The item a reference names: an id, or a nested item object carrying its id (`{ id, Title }`). */
+export function itemRefOf(value: unknown): string | undefined {
+  return idOf(value) ?? (isObject(value) ? idOf(value.id) : undefined);
+}
+
+const ITEM_FIELD_NAMES = ['artifact_id', 'item_id', 'artifact', 'item'];
+
+/**
+ * The field of a record that names its item where §2 does not show it (a use, a proposal outcome row,
+ * an upcoming interaction): the one whose values all name items of `itemIds`. `id` is tried last, and
+ * not at all when it is the record's own id (`ownId`, as for uses).
+ */
+export function itemFieldOf(rows: readonly Row[], itemIds: ReadonlySet<string>, options: { ownId?: boolean } = {}): string | undefined {
+  if (rows.length === 0) return undefined;
+  const seen = rows.flatMap((r) => Object.keys(r)).filter((k) => k !== 'id');
+  const keys = [...new Set([...ITEM_FIELD_NAMES, ...seen, ...(options.ownId ? [] : ['id'])])];
+  return keys.find((key) => rows.every((r) => itemIds.has(itemRefOf(r[key]) ?? '')));
+}
+
+/** The player ids a use names in `players` (§2). */
+export function playerIdsOf(use: Row): (string | undefined)[] {
+  return Array.isArray(use.players) ? use.players.map(idOf) : [];
+}
+
+/** The ids of a use's participants (§2), skipping entries that are not objects with an id. */
+export function participantIdsOf(use: Row): string[] {
+  return (Array.isArray(use.participants) ? use.participants : []).map((p) => (isObject(p) ? idOf(p.id) : undefined)).filter((id): id is string => id !== undefined);
+}
+
 /** The 400 body carries an errors list (§4 rule 4, §7); the shape of its entries is not shown. */
 export function errorsList(body: unknown): unknown[] | undefined {
   return isObject(body) && Array.isArray(body.errors) ? body.errors : undefined;

@@ -61,6 +61,8 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         t.api.upcoming(),
       ];
       if (item) samples.push(t.api.item(String(item.id)));
+      // Rows with every optional field: nullable ones (Acq, last_use) included.
+      if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include')) samples.push(t.api.list({ per_page: 200, fields: 'collection', include: ['uses_summary'] }));
       if (profiles[t.target.profile].has('players')) samples.push(t.api.players());
       let declared = 0;
       const mismatches: { message: string; exchange: Exchange }[] = [];

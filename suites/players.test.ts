@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check } from '../src/check.ts';
 import { ensure, okRows } from '../src/expect.ts';
-import { idOf, isObject } from '../src/lenient.ts';
+import { idOf, participantIdsOf, playerIdsOf } from '../src/lenient.ts';
 
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
 
@@ -41,8 +41,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       const rows = okRows(uses, 'GET /uses.php');
       t.need(rows[0], 'no use is recorded');
       for (const use of rows) {
-        const participants = (Array.isArray(use.participants) ? use.participants : []).map((p) => (isObject(p) ? p.id : undefined));
-        const named = [...(Array.isArray(use.players) ? use.players : []), ...participants].map((p) => idOf(p));
+        const named = [...playerIdsOf(use), ...participantIdsOf(use)];
         const strangers = [...new Set(named.filter((p) => !household.has(p)))];
         ensure(strangers.length === 0, `use ${String(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
       }

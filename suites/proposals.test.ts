@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is4xx, okRows } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { flag, idOf, titleCollations, type Row } from '../src/lenient.ts';
+import { flag, idOf, itemFieldOf, itemRefOf, titleCollations, type Row } from '../src/lenient.ts';
 import type { Query } from '../src/http/api.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
@@ -18,7 +18,7 @@ function fieldsOf(rows: readonly Row[], itemIds: ReadonlySet<string>, titles: Re
   if (!first) return undefined;
   const keys = Object.keys(first);
   const numeric = (key: string) => rows.every((r) => Number.isInteger(Number(r[key])) && r[key] !== null && r[key] !== '');
-  const item = keys.find((k) => k !== 'id' && rows.every((r) => itemIds.has(idOf(r[k]) ?? ''))) ?? keys.find((k) => rows.every((r) => itemIds.has(idOf(r[k]) ?? '')));
+  const item = itemFieldOf(rows, itemIds);
   const name = keys.find((k) => k === 'item_name') ?? keys.find((k) => rows.every((r) => typeof r[k] === 'string' && titles.has(r[k] as string)));
   const declines = keys.find((k) => /declin/i.test(k) && numeric(k));
   const elsewhere = keys.find((k) => /else|other/i.test(k) && numeric(k));
@@ -45,7 +45,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
       const { rows, exchange } = await proposals(t, {});
       for (const row of rows) {
-        const item = byId.get(idOf(row[fields.item]));
+        const item = byId.get(itemRefOf(row[fields.item]));
         const covered = item && (flag(item.is_kept) || flag(item.is_in_secondary_collection));
         ensure(covered, `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
       }
@@ -57,9 +57,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     async (t) => {
       const { fields, all } = await discover(t);
       const { rows, exchange } = await proposals(t, {});
-      const wide = new Map(all.map((r) => [idOf(r[fields.item]), r]));
+      const wide = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       for (const row of rows) {
-        const match = wide.get(idOf(row[fields.item]));
+        const match = wide.get(itemRefOf(row[fields.item]));
         ensure(match, `item ${String(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
         ensure(Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]), `item ${String(row[fields.item])} has different counts with include_other=1`, exchange);
       }
@@ -100,7 +100,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     { id: 'PROP-004', level: 'MUST', section: '§4', title: 'a start/end window narrows the counts' },
     async (t) => {
       const { fields, all } = await discover(t);
-      const full = new Map(all.map((r) => [idOf(r[fields.item]), r]));
+      const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       const year = new Date().getUTCFullYear();
       const windows: Query[] = [
         { start: `${year - 1}-01-01` },
@@ -113,7 +113,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       windows.forEach((w, i) => {
         const { rows, exchange } = answers[i]!;
         for (const row of rows) {
-          const whole = full.get(idOf(row[fields.item]));
+          const whole = full.get(itemRefOf(row[fields.item]));
           const within = (field: string) => Number(row[field]) <= Number(whole?.[field] ?? 0);
           ensure(within(fields.declines) && within(fields.elsewhere), `item ${String(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`, exchange);
         }

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, okRows } from '../src/expect.ts';
-import { flag, idOf, isIsoDate, type Row } from '../src/lenient.ts';
+import { flag, idOf, isIsoDate, itemFieldOf, itemRefOf, type Row } from '../src/lenient.ts';
 import { readKept } from '../src/kept.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
@@ -9,12 +9,7 @@ async function upcoming(t: CheckContext): Promise<{ rows: Row[]; itemField: stri
   const [exchange, { ids }] = await Promise.all([t.api.upcoming(), t.discover.collection()]);
   const rows = okRows(exchange, 'GET /upcoming-interactions.php');
   t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
-  const idSet = new Set(ids);
-  const keys = Object.keys(rows[0]!);
-  const itemField = t.need(
-    ['artifact_id', 'item_id', ...keys].find((k) => rows.every((r) => idSet.has(idOf(r[k]) ?? ''))),
-    'the upcoming rows name their item in no recognisable field',
-  );
+  const itemField = t.need(itemFieldOf(rows, new Set(ids)), 'the upcoming rows name their item in no recognisable field');
   return { rows, itemField, exchange };
 }
 
@@ -41,7 +36,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       const { rows, itemField, exchange } = await upcoming(t);
       const { rows: collection } = await t.discover.collection();
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      const referenced = [...new Set(rows.map((row) => idOf(row[itemField])!))];
+      const referenced = [...new Set(rows.map((row) => itemRefOf(row[itemField])!))];
       // Judged by the list rows' kept flag where they carry it, else by single reads of a sample (staging).
       const unflagged = referenced.filter((id) => flag(byId.get(id)?.is_kept) === undefined).slice(0, 10);
       const reads = await Promise.all(unflagged.map((id) => readKept(t.api, id)));
@@ -70,7 +65,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     { id: 'UPCOMING-003', level: 'SHOULD', section: '§1, §4', title: 'upcoming dates come from uses: every listed item has a recorded use' },
     async (t) => {
       const { rows, itemField } = await upcoming(t);
-      const sample = rows.slice(0, 10).map((r) => idOf(r[itemField])!);
+      const sample = rows.slice(0, 10).map((r) => itemRefOf(r[itemField])!);
       const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
       sample.forEach((id, i) => {
         ensure(okRows(answers[i]!, `GET /uses.php?artifact_id=${id}`).length > 0, `item ${id} has an upcoming interaction but no recorded use`, answers[i]);

@@ -1,14 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { idOf, isObject, rowsOf, type Row } from '../src/lenient.ts';
-
-/** The field of a use that names its item (not shown in §2): the one whose values are the collection's ids. */
-export function itemFieldOf(uses: readonly Row[], itemIds: ReadonlySet<string>): string | undefined {
-  const candidates = ['artifact_id', 'item_id', 'artifact', 'item'];
-  const keys = [...new Set([...candidates, ...uses.flatMap((u) => Object.keys(u))])];
-  return keys.find((key) => key !== 'id' && uses.length > 0 && uses.every((u) => itemIds.has(idOf(u[key]) ?? '')));
-}
+import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, type Row } from '../src/lenient.ts';
 
 async function allUses(t: CheckContext): Promise<Row[]> {
   return okRows(await t.api.uses({}), 'GET /uses.php');
@@ -35,9 +28,7 @@ function difference(expected: readonly Row[], got: readonly Row[], key: (use: Ro
   return { missing: left, extra };
 }
 
-const playersOf = (use: Row): string[] => (Array.isArray(use.players) ? use.players.map((p) => idOf(p) ?? '?') : []);
-const participantsOf = (use: Row): string[] =>
-  (Array.isArray(use.participants) ? use.participants : []).map((p) => (isObject(p) ? idOf(p.id) : undefined)).filter((id): id is string => id !== undefined);
+const playersOf = (use: Row): string[] => playerIdsOf(use).map((p) => p ?? '?');
 
 describe('uses (§2 Use, §4 GET /uses.php)', () => {
   check(
@@ -65,7 +56,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       t.need(uses[0], 'no use is recorded');
       for (const use of uses) {
         const players = new Set(playersOf(use));
-        const participants = new Set((Array.isArray(use.participants) ? use.participants : []).map((p) => idOf((p as Row).id)));
+        const participants = new Set(participantIdsOf(use));
         const same = players.size === participants.size && [...players].every((p) => participants.has(p));
         ensure(same, `use ${String(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`);
       }
@@ -76,9 +67,9 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     { id: 'USES-003', level: 'MUST', section: '§4', title: 'artifact_id returns exactly the uses of that item' },
     async (t) => {
       const [uses, { ids }] = await Promise.all([allUses(t), t.discover.collection()]);
-      const field = t.need(itemFieldOf(uses, new Set(ids)), 'no use is recorded, or the uses name their item in no recognisable field');
+      const field = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), 'no use is recorded, or the uses name their item in no recognisable field');
       const byItem = new Map<string, Row[]>();
-      for (const use of uses) byItem.set(idOf(use[field])!, [...(byItem.get(idOf(use[field])!) ?? []), use]);
+      for (const use of uses) byItem.set(itemRefOf(use[field])!, [...(byItem.get(itemRefOf(use[field])!) ?? []), use]);
       // The items with most uses first, and one item with none (its filtered list must be empty).
       const used = [...byItem.keys()].sort((a, b) => byItem.get(b)!.length - byItem.get(a)!.length).slice(0, 5);
       const unused = ids.find((id) => !byItem.has(id));
@@ -88,7 +79,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       sample.forEach((id, i) => {
         const label = `GET /uses.php?artifact_id=${id}`;
         const got = okRows(answers[i]!, label);
-        const stranger = got.find((u) => field in u && idOf(u[field]) !== id);
+        const stranger = got.find((u) => field in u && itemRefOf(u[field]) !== id);
         ensure(!stranger, `${label} returned a use of item ${String(stranger?.[field])}`, answers[i]);
         const expected = byItem.get(id) ?? [];
         const { missing, extra } = difference(expected, got, key);
@@ -105,7 +96,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     { id: 'USES-004', level: 'MUST', section: '§4', title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'] },
     async (t) => {
       const [uses, household] = await Promise.all([allUses(t), t.api.players()]);
-      const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantsOf(use)]);
+      const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantIdsOf(use)]);
       const counts = new Map<string, number>();
       for (const use of uses) for (const p of tookPart(use)) counts.set(p, (counts.get(p) ?? 0) + 1);
       // The most frequent players, and one player of the household who took part in nothing.
