@@ -16,13 +16,28 @@ export interface CatalogCheck {
 
 /** Validates an OpenAPI document with a maintained validator (2.0, 3.0, 3.1 and 3.2). */
 export async function validateOpenApi(document: unknown): Promise<CatalogCheck> {
+  // The validator reads a string as a file name: only a parsed object is ever handed to it.
+  if (!isObject(document)) return { valid: false, errors: [`the catalog is ${document === null ? 'null' : Array.isArray(document) ? 'an array' : `a ${typeof document}`}, not a JSON object`] };
+  if (dialectOf(document) === undefined) {
+    const declared = document.openapi ?? document.swagger;
+    return { valid: false, errors: [declared === undefined ? 'the catalog has neither an openapi nor a swagger version field' : `the catalog declares version ${JSON.stringify(declared)}, which is no OpenAPI version (2.0, 3.0.x, 3.1.x, 3.2.x)`] };
+  }
   const validator = new Validator();
   const result = await validator.validate(structuredClone(document) as Parameters<Validator['validate']>[0]);
   if (!result.valid) {
-    const errors = Array.isArray(result.errors) ? result.errors.map((e) => JSON.stringify(e)) : [String(result.errors)];
+    const errors = Array.isArray(result.errors) ? result.errors.map(describeOpenApiError) : [String(result.errors)];
     return { valid: false, errors };
   }
   return { valid: true, errors: [], version: validator.version };
+}
+
+/** One validator error as `where what (details)`, e.g. `/info must have required property 'version'`. */
+function describeOpenApiError(error: unknown): string {
+  if (!isObject(error)) return String(error);
+  const where = typeof error.instancePath === 'string' && error.instancePath !== '' ? error.instancePath : 'the document';
+  const params = isObject(error.params) ? Object.entries(error.params).filter(([, v]) => v !== undefined && v !== null) : [];
+  const details = params.length > 0 ? ` (${params.map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ')})` : '';
+  return `${where} ${typeof error.message === 'string' ? error.message : 'is invalid'}${details}`;
 }
 
 export type Schema = Record<string, unknown>;
@@ -100,7 +115,12 @@ export function declaredSchema(doc: unknown, path: string, method: string, statu
   if (dialectOf(doc) === '2.0') return response.schema;
   const content = isObject(response.content) ? response.content : {};
   const types = Object.keys(content);
-  const media = types.find((m) => m.split(';')[0]!.trim().toLowerCase() === 'application/json') ?? types.find((m) => /json/i.test(m)) ?? types.find((m) => m === '*/*');
+  const essence = (m: string) => m.split(';')[0]!.trim().toLowerCase();
+  const media =
+    types.find((m) => essence(m) === 'application/json') ??
+    types.find((m) => /^[^/]+\/([^;]+\+)?json$/.test(essence(m))) ??
+    types.find((m) => essence(m) === 'application/*') ??
+    types.find((m) => essence(m) === '*/*');
   const entry = media === undefined ? undefined : content[media];
   return isObject(entry) ? entry.schema : undefined;
 }
@@ -111,47 +131,78 @@ export function declaredSchema(doc: unknown, path: string, method: string, statu
 const SUBSCHEMA = ['additionalProperties', 'additionalItems', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-/** Where component schemas live inside a converted, self-contained schema. */
+/** Keywords that constrain a null as much as any other value: `nullable` cannot just widen `type` past them. */
+const TYPE_NEUTRAL = ['enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'if'];
+/** Where component schemas, and the targets of other local references, live in a converted schema. */
 const DEFS = 'conform-components';
+const POINTERS = 'conform-pointers';
 
-/** Rewrites a component reference into the self-contained schema; undefined for any other reference. */
-function localRef(ref: string): string | undefined {
-  const match = /^#\/(components\/schemas|definitions)\/(.+)$/.exec(ref);
-  return match ? `#/$defs/${DEFS}/${match[2]}` : undefined;
+interface Conversion {
+  dialect: Dialect;
+  doc: unknown;
+  /** Local references other than a whole component (ref → key under POINTERS), each converted once. */
+  pointers: Map<string, string>;
+  converted: Record<string, unknown>;
 }
 
 /**
- * One OpenAPI schema object as JSON Schema 2020-12: `nullable` (3.0) and `x-nullable` (2.0) become a
- * null alternative, boolean `exclusiveMinimum`/`exclusiveMaximum` become numeric bounds, siblings of
- * `$ref` are dropped where OpenAPI ignores them, and component references point into `$defs`. Other
- * local references are inlined.
+ * Where a `$ref` points in the converted schema. A whole component keeps its name under DEFS; any other
+ * local pointer is converted once under POINTERS, so cycles through it end and nothing is copied twice.
+ * A reference that cannot be followed (another document, a missing target) is left as it is: the
+ * validator then refuses to compile the schema, and nothing is judged.
  */
-export function toJsonSchema(schema: unknown, dialect: Dialect, doc: unknown = {}, depth = 0): unknown {
+function refTarget(ref: string, c: Conversion): string {
+  const component = (c.dialect === '2.0' ? /^#\/definitions\/([^/]+)$/ : /^#\/components\/schemas\/([^/]+)$/).exec(ref);
+  if (component) return `#/$defs/${DEFS}/${component[1]}`;
+  let key = c.pointers.get(ref);
+  if (key === undefined) {
+    const target = resolvePointer(c.doc, ref);
+    if (target === undefined) return ref;
+    key = String(c.pointers.size);
+    c.pointers.set(ref, key);
+    c.converted[key] = convert(target, c);
+  }
+  return `#/$defs/${POINTERS}/${key}`;
+}
+
+/** Properties that a response omits by design: `writeOnly` ones are required in requests only. */
+function writeOnlyNames(schema: Schema): Set<string> {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  return new Set(Object.entries(properties).filter(([, p]) => isObject(p) && p.writeOnly === true).map(([name]) => name));
+}
+
+/**
+ * One OpenAPI schema object of a response as JSON Schema 2020-12: `nullable` (3.0) and `x-nullable`
+ * (2.0) admit null, boolean `exclusiveMinimum`/`exclusiveMaximum` become numeric bounds, siblings of
+ * `$ref` are dropped where OpenAPI ignores them, references point into `$defs`, a `oneOf` with a
+ * `discriminator` needs any one match (the discriminator, not exclusivity, picks the branch), and
+ * writeOnly properties are not required.
+ */
+function convert(schema: unknown, c: Conversion): unknown {
   if (typeof schema === 'boolean') return schema;
   if (!isObject(schema)) return {};
+  const nullable = schema.nullable === true || schema['x-nullable'] === true;
   if (typeof schema.$ref === 'string') {
-    const local = localRef(schema.$ref);
-    const target = local !== undefined || depth > 20 ? undefined : resolvePointer(doc, schema.$ref);
-    const base: unknown = local !== undefined ? { $ref: local } : target !== undefined ? toJsonSchema(target, dialect, doc, depth + 1) : { $ref: schema.$ref };
-    const nullable = schema.nullable === true || schema['x-nullable'] === true;
-    if (dialect === '3.1') {
+    const base = { $ref: refTarget(schema.$ref, c) };
+    if (c.dialect === '3.1') {
       const { $ref: _ref, ...siblings } = schema;
-      const rest = toJsonSchema(siblings, dialect, doc, depth) as Schema;
+      const rest = convert(siblings, c) as Schema;
       return Object.keys(rest).length === 0 ? base : { allOf: [base, rest] };
     }
     return nullable ? { anyOf: [base, { type: 'null' }] } : base;
   }
 
   const out: Schema = {};
+  const sub = (value: unknown) => convert(value, c);
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'nullable' || key === 'x-nullable') continue;
-    if (key === 'items') out.items = Array.isArray(value) ? value.map((s) => toJsonSchema(s, dialect, doc, depth)) : toJsonSchema(value, dialect, doc, depth);
-    else if (SUBSCHEMA.includes(key) && (isObject(value) || typeof value === 'boolean')) out[key] = toJsonSchema(value, dialect, doc, depth);
-    else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value)) out[key] = value.map((s) => toJsonSchema(s, dialect, doc, depth));
-    else if (SUBSCHEMA_MAPS.includes(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, s]) => [k, toJsonSchema(s, dialect, doc, depth)]));
+    if (key === 'nullable' || key === 'x-nullable' || key === '$id' || key === '$schema') continue;
+    if (key === 'items') out.items = Array.isArray(value) ? value.map(sub) : sub(value);
+    else if (SUBSCHEMA.includes(key) && (isObject(value) || typeof value === 'boolean')) out[key] = sub(value);
+    else if (SUBSCHEMA_LISTS.includes(key) && Array.isArray(value)) out[key] = value.map(sub);
+    else if (SUBSCHEMA_MAPS.includes(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, s]) => [k, sub(s)]));
     else out[key] = value;
   }
-  if (Array.isArray(schema.items) && dialect !== '3.1') {
+  if (Array.isArray(schema.items) && c.dialect !== '3.1') {
     // Tuple `items` of older drafts.
     out.prefixItems = out.items;
     delete out.items;
@@ -165,26 +216,35 @@ export function toJsonSchema(schema: unknown, dialect: Dialect, doc: unknown = {
     }
   }
   if (out.type === 'file') delete out.type;
-  if (schema.nullable === true || schema['x-nullable'] === true) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    else if (Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
-    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    if (out.type === undefined && out.enum === undefined) return { anyOf: [out, { type: 'null' }] };
+  if (isObject(out.discriminator) && Array.isArray(out.oneOf)) {
+    out.anyOf = out.oneOf;
+    delete out.oneOf;
   }
-  return out;
+  if (Array.isArray(out.required)) {
+    const writeOnly = writeOnlyNames(schema);
+    if (writeOnly.size > 0) out.required = out.required.filter((name) => !writeOnly.has(String(name)));
+  }
+  if (!nullable) return out;
+  const widenable = (typeof out.type === 'string' || Array.isArray(out.type)) && !TYPE_NEUTRAL.some((k) => k in out);
+  if (!widenable) return { anyOf: [out, { type: 'null' }] };
+  const types: unknown[] = Array.isArray(out.type) ? out.type : [out.type];
+  return { ...out, type: types.includes('null') ? types : [...types, 'null'] };
 }
 
-/** A declared schema made self-contained: converted, with the catalog's component schemas under `$defs`. */
+/**
+ * A schema the catalog declares for a response, made self-contained JSON Schema 2020-12: converted,
+ * with the catalog's component schemas (and the targets of other local references) under `$defs`.
+ */
 export function selfContained(schema: unknown, doc: unknown): Schema {
-  const dialect = dialectOf(doc) ?? '3.1';
-  const components = dialect === '2.0'
+  const c: Conversion = { dialect: dialectOf(doc) ?? '3.1', doc, pointers: new Map(), converted: {} };
+  const components = c.dialect === '2.0'
     ? (isObject(doc) && isObject(doc.definitions) ? doc.definitions : {})
     : (isObject(doc) && isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {});
-  const defs = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, toJsonSchema(s, dialect, doc)]));
-  const root = toJsonSchema(schema, dialect, doc);
+  const defs = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, convert(s, c)]));
+  const root = convert(schema, c);
   const rootObject: Schema = isObject(root) ? root : root === false ? { not: {} } : {};
   const ownDefs = isObject(rootObject.$defs) ? rootObject.$defs : {};
-  return { ...rootObject, $defs: { ...ownDefs, [DEFS]: defs } };
+  return { ...rootObject, $defs: { ...ownDefs, [DEFS]: defs, [POINTERS]: c.converted } };
 }
 
 /** The schema a catalog declares for a response, ready for a JSON Schema validator; undefined when none. */

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../fixtures/reference/openapi.ts';
+import { defaultVariant } from '../fixtures/reference/types.ts';
+import { catalogPathFor, declaredSchema, dialectOf, missingOperations, responseOf, responseSchema, schemaErrors, validateOpenApi } from '../src/catalog.ts';
+
+type Doc = Record<string, unknown>;
+
+const info = { title: 'catalog under test', version: '1.0.0' };
+const json = (schema: unknown, media = 'application/json') => ({ [media]: { schema } });
+const answer = (schema: unknown, media?: string) => ({ description: 'an answer', content: json(schema, media) });
+
+/** A document with one GET operation per path, answering 200 with the given schema. */
+function doc(openapi: string, paths: Record<string, unknown>, schemas: Record<string, unknown> = {}, extra: Doc = {}): Doc {
+  const ops = Object.fromEntries(Object.entries(paths).map(([path, schema]) => [path, { get: { responses: { '200': answer(schema) } } }]));
+  return { openapi, info, paths: ops, components: { schemas }, ...extra };
+}
+
+/** The 3.0 idioms the brief names: nullable, boolean exclusive bounds, a self-referencing schema. */
+const tree30 = doc('3.0.3', { '/tree': { $ref: '#/components/schemas/Node' } }, {
+  Node: {
+    type: 'object',
+    required: ['id', 'children'],
+    properties: {
+      id: { type: 'integer', minimum: 0, exclusiveMinimum: true },
+      label: { type: 'string', nullable: true },
+      weight: { type: 'number', maximum: 10, exclusiveMaximum: true },
+      children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+    },
+    additionalProperties: false,
+  },
+});
+
+/** Problems of `body` against the schema the document declares for GET `path` with `status`. */
+function problems(document: unknown, path: string, body: unknown, status = 200, method = 'GET'): string[] | undefined {
+  const schema = responseSchema(document, path, method, status);
+  expect(schema, `a schema is declared for ${method} ${path} ${status}`).toBeDefined();
+  return schemaErrors(schema!, body);
+}
+
+describe('validateOpenApi', () => {
+  it('accepts a 3.0 document with nullable, boolean exclusive bounds and a $ref cycle', async () => {
+    const result = await validateOpenApi(tree30);
+    expect(result).toEqual({ valid: true, errors: [], version: '3.0' });
+  });
+
+  it('accepts a 3.1 document', async () => {
+    const result = await validateOpenApi(doc('3.1.0', { '/n': { type: ['integer', 'null'], exclusiveMinimum: 0 } }));
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe('3.1');
+  });
+
+  it('accepts the reference catalogs in both versions', async () => {
+    for (const catalogVersion of ['3.1', '3.0'] as const) {
+      const catalog = buildCatalog('primary', { ...defaultVariant, catalogVersion, catalogResponses: 'grouped' });
+      expect(dialectOf(catalog)).toBe(catalogVersion);
+      expect((await validateOpenApi(catalog)).errors).toEqual([]);
+    }
+  });
+
+  it('names the place and the rule when a required field is missing', async () => {
+    const result = await validateOpenApi({ openapi: '3.0.3', info: { title: 'no version' }, paths: {} });
+    expect(result.valid).toBe(false);
+    expect(result.errors.join('\n')).toMatch(/\/info must have required property 'version'/);
+    expect(result.errors.join('\n')).not.toMatch(/instancePath|schemaPath/);
+  });
+
+  it('rejects a version that does not exist, saying which', async () => {
+    const result = await validateOpenApi({ openapi: '9.9.9', info, paths: {} });
+    expect(result).toMatchObject({ valid: false });
+    expect(result.errors).toEqual([expect.stringContaining('"9.9.9"')]);
+    expect((await validateOpenApi({ info, paths: {} })).errors[0]).toMatch(/neither an openapi nor a swagger version/);
+  });
+
+  it('rejects a reference to a schema the document does not have', async () => {
+    const result = await validateOpenApi(doc('3.0.3', { '/x': { $ref: '#/components/schemas/Missing' } }));
+    expect(result.valid).toBe(false);
+    expect(result.errors.join(' ')).toMatch(/Missing/);
+  });
+
+  it('refuses anything but a JSON object without throwing (a string is never read as a file name)', async () => {
+    for (const [value, shape] of [[null, 'null'], [[1], 'an array'], ['/etc/hostname', 'a string'], [42, 'a number']] as const) {
+      const result = await validateOpenApi(value);
+      expect(result.valid).toBe(false);
+      expect(result.errors).toEqual([`the catalog is ${shape}, not a JSON object`]);
+    }
+  });
+});
+
+describe('responseOf, declaredSchema and responseSchema', () => {
+  const error = { type: 'object', required: ['errors'], properties: { errors: { type: 'array' } } };
+  const ops: Doc = {
+    openapi: '3.0.3',
+    info,
+    paths: {
+      '/v1/uses.php': { $ref: '#/components/pathItems/Uses' },
+      '/types.php': {
+        get: {
+          responses: {
+            '200': answer({ type: 'array', items: { type: 'object' } }, 'application/json; charset=utf-8'),
+            '4xx': { $ref: '#/components/responses/Refusal' },
+            default: answer({ type: 'string' }, 'application/problem+json'),
+          },
+        },
+      },
+      '/players.php': { get: { responses: { '200': { description: 'any', content: { 'text/html': { schema: { type: 'string' } }, '*/*': { schema: { type: 'array' } } } } } } },
+      '/proposals.php': { get: { responses: { '200': { description: 'both', content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } } } } },
+      '/upcoming-interactions.php': { get: { responses: { '200': { description: 'html only', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+    },
+    components: {
+      responses: { Refusal: answer(error) },
+      pathItems: { Uses: { get: { responses: { '200': answer({ type: 'object', required: ['uses'] }) } } } },
+    },
+  };
+
+  it('finds the catalog path written under a prefix, and reports operations it lacks', () => {
+    expect(catalogPathFor(ops, '/uses.php')).toBe('/v1/uses.php');
+    expect(missingOperations(ops, [{ method: 'GET', path: '/uses.php' }, { method: 'POST', path: '/uses.php' }, { method: 'GET', path: '/artifact.php' }])).toEqual(['POST /uses.php', 'GET /artifact.php']);
+  });
+
+  it('takes the exact status first, then its class, then default, following $refs', () => {
+    expect(declaredSchema(ops, '/types.php', 'GET', 200)).toEqual({ type: 'array', items: { type: 'object' } });
+    expect(declaredSchema(ops, '/types.php', 'get', 404)).toEqual(error);
+    expect(declaredSchema(ops, '/types.php', 'GET', 500)).toEqual({ type: 'string' });
+    expect(declaredSchema(ops, '/uses.php', 'GET', 200)).toEqual({ type: 'object', required: ['uses'] });
+    expect(responseOf(ops, '/uses.php', 'GET', 401)).toBeUndefined();
+    expect(responseSchema(ops, '/uses.php', 'GET', 401)).toBeUndefined();
+    expect(responseSchema(ops, '/artifact.php', 'GET', 200)).toBeUndefined();
+  });
+
+  it('reads JSON under any spelling of its media type, preferring application/json', () => {
+    expect(declaredSchema(ops, '/proposals.php', 'GET', 200)).toEqual({ type: 'object' });
+    expect(declaredSchema(ops, '/players.php', 'GET', 200)).toEqual({ type: 'array' });
+    expect(declaredSchema(ops, '/upcoming-interactions.php', 'GET', 200)).toBeUndefined();
+    expect(problems(ops, '/types.php', 'a string', 500)).toEqual([]);
+    expect(problems(ops, '/types.php', { no: 'errors' }, 400)).toEqual([expect.stringContaining("must have required property 'errors'")]);
+  });
+
+  it('reads OpenAPI 2.0 responses and definitions', () => {
+    const swagger = {
+      swagger: '2.0',
+      info,
+      paths: { '/types.php': { get: { responses: { '200': { description: 'types', schema: { $ref: '#/definitions/Type' } } } } } },
+      definitions: { Type: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string', 'x-nullable': true } } } },
+    };
+    expect(problems(swagger, '/types.php', { id: 3, name: null })).toEqual([]);
+    expect(problems(swagger, '/types.php', { id: 'three' })).toEqual([expect.stringContaining('/id must be integer')]);
+  });
+});
+
+describe('schemaErrors', () => {
+  it('flags a wrong type, naming where', () => {
+    expect(problems(tree30, '/tree', { id: 'seven', children: [] })).toEqual([expect.stringMatching(/^\/id must be integer/)]);
+    expect(problems(doc('3.1.0', { '/n': { type: 'object', properties: { n: { type: 'integer' } } } }), '/n', { n: 1.5 })).toEqual([expect.stringMatching(/^\/n must be integer/)]);
+  });
+
+  it('accepts null where 3.0 says nullable, and only there', () => {
+    expect(problems(tree30, '/tree', { id: 1, label: null, children: [] })).toEqual([]);
+    const strict = doc('3.0.3', { '/s': { type: 'object', properties: { label: { type: 'string' } } } });
+    expect(problems(strict, '/s', { label: null })).toEqual([expect.stringMatching(/^\/label must be string/)]);
+  });
+
+  it('admits null on a nullable $ref, enum or composition in 3.0, but keeps their other constraints', () => {
+    const d = doc('3.0.3', {
+      '/x': {
+        type: 'object',
+        properties: {
+          ref: { $ref: '#/components/schemas/Id', nullable: true },
+          choice: { type: 'string', enum: ['a', 'b'], nullable: true },
+          both: { allOf: [{ $ref: '#/components/schemas/Id' }], nullable: true },
+        },
+      },
+    }, { Id: { type: 'integer' } });
+    expect(problems(d, '/x', { ref: null, choice: null, both: null })).toEqual([]);
+    expect(problems(d, '/x', { ref: 2, choice: 'b', both: 3 })).toEqual([]);
+    expect(problems(d, '/x', { ref: 'x', choice: 'c', both: 'y' })?.map((e) => e.split(' ')[0])).toEqual(expect.arrayContaining(['/ref', '/choice', '/both']));
+  });
+
+  it('reads boolean exclusiveMinimum and exclusiveMaximum as strict bounds', () => {
+    expect(problems(tree30, '/tree', { id: 0, children: [] })).toEqual([expect.stringMatching(/^\/id must be > 0/)]);
+    expect(problems(tree30, '/tree', { id: 1, weight: 10, children: [] })).toEqual([expect.stringMatching(/^\/weight must be < 10/)]);
+    expect(problems(tree30, '/tree', { id: 1, weight: 9.5, children: [] })).toEqual([]);
+    const inclusive = doc('3.0.3', { '/n': { type: 'integer', minimum: 0, exclusiveMinimum: false } });
+    expect(problems(inclusive, '/n', 0)).toEqual([]);
+    expect(problems(inclusive, '/n', -1)).toEqual([expect.stringContaining('must be >= 0')]);
+  });
+
+  it('follows a self-referencing component to any depth', () => {
+    const deep = { id: 1, children: [{ id: 2, children: [{ id: 3, children: [] }] }] };
+    expect(problems(tree30, '/tree', deep)).toEqual([]);
+    const broken = structuredClone(deep);
+    broken.children[0]!.children[0]!.id = -3;
+    expect(problems(tree30, '/tree', broken)).toEqual([expect.stringMatching(/^\/children\/0\/children\/0\/id must be > 0/)]);
+  });
+
+  it('follows cycles through references that are not whole components, and mutual recursion', () => {
+    const d = doc('3.0.3', { '/a': { $ref: '#/components/schemas/A' }, '/folder': { $ref: '#/components/schemas/Drive/properties/root' } }, {
+      A: { type: 'object', required: ['b'], properties: { b: { $ref: '#/components/schemas/B' } } },
+      B: { type: 'object', properties: { a: { $ref: '#/components/schemas/A', nullable: true } } },
+      Drive: {
+        type: 'object',
+        properties: { root: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, sub: { type: 'array', items: { $ref: '#/components/schemas/Drive/properties/root' } } } } },
+      },
+    });
+    expect(problems(d, '/a', { b: { a: { b: { a: null } } } })).toEqual([]);
+    expect(problems(d, '/a', { b: { a: { b: 5 } } })).toContainEqual(expect.stringMatching(/^\/b\/a\/b must be object/));
+    expect(problems(d, '/folder', { name: 'r', sub: [{ name: 's', sub: [{ name: 't' }] }] })).toEqual([]);
+    expect(problems(d, '/folder', { name: 'r', sub: [{ name: 's', sub: [{}] }] })).toEqual([expect.stringMatching(/^\/sub\/0\/sub\/0 must have required property 'name'/)]);
+  });
+
+  it('lets the discriminator pick a oneOf branch, and does not require writeOnly properties in answers', () => {
+    const d = doc('3.0.3', {
+      '/pet': {
+        oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+        discriminator: { propertyName: 'kind' },
+      },
+      '/user': { type: 'object', required: ['name', 'password'], properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
+    }, {
+      Cat: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+      Dog: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+    });
+    expect(problems(d, '/pet', { kind: 'Cat' })).toEqual([]);
+    expect(problems(d, '/pet', { name: 'no kind' })?.length).toBeGreaterThan(0);
+    expect(problems(d, '/user', { name: 'ann' })).toEqual([]);
+    expect(problems(d, '/user', {})).toEqual([expect.stringContaining("must have required property 'name'")]);
+  });
+
+  it('reads 3.1 null types and $ref siblings', () => {
+    const d = doc('3.1.0', { '/x': { type: 'object', properties: { n: { type: ['integer', 'null'] }, id: { $ref: '#/components/schemas/Id', minimum: 5 } } } }, { Id: { type: 'integer' } });
+    expect(problems(d, '/x', { n: null, id: 6 })).toEqual([]);
+    expect(problems(d, '/x', { n: 'one', id: 4 })?.map((e) => e.split(' ')[0]).sort()).toEqual(['/id', '/n']);
+  });
+
+  it('judges nothing when a schema points into another document', () => {
+    const d = doc('3.0.3', { '/x': { $ref: 'other.yaml#/components/schemas/X' } });
+    expect(problems(d, '/x', { any: 'thing' })).toBeUndefined();
+  });
+
+  it('validates answers of the reference against its 3.0 catalog', () => {
+    const catalog = buildCatalog('primary', { ...defaultVariant, catalogVersion: '3.0' });
+    const page = { items: [], page: null, per_page: 5, has_more: false, next_cursor: null };
+    expect(problems(catalog, '/artifacts.php', page, 200, 'POST')).toEqual([]);
+    expect(problems(catalog, '/artifacts.php', { ...page, page: 0 }, 200, 'POST')).toEqual([expect.stringMatching(/^\/page /)]);
+    expect(problems(catalog, '/artifacts.php', { errors: [{ message: 'bad', causes: [{ message: 'worse', causes: [] }] }] }, 400, 'POST')).toEqual([]);
+    expect(problems(catalog, '/artifacts.php', { errors: [{ message: 'bad', causes: [{ field: 'no message' }] }] }, 400, 'POST')).toEqual([
+      expect.stringMatching(/^\/errors\/0\/causes\/0 must have required property 'message'/),
+    ]);
+  });
+});
