@@ -2,6 +2,19 @@
 // Thin shim: load TypeScript sources through tsx, then hand over to the CLI.
 import { register } from 'tsx/esm/api';
 
+// Until the CLI installs its own handlers, nothing has been changed: a signal just ends the process
+// with "no verdict". Once another handler is installed this one steps aside.
+const beforeStart = (signal) => {
+  if (process.listenerCount(signal) > 1) return;
+  process.stderr.write(`conform: ${signal} before any check ran; nothing was changed\n`);
+  process.exit(3);
+};
+process.on('SIGINT', beforeStart);
+process.on('SIGTERM', beforeStart);
+
+// vitest is loaded before tsx's hooks are registered: under them each of its many modules pays a
+// round trip to the hooks thread, which made start-up seconds slower.
+await import('vitest/node');
 register();
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), {

@@ -4,10 +4,13 @@ import { integerOption, type ParsedArgs } from './cli/args.ts';
 import { UsageError } from './errors.ts';
 import { isProfileName, type ProfileName } from './profiles.ts';
 import { splitList } from './selection.ts';
+import { defaultReporters, isReporterName, reporterNames, type ReporterName } from '../reporters/index.ts';
 
 export const DEFAULT_CONFIG_FILE = 'conform.config.json';
 export const DEFAULT_KEY_ENV = 'CONFORM_API_KEY';
 export const DEFAULT_OTHER_KEY_ENV = 'CONFORM_OTHER_API_KEY';
+/** Requests a run may send unless --max-requests says otherwise: full-collection walks included. */
+export const DEFAULT_MAX_REQUESTS = 2500;
 
 /** A remote deployment to check, or the embedded reference started in-process. */
 export type TargetChoice =
@@ -26,6 +29,9 @@ export interface RunConfig {
   deadlineSeconds: number;
   concurrency: number;
   rps: number;
+  maxRequests: number;
+  reporters: ReporterName[];
+  quiet: boolean;
 }
 
 interface TargetEntry {
@@ -58,7 +64,20 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
     deadlineSeconds: integerOption('deadline', args.deadline, 1, 86_400) ?? 900,
     concurrency: integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8),
     rps: integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0),
+    maxRequests: integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS,
+    reporters: resolveReporters(args.reporter, env),
+    quiet: args.quiet === true,
   };
+}
+
+function resolveReporters(flags: string[] | undefined, env: Env): ReporterName[] {
+  if (flags === undefined) return defaultReporters(env);
+  const names = splitList(flags);
+  for (const name of names) {
+    if (!isReporterName(name)) throw new UsageError(`unknown reporter '${name}' (reporters: ${reporterNames.join(', ')})`);
+  }
+  if (names.length === 0) throw new UsageError(`--reporter needs at least one of: ${reporterNames.join(', ')}`);
+  return [...new Set(names)] as ReporterName[];
 }
 
 function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profileFlag: ProfileName | undefined): TargetChoice {

@@ -40,19 +40,8 @@ export class KeptWriter {
     return this.sendOnce(() => this.api.setKept(body, as), owner, id);
   }
 
-  /**
-   * Setting a value is idempotent, but a toggle is never retried blindly: after a transient fault
-   * the current state is read first, and only then is the same request sent once more.
-   */
-  private async sendOnce(send: () => Promise<Exchange>, owner: KeyRef, id: string): Promise<Exchange> {
-    try {
-      const exchange = await send();
-      if (![429, 502, 503, 504].includes(exchange.response.status)) return exchange;
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-    }
-    await readKept(this.api, id, owner);
-    return send();
+  private sendOnce(send: () => Promise<Exchange>, owner: KeyRef, id: string): Promise<Exchange> {
+    return sendToggle(send, () => readKept(this.api, id, owner));
   }
 
   /** Sends a verbatim body (malformed JSON) to the toggle of an item of `owner`, journaled like set(). */
@@ -90,13 +79,37 @@ export class KeptWriter {
 export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: string, value: 0 | 1): Promise<boolean> {
   const before = await readKept(api, id, user);
   const needed = before.value !== value;
-  if (needed) await api.setKept({ id: numericIfPossible(id), is_kept: value }, user);
+  if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), () => readKept(api, id, user));
   const after = await readKept(api, id, user);
   if (after.value !== value) {
     throw new CheckFailure(`item ${id} is kept=${after.value} after restoring it to ${value}`, after.exchange.seq);
   }
   journal.recordRestored(user, id, value);
   return needed;
+}
+
+const TRANSIENT_STATUSES = [429, 502, 503, 504];
+const TOGGLE_ATTEMPTS = 3;
+
+/**
+ * Setting a value is idempotent, but a toggle is never resent blindly: after a transient fault
+ * (connection error, 429, 502–504) the current state is read first, and only then is the same
+ * request sent again. A toggle that never gets a clean answer ends as a TransportError: no verdict.
+ */
+export async function sendToggle(send: () => Promise<Exchange>, readState: () => Promise<unknown>): Promise<Exchange> {
+  let fault = '';
+  for (let attempt = 1; attempt <= TOGGLE_ATTEMPTS; attempt++) {
+    if (attempt > 1) await readState();
+    try {
+      const exchange = await send();
+      if (!TRANSIENT_STATUSES.includes(exchange.response.status)) return exchange;
+      fault = `${exchange.request.method} /artifact-kept.php answered ${exchange.response.status}`;
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      fault = error.message;
+    }
+  }
+  throw new TransportError(`the kept toggle got no clean answer after ${TOGGLE_ATTEMPTS} attempts: ${fault}`);
 }
 
 /** Ids are sent back the way the target served them; numeric-looking ids as numbers. */

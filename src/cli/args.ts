@@ -32,7 +32,7 @@ export const optionTable = {
   journal: { type: 'string', arg: '<file>', help: 'restore: the journal of the interrupted run' },
   against: { type: 'string', arg: '<name|url>', help: 'diff: the second deployment (e.g. staging), read with the same user\'s key' },
   'against-key': { type: 'string', arg: '<key>', help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)' },
-  reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit; github added when GITHUB_ACTIONS is set)' },
+  reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the verdict and failures' },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
   'provider-states': { type: 'string', arg: '<module>', help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)' },

@@ -1,10 +1,7 @@
-import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { prepareOutDir } from '../out-dir.ts';
 import { join } from 'node:path';
-import { renderJson } from '../../reporters/json.ts';
-import { renderJunit } from '../../reporters/junit.ts';
-import { ProgressReporter } from '../../reporters/progress.ts';
-import { renderSummary } from '../../reporters/terminal.ts';
-import { terminalStyle } from '../../reporters/style.ts';
+import { ProgressReporter, renderAnnotations, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
 import { resolveRunConfig, type RunConfig } from '../config.ts';
 import { NoVerdictError, UsageError } from '../errors.ts';
 import { listChecks } from './list.ts';
@@ -86,12 +83,14 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
   }
   rmSync(journalPath, { force: true });
 
-  const target = await openTarget(config.target);
+  const target = await openTarget(config.target, { timeoutMs: config.timeoutMs });
   secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
   try {
     await preflight(target);
     const style = terminalStyle(io.stdout, io.env);
-    out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
+    const terminal = config.reporters.includes('terminal');
+    const progress = terminal && !config.quiet;
+    if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
     const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) });
     let interruptedBy: string | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
@@ -109,23 +108,25 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
       deadline: Date.now() + config.deadlineSeconds * 1000,
       concurrency: config.concurrency,
       rps: config.rps,
+      maxRequests: config.maxRequests,
       interrupted: () => interruptedBy,
       ...(config.fcPath ? { fcPath: config.fcPath } : {}),
       only: config.only,
       skip: config.skip,
       journalPath,
-      reporters: [new ProgressReporter(out, style)],
+      reporters: progress ? [new ProgressReporter(out, style, io.stdout.isTTY === true && !io.env.CI)] : [],
     }).finally(() => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       return runner.close();
     });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
-    const redact = redactor(secrets);
-    writeFileSync(join(config.outDir, 'report.json'), redact(renderJson(result)));
-    writeFileSync(join(config.outDir, 'junit.xml'), redact(renderJunit(result)));
-    out(renderSummary(result, style));
-    out(`reports: ${join(config.outDir, 'report.json')}, ${join(config.outDir, 'junit.xml')}\n`);
+    const written = writeReports(result, { outDir: config.outDir, reporters: config.reporters, env: io.env, redact: redactor(secrets) });
+    if (config.reporters.includes('github')) out(renderAnnotations(result));
+    if (terminal) {
+      out(renderSummary(result, style, { quiet: config.quiet }));
+      if (written.length > 0 && !config.quiet) out(`reports: ${written.join(', ')}\n`);
+    }
     return result.exitCode;
   } finally {
     await target.close();
@@ -133,15 +134,6 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
 }
 
 export const checkTimeout = (requestTimeoutMs: number): number => Math.max(120_000, requestTimeoutMs * 12);
-
-function prepareOutDir(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    throw new UsageError(`cannot write to the report folder ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-}
 
 async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {
   const profile = values.profile ?? 'primary';

@@ -15,15 +15,16 @@ export interface OpenTarget {
   close(): Promise<void>;
 }
 
-const PREFLIGHT_TIMEOUT_MS = 10_000;
-
-export async function openTarget(choice: TargetChoice): Promise<OpenTarget> {
+export async function openTarget(choice: TargetChoice, options: { timeoutMs?: number } = {}): Promise<OpenTarget> {
   let baseUrl: string;
   let keys: { primary: string; other?: string };
   let stopReference = async () => {};
   if (choice.kind === 'embedded') {
     const { startReference } = await import('../../fixtures/reference/server.ts');
-    const reference = await startReference({ profile: choice.profile });
+    // Hidden, for scripts/bench.ts: the embedded reference with a larger collection per user.
+    const itemsPerUser = Number(process.env.CONFORM_REFERENCE_ITEMS);
+    const dataset = Number.isSafeInteger(itemsPerUser) && itemsPerUser > 0 ? (await import('../../fixtures/dataset.ts')).buildDataset({ itemsPerUser }) : undefined;
+    const reference = await startReference({ profile: choice.profile, ...(dataset ? { dataset } : {}) });
     baseUrl = reference.url;
     keys = { primary: reference.keys.primary, other: reference.keys.other };
     stopReference = () => reference.close();
@@ -32,7 +33,7 @@ export async function openTarget(choice: TargetChoice): Promise<OpenTarget> {
     keys = choice.keys;
   }
   const clients: Partial<Record<KeyRef, Api>> = {};
-  const client = new ApiClient({ baseUrl, keys, timeoutMs: PREFLIGHT_TIMEOUT_MS, connections: 2 });
+  const client = new ApiClient({ baseUrl, keys, timeoutMs: options.timeoutMs ?? 10_000, connections: 2 });
   const api = new Api(client);
   clients.primary = api;
   if (keys.other) clients.other = api;

@@ -21,17 +21,22 @@ export interface ClientOptions {
   retryBudget?: number;
   /** Epoch ms after which nothing more is sent. */
   deadline?: number;
+  /** Requests (attempts included) the client may send at most; undefined: no limit. */
+  maxRequests?: number;
 }
 
 const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 const TRANSIENT = new Set([429, 502, 503, 504]);
 const MAX_WAIT_MS = 10_000;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Response text kept in the exchange log; the oldest exchanges are dropped beyond it. */
+const LOG_BYTES = 64 * 1024 * 1024;
 
 /**
  * The only place that builds HTTP requests. One keep-alive pool per target; every exchange is
  * recorded with credentials masked so that a failing check can show it and reproduce it with curl.
- * Idempotent reads are retried on transient faults, each retry recorded; nothing else is.
+ * Idempotent reads and harmless probes are retried on transient faults, each retry recorded;
+ * the kept toggle never is (KeptWriter reads the state first).
  */
 export class ApiClient {
   private readonly pool: Pool;
@@ -40,7 +45,10 @@ export class ApiClient {
   private readonly redact: (text: string) => string;
   private readonly limiter: RateLimiter;
   private readonly log: Exchange[] = [];
+  private logBytes = 0;
   private seq = 0;
+  /** Requests counted against maxRequests, counted before any await so that concurrent sends cannot overshoot. */
+  private spent = 0;
   private retriesLeft: number;
 
   constructor(private readonly options: ClientOptions) {
@@ -69,7 +77,9 @@ export class ApiClient {
 
   async send(spec: RequestSpec): Promise<Exchange> {
     this.guardWrite(spec);
-    const attempts = spec.idempotent ? (this.options.attempts ?? 3) : 1;
+    // Probes are harmless by construction (ids no item has, current values), so resending one is safe.
+    const retryable = spec.idempotent === true || spec.intent === 'probe';
+    const attempts = retryable ? (this.options.attempts ?? 3) : 1;
     const retries: RetriedAttempt[] = [];
     for (let attempt = 1; ; attempt++) {
       let exchange: Exchange | undefined;
@@ -81,7 +91,7 @@ export class ApiClient {
         failure = error;
       }
       const transient = failure !== undefined || TRANSIENT.has(exchange!.response.status);
-      if (!transient || !spec.idempotent) {
+      if (!transient || !retryable) {
         if (failure) throw failure;
         if (retries.length > 0) exchange!.retries = retries;
         return exchange!;
@@ -116,6 +126,10 @@ export class ApiClient {
     if (this.options.deadline !== undefined && Date.now() > this.options.deadline) {
       throw new TransportError(`${spec.method} ${spec.path}: not sent, the run's deadline has passed`);
     }
+    if (this.options.maxRequests !== undefined && this.spent >= this.options.maxRequests) {
+      throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
+    }
+    this.spent++;
     await this.limiter.take();
     const seq = ++this.seq;
     const path = this.pathWithQuery(spec);
@@ -161,6 +175,8 @@ export class ApiClient {
         durationMs: Math.round(performance.now() - started),
       };
       this.log.push(exchange);
+      this.logBytes += exchange.response.text.length;
+      while (this.logBytes > LOG_BYTES && this.log.length > 1) this.logBytes -= this.log.shift()!.response.text.length;
       return exchange;
     } catch (error) {
       if (error instanceof TransportError) throw error;
