@@ -78,6 +78,7 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
     } catch (error) {
       thrown ??= error;
     }
+    recorded.requests = s.client.lastSeq - startSeq;
     if (thrown !== undefined) {
       recordFailure(recorded, thrown, s.client, startSeq);
       throw thrown;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter } from 'vitest/node';
 import type { OpenTarget } from './cli/targets.ts';
+import { DEFAULT_MAX_REQUESTS } from './config.ts';
 import { UsageError } from './errors.ts';
 import { checkResults, type RunResult } from './results.ts';
 import { packageRoot, type SuiteRunner } from './run.ts';
@@ -16,6 +17,8 @@ export interface ExecuteOptions {
   deadline: number;
   concurrency: number;
   rps: number;
+  /** Budget of requests for the checks (default DEFAULT_MAX_REQUESTS). */
+  maxRequests?: number;
   fcPath?: string;
   only: readonly string[];
   skip: readonly string[];
@@ -48,6 +51,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
       deadline: options.deadline,
       concurrency: options.concurrency,
       rps: options.rps,
+      maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
       seed: options.seed,
       runs: options.runs,
       journalPath: options.journalPath,
@@ -78,6 +82,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
     reason,
     exitCode: exitCodes[verdict],
     counts: countStatuses(checks),
+    requests: checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
     checks,
     safety,
   };

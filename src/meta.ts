@@ -30,6 +30,8 @@ export interface RecordedFailure {
 export interface CheckMeta extends CheckInfo {
   outcome?: Outcome;
   failure?: RecordedFailure;
+  /** Requests the check sent, retries and the shared reads it was first to need included. */
+  requests?: number;
 }
 
 declare module '@vitest/runner' {

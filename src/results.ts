@@ -17,6 +17,8 @@ export interface CheckResult {
   exchange?: RecordedFailure['exchange'];
   reproduction?: string;
   durationMs: number;
+  /** Requests the check sent (shared reads are counted once, by the check that first needed them). */
+  requests?: number;
 }
 
 export function areaOf(moduleId: string): string {
@@ -52,6 +54,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     title: meta.title,
     area,
     durationMs: Math.round(diagnostic?.duration ?? 0),
+    ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
   };
   if (result.state === 'passed') return { ...base, status: 'passed' };
   if (result.state === 'skipped') {
@@ -78,6 +81,8 @@ export interface RunResult {
   exitCode: number;
   counts: import('./verdict.ts').Counts;
   checks: CheckResult[];
+  /** Requests the checks sent in all (bounded by --max-requests). */
+  requests?: number;
   /** What the run changed on the target and whether every change was put back. */
   safety: { changedItems: number; restoredAfterRun: number; problems: string[] };
 }

@@ -27,6 +27,7 @@ export function session(): Session {
     deadline: target.deadline,
     connections: target.concurrency,
     rps: target.rps,
+    maxRequests: target.maxRequests,
   });
   const api = new Api(client);
   current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api) };

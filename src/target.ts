@@ -14,6 +14,8 @@ export interface TargetContext {
   deadline: number;
   concurrency: number;
   rps: number;
+  /** Requests the run's client may send at most (--max-requests). */
+  maxRequests: number;
   /** fast-check seed; the same seed replays the same generated cases. */
   seed: number;
   /** fast-check runs per property. */
