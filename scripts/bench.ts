@@ -1,0 +1,238 @@
+/**
+ * Speed and scale of a full primary run, by collection size (issue 4). Prints median wall time, CPU
+ * time, requests and peak memory of the conform process, the ratios between sizes, and the targets.
+ *
+ *   npm run bench -- [--sizes 120,5000,50000] [--repeat 3] [--mode served|embedded] [--json]
+ *
+ * Every run is the real CLI (`node bin/conform.js`) in a child process. Two ways to reach a collection:
+ *  - user path (always, 120 items): `conform` with no target, so the embedded reference starts inside
+ *    the child: start-up of conform and of the reference are both in the time.
+ *  - served (default for the sizes): the bench builds the dataset once per size and starts a fresh
+ *    reference per run in its own process; the child gets `--target URL --key … --rps 0 --concurrency 8`
+ *    (the embedded reference's pacing). The child's time is conform's alone (the 50,000-item dataset
+ *    takes seconds to build, which says nothing of conform).
+ *  - embedded (--mode embedded): the child builds the bigger dataset itself (CONFORM_REFERENCE_ITEMS),
+ *    so the time includes building it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
+import { startReference } from '../fixtures/reference/server.ts';
+import { DEFAULT_MAX_REQUESTS } from '../src/config.ts';
+import { packageRoot } from '../src/run.ts';
+
+const USER_PATH_TARGET_S = 5;
+const SCALE_TARGET = 1.5;
+
+interface Options {
+  sizes: number[];
+  repeat: number;
+  mode: 'served' | 'embedded';
+  json: boolean;
+}
+
+interface Sample {
+  wallS: number;
+  cpuS: number;
+  /** Requests the checks sent, from report.json. */
+  requests: number | undefined;
+  /** Requests the reference answered (served mode only): preflight and the restore sweep included. */
+  served: number | undefined;
+  peakRssMb: number;
+  exitCode: number | null;
+  verdict: string;
+}
+
+interface Row {
+  label: string;
+  mode: 'user path' | 'served' | 'embedded';
+  items: number;
+  samples: Sample[];
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const options: Options = { sizes: [120, 5_000, 50_000], repeat: 3, mode: 'served', json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--sizes') options.sizes = value().split(',').map((s) => positive(s.replace(/_/g, ''), '--sizes'));
+    else if (arg === '--repeat') options.repeat = positive(value(), '--repeat');
+    else if (arg === '--mode') {
+      const mode = value();
+      if (mode !== 'served' && mode !== 'embedded') throw new Error('--mode is served or embedded');
+      options.mode = mode;
+    } else if (arg === '--json') options.json = true;
+    else throw new Error(`unknown option ${arg} (options: --sizes, --repeat, --mode, --json)`);
+  }
+  return options;
+}
+
+function positive(text: string, name: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name}: '${text}' is not a positive integer`);
+  return n;
+}
+
+/** Records the child's own resource usage at exit (peak RSS of the process, all its threads). */
+const usageProbe = (file: string) =>
+  `data:text/javascript,${encodeURIComponent(`import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.resourceUsage())));`)}`;
+
+async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<Omit<Sample, 'served'>> {
+  const dir = mkdtempSync(join(tmpdir(), 'conform-bench-'));
+  const usageFile = join(dir, 'usage.json');
+  const outDir = join(dir, 'out');
+  const started = performance.now();
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', usageProbe(usageFile), join(packageRoot, 'bin', 'conform.js'), ...args, '--seed', '1', '--out', outDir, '--quiet'], {
+      cwd: packageRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (stderr.trim()) process.stderr.write(`bench: conform said: ${stderr.trim().split('\n').slice(0, 3).join(' | ')}\n`);
+      resolve(code);
+    });
+  });
+  const wallS = (performance.now() - started) / 1000;
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as NodeJS.ResourceUsage;
+  let report: { requests?: number; verdict?: string } = {};
+  try {
+    report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as typeof report;
+  } catch {
+    // No report: the verdict column says so.
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    wallS,
+    cpuS: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
+    requests: report.requests,
+    peakRssMb: usage.maxRSS / 1024,
+    exitCode,
+    verdict: report.verdict ?? `no report (exit ${exitCode})`,
+  };
+}
+
+/** One run against a fresh reference started here, counting the requests it answers. */
+async function runServed(dataset: Dataset): Promise<Sample> {
+  let served = 0;
+  const reference = await startReference({
+    dataset,
+    wrap: (inner) => (req) => {
+      served++;
+      return inner(req);
+    },
+  });
+  try {
+    // The embedded reference's pacing (no rate limit, 8 connections), not the politer remote default.
+    const sample = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--other-key', reference.keys.other, '--rps', '0', '--concurrency', '8']);
+    return { ...sample, served };
+  } finally {
+    await reference.close();
+  }
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const medianOf = (row: Row, pick: (s: Sample) => number | undefined): number | undefined => {
+  const values = row.samples.map(pick).filter((v): v is number => v !== undefined);
+  return values.length === 0 ? undefined : median(values);
+};
+
+async function measure(options: Options, log: (line: string) => void): Promise<Row[]> {
+  const rows: Row[] = [];
+  const userPath: Row = { label: 'user path: conform (embedded reference, start-up included)', mode: 'user path', items: 120, samples: [] };
+  for (let i = 0; i < options.repeat; i++) {
+    userPath.samples.push({ ...(await runCli([])), served: undefined });
+    log(`  user path, 120 items, run ${i + 1}/${options.repeat}: ${userPath.samples.at(-1)!.wallS.toFixed(2)} s`);
+  }
+  rows.push(userPath);
+  for (const size of options.sizes) {
+    const row: Row = { label: '', mode: options.mode, items: size, samples: [] };
+    if (options.mode === 'served') {
+      const started = performance.now();
+      const dataset = buildDataset({ itemsPerUser: size });
+      row.label = `served: reference in the bench process, --rps 0 --concurrency 8 (dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s, not counted)`;
+      for (let i = 0; i < options.repeat; i++) {
+        row.samples.push(await runServed(dataset));
+        log(`  served, ${size} items, run ${i + 1}/${options.repeat}: ${row.samples.at(-1)!.wallS.toFixed(2)} s`);
+      }
+    } else {
+      row.label = 'embedded: CONFORM_REFERENCE_ITEMS, dataset build and reference start-up included';
+      for (let i = 0; i < options.repeat; i++) {
+        row.samples.push({ ...(await runCli([], { CONFORM_REFERENCE_ITEMS: String(size) })), served: undefined });
+        log(`  embedded, ${size} items, run ${i + 1}/${options.repeat}: ${row.samples.at(-1)!.wallS.toFixed(2)} s`);
+      }
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+const fmt = (value: number | undefined, digits = 2): string => (value === undefined ? '-' : value.toFixed(digits));
+
+function render(rows: readonly Row[], options: Options, load: { before: number; after: number }): string {
+  const lines: string[] = [];
+  lines.push(`conform bench: full primary run, ${options.repeat} run(s) per row, medians; ${availableParallelism()} cores, load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after${load.before > availableParallelism() * 0.75 ? ' (the machine was busy: timings are noisy)' : ''}`);
+  lines.push('');
+  const header = ['mode', 'items/user', 'wall s', 'cpu s', 'requests', 'served', 'peak RSS MB', 'verdict'];
+  const table = rows.map((row) => [
+    row.mode,
+    String(row.items),
+    fmt(medianOf(row, (s) => s.wallS)),
+    fmt(medianOf(row, (s) => s.cpuS)),
+    fmt(medianOf(row, (s) => s.requests), 0),
+    fmt(medianOf(row, (s) => s.served), 0),
+    fmt(medianOf(row, (s) => s.peakRssMb), 0),
+    [...new Set(row.samples.map((s) => s.verdict))].join(', '),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  lines.push(line(header), ...table.map(line));
+  lines.push('');
+  for (const row of rows) lines.push(`${row.mode} ${row.items}: ${row.label}`);
+  lines.push('requests: sent by the checks (report.json); served: answered by the reference, the pre-flight read and the restore sweep included.');
+
+  const base = rows.find((r) => r.mode !== 'user path' && r.items === Math.min(...options.sizes));
+  const userPath = rows.find((r) => r.mode === 'user path')!;
+  lines.push('');
+  if (base) {
+    for (const row of rows.filter((r) => r.mode !== 'user path' && r !== base)) {
+      const wall = (medianOf(row, (s) => s.wallS) ?? NaN) / (medianOf(base, (s) => s.wallS) ?? NaN);
+      const requests = (medianOf(row, (s) => s.requests) ?? NaN) / (medianOf(base, (s) => s.requests) ?? NaN);
+      const memory = (medianOf(row, (s) => s.peakRssMb) ?? NaN) / (medianOf(base, (s) => s.peakRssMb) ?? NaN);
+      lines.push(`ratio ${row.items} / ${base.items} items (${row.mode}): wall ${wall.toFixed(2)}x, requests ${requests.toFixed(2)}x, peak RSS ${memory.toFixed(2)}x`);
+    }
+  }
+  const userWall = medianOf(userPath, (s) => s.wallS) ?? NaN;
+  const largest = rows.filter((r) => r.mode !== 'user path').sort((a, b) => b.items - a.items)[0];
+  const maxRequests = Math.max(...rows.flatMap((r) => r.samples.map((s) => s.requests ?? 0)));
+  lines.push('');
+  lines.push(`target: user path (120 items, start-up included) <= ${USER_PATH_TARGET_S} s: ${userWall <= USER_PATH_TARGET_S ? 'met' : 'NOT met'} (${userWall.toFixed(2)} s)`);
+  if (largest && base && largest !== base) {
+    const scale = (medianOf(largest, (s) => s.wallS) ?? NaN) / (medianOf(base, (s) => s.wallS) ?? NaN);
+    lines.push(`target: ${largest.items} items <= ${SCALE_TARGET}x the ${base.items}-item time (${largest.mode}): ${scale <= SCALE_TARGET ? 'met' : 'NOT met'} (${scale.toFixed(2)}x)`);
+  }
+  lines.push(`target: requests per run <= ${DEFAULT_MAX_REQUESTS} (--max-requests default): ${maxRequests <= DEFAULT_MAX_REQUESTS ? 'met' : 'NOT met'} (largest ${maxRequests})`);
+  const failing = rows.flatMap((r) => r.samples).filter((s) => s.exitCode !== 0).length;
+  if (failing > 0) lines.push(`warning: ${failing} run(s) did not conform; their timings measure something else`);
+  return `${lines.join('\n')}\n`;
+}
+
+const options = parseOptions(process.argv.slice(2));
+const before = loadavg()[0]!;
+const rows = await measure(options, (line) => process.stderr.write(`${line}\n`));
+const after = loadavg()[0]!;
+if (options.json) process.stdout.write(`${JSON.stringify({ options, load: { before, after }, rows }, null, 2)}\n`);
+else process.stdout.write(render(rows, options, { before, after }));
