@@ -134,7 +134,8 @@ async function runProperty<T>(
   if (!result.failed) return;
   const cause = result.errorInstance;
   if (!isAssertion(cause)) throw cause;
-  const replay = `conform --only ${info.id} --seed ${result.seed} --fc-path ${result.counterexamplePath ?? ''}`;
+  const targetArgs = target.label === 'embedded reference' ? '' : `--target ${target.label} --profile ${target.profile} `;
+  const replay = `conform ${targetArgs}--only ${info.id} --seed ${result.seed} --fc-path ${result.counterexamplePath ?? ''}`;
   meta.failure = { message: '', reproduction: replay };
   const reason = cause instanceof Error ? cause.message : String(cause);
   throw new CheckFailure(
