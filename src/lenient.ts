@@ -44,6 +44,13 @@ export function isIsoDate(value: unknown): value is string {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
 
+/** A calendar date in ISO 8601 form, as a bare date or a date-time: where the spec does not show the format. */
+export function isIsoDateOrDateTime(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
+  return match !== null && isIsoDate(match[1]) && (match[2] === undefined || !Number.isNaN(Date.parse(value)));
+}
+
 /** Item ids may be numbers or strings; compare them as strings. */
 export function idOf(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, okRows } from '../src/expect.ts';
-import { flag, idOf, isIsoDate, itemFieldOf, itemRefOf, type Row } from '../src/lenient.ts';
+import { flag, idOf, isIsoDateOrDateTime, itemFieldOf, itemRefOf, type Row } from '../src/lenient.ts';
 import { readKept } from '../src/kept.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
@@ -50,14 +50,14 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
   );
 
   check(
-    { id: 'UPCOMING-002', level: 'MUST', section: '§2, §4', title: 'every interact-by date is a valid YYYY-MM-DD date' },
+    { id: 'UPCOMING-002', level: 'MUST', section: '§2, §4', title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)' },
     async (t) => {
       const exchange = await t.api.upcoming();
       const rows = okRows(exchange, 'GET /upcoming-interactions.php');
       t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
       const field = t.need(interactByField(rows), 'no field of an upcoming row reads as its interact-by date (field names are not shown)');
-      const bad = rows.find((row) => row[field] !== null && !isIsoDate(row[field]));
-      ensure(!bad, `an upcoming row has ${field} ${JSON.stringify(bad?.[field])}, not a valid YYYY-MM-DD date`, exchange);
+      const bad = rows.find((row) => !isIsoDateOrDateTime(row[field]));
+      ensure(!bad, `an upcoming row has ${field} ${JSON.stringify(bad?.[field])}, not a valid ISO 8601 date`, exchange);
     },
   );
 
