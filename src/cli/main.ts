@@ -123,10 +123,9 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
     const written = writeReports(result, { outDir: config.outDir, reporters: config.reporters, env: io.env, redact: redactor(secrets) });
     if (config.reporters.includes('github')) out(renderAnnotations(result));
-    if (terminal) {
-      out(renderSummary(result, style, { quiet: config.quiet }));
-      if (written.length > 0 && !config.quiet) out(`reports: ${written.join(', ')}\n`);
-    }
+    // Without the terminal reporter a person (or CI log) still gets the failures and the verdict line.
+    out(renderSummary(result, style, { quiet: config.quiet || !terminal }));
+    if (terminal && written.length > 0 && !config.quiet) out(`reports: ${written.join(', ')}\n`);
     return result.exitCode;
   } finally {
     await target.close();
