@@ -14,8 +14,14 @@ export interface SuiteRun {
 /** Forwards vitest's reporter events to the reporters of the run in progress. */
 class Relay implements Reporter {
   current: Reporter[] = [];
+  onTestModuleCollected: Reporter['onTestModuleCollected'] = (module) => {
+    for (const r of this.current) r.onTestModuleCollected?.(module);
+  };
   onTestCaseResult: Reporter['onTestCaseResult'] = (testCase) => {
     for (const r of this.current) r.onTestCaseResult?.(testCase);
+  };
+  onTestRunEnd: Reporter['onTestRunEnd'] = (modules, errors, reason) => {
+    for (const r of this.current) r.onTestRunEnd?.(modules, errors, reason);
   };
 }
 

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { repoRoot, runCli } from './support/cli.ts';
 
 const reportFiles = (dir: string) => readdirSync(dir).filter((f) => f !== 'journal.jsonl').sort();
 
@@ -42,5 +43,36 @@ describe('choosing reporters on the command line', () => {
     const run = await runCli(['--reporter', 'terminal,xml']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe("conform: unknown reporter 'xml' (reporters: terminal, json, junit, html, github)");
+  });
+});
+
+// `script` (util-linux) gives the CLI a pseudo-terminal, as a person at a terminal has.
+const hasScript = existsSync('/usr/bin/script');
+
+describe.skipIf(!hasScript)('progress on a terminal', () => {
+  const onTty = (env: Record<string, string>) => {
+    const out = mkdtempSync(join(tmpdir(), 'conform-tty-'));
+    const command = `node bin/conform.js --only 'AUTH-*,KEPT-001' --out ${out}`;
+    return spawnSync('script', ['-qec', command, '/dev/null'], { cwd: repoRoot, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', ...env } });
+  };
+
+  it('keeps a live "done/total" line on a TTY, in colour', () => {
+    const { stdout } = onTty({});
+    expect(stdout).toContain('5/5 checks done');
+    expect(stdout).toMatch(/\r\x1b\[K/);
+    expect(stdout).toMatch(/\x1b\[32m/);
+  });
+
+  it('honours NO_COLOR', () => {
+    const { stdout } = onTty({ NO_COLOR: '1' });
+    expect(stdout).toContain('checks done');
+    expect(stdout).not.toMatch(/\x1b\[3\dm/);
+  });
+
+  it('prints plain lines, no status line, when stdout is not a terminal', async () => {
+    const run = await runCli(['--only', 'AUTH-*,KEPT-001']);
+    expect(run.stdout).toMatch(/^✓ AUTH-001 /m);
+    expect(run.stdout).not.toContain('checks done');
+    expect(run.stdout).not.toContain('\x1b');
   });
 });
