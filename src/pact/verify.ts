@@ -96,7 +96,8 @@ export function statesOf(pactFile: string): Map<string, string[]> {
 export function judge(reply: WorkerReply, interactionStates: Map<string, string[]>): Verification {
   const report = (isObject(reply.report) ? reply.report : {}) as Report;
   const broken = new Set([...reply.stateErrors.map((e) => e.state), ...reply.heldBack.flatMap((h) => h.states)]);
-  const unjudgeable = (description: string) => (interactionStates.get(description) ?? []).some((s) => broken.has(s)) || (reply.heldBack.some((h) => h.states.length === 0));
+  const heldBackUnattributed = reply.heldBack.some((h) => h.states.length === 0);
+  const unjudgeable = (description: string) => heldBackUnattributed || (interactionStates.get(description) ?? []).some((s) => broken.has(s));
   const outcomes: InteractionOutcome[] = (report.interactionResults ?? []).map(({ description = '?', result }) => {
     const problems = (report.errors ?? [])
       .filter((e) => e.interaction?.endsWith(` - ${description}`) || e.interaction === description)
@@ -106,7 +107,9 @@ export function judge(reply: WorkerReply, interactionStates: Map<string, string[
   });
   const failed = outcomes.some((o) => o.status === 'failed');
   const notJudged = outcomes.length === 0 || outcomes.some((o) => o.status === 'not judged');
-  return { outcomes, stateErrors: reply.stateErrors, heldBack: reply.heldBack, exitCode: failed ? 1 : notJudged ? 3 : 0 };
+  // A teardown that failed may have left a kept value changed: never a clean pass.
+  const restoreFailed = reply.stateErrors.some((e) => e.action === 'teardown');
+  return { outcomes, stateErrors: reply.stateErrors, heldBack: reply.heldBack, exitCode: failed ? 1 : notJudged || restoreFailed ? 3 : 0 };
 }
 
 export function describeVerification(v: Verification): string {

@@ -1,0 +1,146 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadMutants } from '../fixtures/mutants/index.ts';
+import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
+import type { Handler } from '../fixtures/reference/types.ts';
+import { variants } from '../fixtures/variants.ts';
+import { states } from '../src/pact/contract.ts';
+import { WriteGuard } from '../src/pact/guard.ts';
+import { describeVerification, judge, verifyPact, type Verification } from '../src/pact/verify.ts';
+import { runCli } from './support/cli.ts';
+
+/** Starts the reference with `options`, verifies the pact against it with `key` (default: the primary user's). */
+async function verifyAgainst(options: ReferenceOptions, pick: (keys: { primary: string; empty: string }) => string = (k) => k.primary, providerStates?: string) {
+  const reference = await startReference(options);
+  const key = pick(reference.keys);
+  try {
+    const verification = await verifyPact({ baseUrl: reference.url, key, ...(providerStates ? { providerStates } : {}) });
+    return { verification, key, reference };
+  } finally {
+    await reference.close();
+  }
+}
+
+async function mutant(id: string): Promise<ReferenceOptions> {
+  const found = (await loadMutants()).find((m) => m.id === id);
+  if (!found?.wrap) throw new Error(`no mutant ${id} with a wrap`);
+  return { wrap: found.wrap };
+}
+
+const failed = (v: Verification) => v.outcomes.filter((o) => o.status === 'failed').map((o) => o.description);
+
+describe('conform pact verify', () => {
+  it.concurrent('passes against the embedded reference through the CLI (exit 0), without printing its key', async () => {
+    const run = await runCli(['pact', 'verify']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/22 passed, 0 failed, 0 not judged of 22 interactions/);
+    expect(run.stdout).not.toMatch(/ref-key-/);
+  });
+
+  it.concurrent('passes against a reference that makes the other choices the spec leaves open', async () => {
+    const alternative = variants.find((v) => v.id === 'alternative-choices')!;
+    const { verification } = await verifyAgainst({ variant: alternative.variant });
+    expect(failed(verification)).toEqual([]);
+    expect(verification.exitCode).toBe(0);
+  });
+
+  it.concurrent('fails against a mutant that serves requests without a key (exit 1)', async () => {
+    const { verification } = await verifyAgainst(await mutant('auth-missing-header-served'));
+    expect(verification.exitCode).toBe(1);
+    expect(failed(verification)).toEqual(['a GET of the item list without an Authorization header']);
+  });
+
+  it.concurrent('fails against a mutant that accepts is_kept 2, and puts the item\'s kept value back', async () => {
+    let keptBefore: unknown[] = [];
+    const options = await mutant('kept-coerces-truthy');
+    const reference = await startReference(options);
+    const user = reference.store.userByKey(reference.keys.primary)!;
+    keptBefore = reference.store.items(user.id).map((i) => i.is_kept);
+    try {
+      const verification = await verifyPact({ baseUrl: reference.url, key: reference.keys.primary });
+      expect(verification.exitCode).toBe(1);
+      expect(failed(verification)).toEqual(['a POST of the kept toggle with is_kept outside 0 and 1']);
+      expect(reference.store.items(user.id).map((i) => i.is_kept)).toEqual(keptBefore);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it.concurrent('gives no verdict (exit 3) when the states cannot be set up, and sends no write for them', async () => {
+    const writes: string[] = [];
+    const recordWrites = (inner: Handler): Handler => (req) => {
+      if (req.method !== 'GET' && req.path !== '/artifacts.php') writes.push(`${req.method} ${req.path}`);
+      return inner(req);
+    };
+    // The empty user has no item: "the user has an item" cannot be set up.
+    const { verification } = await verifyAgainst({ wrap: recordWrites }, (k) => k.empty);
+    expect(verification.exitCode).toBe(3);
+    expect(verification.stateErrors.map((e) => e.state)).toContain(states.hasItem);
+    expect(verification.outcomes.find((o) => o.description === 'a GET of one item')?.status).toBe('not judged');
+    expect(verification.heldBack.length).toBeGreaterThan(0);
+    expect(writes.filter((w) => w.includes('artifact-kept'))).toEqual([]);
+  });
+
+  it.concurrent('masks the key even when a target echoes it back', async () => {
+    const echo = (inner: Handler): Handler => async (req) =>
+      req.path === '/types.php' ? { status: 500, body: { errors: [{ message: `refused ${req.headers.authorization}` }] } } : inner(req);
+    const { verification, key } = await verifyAgainst({ wrap: echo });
+    expect(verification.exitCode).toBe(1);
+    const text = describeVerification(verification);
+    expect(text).toContain('a GET of the item types');
+    expect(text).not.toContain(key);
+  });
+
+  it.concurrent('uses a vendor\'s provider-states module in place of the built-in handler', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conform-states-'));
+    const module = join(dir, 'states.mjs');
+    // An id no item has: the single read must then fail, which proves the vendor's handler was used.
+    writeFileSync(module, `export default () => ({ '${states.hasItem}': async () => ({ itemId: 5 }) });\n`);
+    const { verification } = await verifyAgainst({}, undefined, module);
+    expect(failed(verification)).toContain('a GET of one item');
+    expect(verification.stateErrors).toEqual([]);
+  });
+});
+
+describe('judging a verification report', () => {
+  const report = (results: [string, 'OK' | 'Error'][]) => ({
+    interactionResults: results.map(([description, result]) => ({ description, result })),
+    errors: results.filter(([, r]) => r === 'Error').map(([d]) => ({ interaction: `Verifying a pact between agent and agent-api - ${d}`, mismatch: { mismatches: [{ mismatch: 'expected 200 but was 404', path: '' }] } })),
+  });
+  const stateOf = new Map([['a GET of one item', [states.hasItem]], ['a GET of the item types', []]]);
+
+  it('fails (1) on a failed interaction whose state was set up, and names its mismatch', () => {
+    const v = judge({ report: report([['a GET of one item', 'Error'], ['a GET of the item types', 'OK']]), stateErrors: [], heldBack: [] }, stateOf);
+    expect(v.exitCode).toBe(1);
+    expect(v.outcomes[0]).toEqual({ description: 'a GET of one item', status: 'failed', problems: ['expected 200 but was 404'] });
+  });
+
+  it('does not hold a failure against the target when its state could not be set up (3)', () => {
+    const v = judge({ report: report([['a GET of one item', 'Error'], ['a GET of the item types', 'OK']]), stateErrors: [{ state: states.hasItem, action: 'setup', message: 'empty' }], heldBack: [] }, stateOf);
+    expect(v.outcomes.map((o) => o.status)).toEqual(['not judged', 'passed']);
+    expect(v.exitCode).toBe(3);
+  });
+
+  it('never passes when a teardown could not put a kept value back (3)', () => {
+    const v = judge({ report: report([['a GET of the item types', 'OK']]), stateErrors: [{ state: states.hasItemWithKnownKept, action: 'teardown', message: 'could not restore' }], heldBack: [] }, stateOf);
+    expect(v.exitCode).toBe(3);
+  });
+});
+
+describe('the write guard', () => {
+  it('lets reads through and writes only with ids a provider state prepared', () => {
+    const guard = new WriteGuard();
+    expect(guard.refusal('GET', '/artifact.php', { id: '5' }, undefined)).toBeUndefined();
+    expect(guard.refusal('POST', '/artifacts.php', {}, { kept: true })).toBeUndefined();
+    expect(guard.refusal('POST', '/artifact-kept.php', {}, { id: 987654321, is_kept: 1 })).toMatch(/no provider state/);
+    guard.prepare(states.hasItemWithKnownKept, { itemId: 1063, kept: 1 });
+    expect(guard.refusal('POST', '/artifact-kept.php', {}, { id: 1063, is_kept: 1 })).toBeUndefined();
+    expect(guard.refusal('POST', '/artifact-kept.php', {}, { id: 1, is_kept: 1 })).toMatch(/id 1,/);
+    expect(guard.refusal('DELETE', '/artifact.php', {}, undefined)).toMatch(/names no id/);
+    guard.reset();
+    expect(guard.refusal('POST', '/artifact-kept.php', {}, { id: 1063, is_kept: 1 })).toMatch(/no provider state/);
+  });
+});
