@@ -1,25 +1,37 @@
-import { okObject } from './expect.ts';
-import { cursorWalk } from './paging.ts';
+import { okObject, okRows } from './expect.ts';
+import { cursorWalk, cursorWindow, type CursorWindow, type Page } from './paging.ts';
 import type { Api } from './http/api.ts';
+import type { Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
 import { flag, idOf, type Row } from './lenient.ts';
 
 export const PAGE_MAX = 200;
-/** A cursor walk stops after this many pages (50,000 rows at 200 a page). */
+/**
+ * The one full read of a collection a run makes per user: a cursor walk of at most this many pages
+ * (50,000 rows at 200 a page). Every other read of the list is a bounded window.
+ */
 const MAX_WALK_PAGES = 250;
 
 export interface Collection {
   rows: Row[];
   ids: string[];
+  /** The walk's pages, in order: the last one ended it. */
+  pages: Page[];
   requests: number;
+}
+
+export interface Uses {
+  rows: Row[];
+  exchange: Exchange;
 }
 
 /**
  * Finds what a check needs in whatever the target holds. Full reads are done once per worker and
- * reused; they are invalidated by `invalidate()` after writes that were not restored.
+ * reused by every oracle; they are invalidated by `invalidate()` after writes that were not restored.
  */
 export class Discovery {
   private readonly walks = new Map<KeyRef, Promise<Collection>>();
+  private readonly usesReads = new Map<KeyRef, Promise<Uses>>();
 
   constructor(
     private readonly api: Api,
@@ -27,18 +39,23 @@ export class Discovery {
 
   /** Every row of a user's collection, read once by a cursor walk (§4 rule 2). */
   collection(user: KeyRef = 'primary'): Promise<Collection> {
-    let walk = this.walks.get(user);
-    if (!walk) {
-      walk = this.walk(user);
-      walk.catch(() => this.walks.delete(user));
-      this.walks.set(user, walk);
-    }
-    return walk;
+    return cached(this.walks, user, () => this.walk(user));
   }
 
-  /** An uncached cursor walk, for before/after comparisons around writes. */
-  async freshRows(user: KeyRef = 'primary'): Promise<Row[]> {
-    return (await this.walk(user)).rows;
+  /**
+   * Every use of the user, read once (GET /uses.php has no paging, §4): the kept toggle, the only
+   * write, cannot change it.
+   */
+  uses(user: KeyRef = 'primary'): Promise<Uses> {
+    return cached(this.usesReads, user, async () => {
+      const exchange = await this.api.uses({}, user);
+      return { rows: okRows(exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
+    });
+  }
+
+  /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
+  freshWindow(pages: number, user: KeyRef = 'primary'): Promise<CursorWindow> {
+    return cursorWindow(this.api, { per_page: PAGE_MAX }, { user, maxPages: pages });
   }
 
   invalidate(): void {
@@ -77,13 +94,24 @@ export class Discovery {
   async unusedId(user: KeyRef = 'primary'): Promise<string | number> {
     const { ids } = await this.collection(user);
     const numeric = ids.map(Number).filter(Number.isSafeInteger);
-    if (numeric.length === ids.length) return Math.max(0, ...numeric) + 987_654_321;
+    if (numeric.length === ids.length) return numeric.reduce((max, id) => Math.max(max, id), 0) + 987_654_321;
     return `conform-absent-${Date.now().toString(36)}`;
   }
 
   private async walk(user: KeyRef): Promise<Collection> {
     const pages = await cursorWalk(this.api, { per_page: PAGE_MAX }, { user, maxPages: MAX_WALK_PAGES });
     const rows = pages.flatMap((p) => p.rows);
-    return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), requests: pages.length };
+    return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), pages, requests: pages.length };
   }
+}
+
+/** A read made once per user; a failed one is forgotten so that the next check tries again. */
+function cached<T>(reads: Map<KeyRef, Promise<T>>, user: KeyRef, read: () => Promise<T>): Promise<T> {
+  let pending = reads.get(user);
+  if (!pending) {
+    pending = read();
+    pending.catch(() => reads.delete(user));
+    reads.set(user, pending);
+  }
+  return pending;
 }

@@ -22,20 +22,59 @@ export async function fetchPage(api: Api, body: Record<string, unknown>, user: K
 
 export const noCursor = (cursor: unknown): boolean => cursor === null || cursor === undefined || cursor === '';
 
-/** Walks every page of a listing by cursor; stops at `maxPages` with an error rather than looping. */
-export async function cursorWalk(api: Api, body: Record<string, unknown>, { user = 'primary', maxPages = 500 }: { user?: KeyRef; maxPages?: number } = {}): Promise<Page[]> {
+/** Ids in the order cursor paging returns them (§4): numerically when both are numbers, else by code units. */
+export function compareIds(a: string, b: string): number {
+  const numeric = /^\d+$/.test(a) && /^\d+$/.test(b);
+  return numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first pages of a cursor walk, and whether they are all of them. */
+export interface CursorWindow {
+  pages: Page[];
+  complete: boolean;
+}
+
+/**
+ * Walks a listing by cursor from the start, for at most `maxPages` pages, or until `enough` says the
+ * pages so far suffice. Each step checks what makes the next one possible (has_more, next_cursor).
+ */
+export async function cursorWindow(
+  api: Api,
+  body: Record<string, unknown>,
+  { user = 'primary', maxPages, enough }: { user?: KeyRef; maxPages: number; enough?: (page: Page) => boolean },
+): Promise<CursorWindow> {
   const pages: Page[] = [];
   let cursor: unknown = null;
   for (let i = 0; i < maxPages; i++) {
     const page = await fetchPage(api, { ...body, cursor }, user);
     pages.push(page);
     ensure(page.hasMore !== undefined, 'cursor paging: has_more must be a boolean (or 0/1)', page.exchange);
-    if (!page.hasMore) return pages;
+    if (!page.hasMore) return { pages, complete: true };
     ensure(!noCursor(page.nextCursor), 'cursor paging: has_more is true but there is no next_cursor', page.exchange);
     ensure(page.rows.length > 0, 'cursor paging: an empty page claims has_more', page.exchange);
+    if (enough?.(page)) break;
     cursor = page.nextCursor;
   }
-  throw new Error(`cursor walk did not end within ${maxPages} pages`);
+  return { pages, complete: false };
+}
+
+/** Walks every page of a listing by cursor; stops at `maxPages` with an error rather than looping. */
+export async function cursorWalk(api: Api, body: Record<string, unknown>, { user = 'primary', maxPages = 500 }: { user?: KeyRef; maxPages?: number } = {}): Promise<Page[]> {
+  const { pages, complete } = await cursorWindow(api, body, { user, maxPages });
+  if (!complete) throw new Error(`cursor walk did not end within ${maxPages} pages`);
+  return pages;
+}
+
+/**
+ * The rows of a cursor window that an oracle can be held to: all of them when the walk is complete,
+ * else those up to the highest id seen (cursor pages come in ascending id order, §4), so that "every
+ * matching item up to there was returned" is a claim about the window alone.
+ */
+export function windowBound(window: CursorWindow, idOf: (row: Row) => string | undefined): (id: string) => boolean {
+  if (window.complete) return () => true;
+  const ids = window.pages.flatMap((p) => p.rows.map(idOf)).filter((id): id is string => id !== undefined);
+  const highest = ids.reduce<string | undefined>((max, id) => (max === undefined || compareIds(id, max) > 0 ? id : max), undefined);
+  return (id) => highest !== undefined && compareIds(id, highest) <= 0;
 }
 
 /** Walks every page of a listing by page number. */
@@ -48,4 +87,15 @@ export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages
     if (!current.hasMore) return pages;
   }
   throw new Error(`page walk did not end within ${maxPages} pages`);
+}
+
+/**
+ * Page numbers to read of a page-numbered listing of `total` pages: all of them up to `whole`, else
+ * runs of `run` consecutive pages at the start, at a seeded place in the middle, and at the end.
+ */
+export function pageRuns(total: number, seed: number, { whole = 25, run = 3 }: { whole?: number; run?: number } = {}): number[][] {
+  const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+  if (total <= whole) return [range(1, total)];
+  const middleFrom = run + 1 + (Math.abs(seed) % (total - 3 * run));
+  return [range(1, run), range(middleFrom, run), range(total - run + 1, run)];
 }

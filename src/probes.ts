@@ -3,7 +3,7 @@ import { endpoints } from './http/api.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
 import { isObject, rowsOf, type Row } from './lenient.ts';
-import { cursorWalk } from './paging.ts';
+import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from './profiles.ts';
 
 /** One authenticated read of every endpoint of the profile (§4), parameterised by credentials. */
@@ -48,11 +48,29 @@ export function userDataIn(exchange: Exchange, known: readonly string[]): string
   return undefined;
 }
 
-/** A fresh read of everything the agent can see, for before/after comparisons around probes. */
-export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName): Promise<string> {
-  const rows = (await cursorWalk(api, { per_page: 200 }, { user })).flatMap((p) => p.rows);
-  const reads = [api.uses({}, user), api.types(user), api.proposals({ include_other: 1 }, user)];
+/** Cursor pages a snapshot reads: the whole collection up to 1,000 items, else its first 1,000 by id. */
+const SNAPSHOT_PAGES = 5;
+/** Items of a larger collection whose uses a snapshot reads. */
+const SNAPSHOT_USE_ITEMS = 3;
+
+/**
+ * A fresh read of what the agent can see, for before/after comparisons around probes. A collection of
+ * up to 1,000 items is read whole, with every use. A larger one is read in bounded windows, so that the
+ * comparison costs the same at any size: its first 1,000 items by id, the uses of the first few of them,
+ * and what a wrongly accepted probe would have made (uses of `probe.id`, items titled `probe.title`).
+ * Types, proposal outcomes and players are read whole.
+ */
+export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName, probe: { id?: string | number; title?: string } = {}): Promise<string> {
+  const window = await cursorWindow(api, { per_page: 200 }, { user, maxPages: SNAPSHOT_PAGES });
+  const rows = window.pages.flatMap((p) => p.rows);
+  const reads = [api.types(user), api.proposals({ include_other: 1 }, user)];
   if (profiles[profile].has('players')) reads.push(api.players(user));
+  if (window.complete) reads.push(api.uses({}, user));
+  else {
+    const sample = rows.slice(0, SNAPSHOT_USE_ITEMS).map((r) => r.id as string | number);
+    reads.push(...[...sample, ...(probe.id !== undefined ? [probe.id] : [])].map((id) => api.uses({ artifact_id: id }, user)));
+    if (probe.title !== undefined) reads.push(api.list({ query: probe.title, per_page: 200 }, user));
+  }
   const others = await Promise.all(reads);
   return JSON.stringify([rows.map(stripStamps), ...others.map((e) => [e.response.status, e.response.json])]);
 }

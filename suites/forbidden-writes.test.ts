@@ -20,8 +20,9 @@ interface WriteProbe {
  */
 async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe[]): Promise<void> {
   const absentId = await t.discover.unusedId();
-  const before = await stateSnapshot(t.api, 'primary', t.target.profile);
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
+  const traces = { id: absentId, title: payload.Title };
+  const before = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
   const exchanges = await Promise.all(
     probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
   );
@@ -29,7 +30,7 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
     ensureNo5xx(ex, `${p.method} ${p.path}`);
     ensure(ex.response.status === 403, `${p.method} ${p.path} is a write other than the kept toggle: expected 403, got ${ex.response.status}`, ex);
   }
-  const after = await stateSnapshot(t.api, 'primary', t.target.profile);
+  const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
   ensure(after === before, `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')})`, exchanges.at(-1)?.ex);
 }
 

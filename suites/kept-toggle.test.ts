@@ -4,10 +4,15 @@ import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
 import { readKept } from '../src/kept.ts';
 import { flag, idOf, isModificationStamp, type Row } from '../src/lenient.ts';
 import { profiles } from '../src/profiles.ts';
+import { PAGE_MAX } from '../src/discovery.ts';
 
-/** The item whose record has the most independent flags and tags set: the toggle's best witness. */
+/**
+ * The item whose record has the most independent flags and tags set: the toggle's best witness.
+ * Chosen among the first rows by id, so that it and its neighbours lie in the first cursor pages,
+ * which a bounded re-read covers (KEPT-005).
+ */
 async function richestItem(t: CheckContext): Promise<Row> {
-  const { rows } = await t.discover.collection();
+  const rows = (await t.discover.collection()).rows.slice(0, PAGE_MAX - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const score = (r: Row) =>
     [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter((v) => flag(v) === true).length +
@@ -144,7 +149,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const witnesses = rows.filter((r) => idOf(r.id) !== id).slice(0, 199);
       const keptOf = async (): Promise<Map<string, unknown>> => {
         if (profiles[t.target.profile].has('full-rows')) {
-          const fresh = await t.discover.freshRows();
+          // The first two cursor pages: the toggled item and every item near it by id.
+          const fresh = (await t.discover.freshWindow(2)).pages.flatMap((p) => p.rows);
           return new Map(fresh.map((r) => [idOf(r.id) ?? '', flag(r.is_kept)]));
         }
         const sample = witnesses.slice(0, 10);

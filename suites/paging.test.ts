@@ -2,17 +2,17 @@ import { describe } from 'vitest';
 import { check } from '../src/check.ts';
 import { badRequestWithErrors, ensure, ensureNo5xx, is2xx, okRows } from '../src/expect.ts';
 import { errorsList, idOf, rowsOf, titleCollations } from '../src/lenient.ts';
-import { cursorWalk, fetchPage, noCursor, pageWalk } from '../src/paging.ts';
+import { compareIds, cursorWindow, fetchPage, noCursor, pageRuns, pageWalk, type Page } from '../src/paging.ts';
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
+/** Listings of up to this many pages are walked whole; longer ones are read in bounded runs. */
+const SHORT_LISTING_PAGES = 25;
+/** The small-page cursor walk of PAGE-006: about this many pages over at most this many items. */
+const SMALL_WALK_PAGES = 25;
+const SMALL_WALK_ITEMS = 125;
 
 const ids = (rows: readonly Record<string, unknown>[]) => rows.map((r) => idOf(r.id) ?? '?');
-
-function compareIds(a: string, b: string): number {
-  const numeric = /^\d+$/.test(a) && /^\d+$/.test(b);
-  return numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0;
-}
 
 describe('paging (§4 POST /artifacts.php, §8)', () => {
   check(
@@ -108,39 +108,83 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   check(
     { id: 'PAGE-006', level: 'MUST', section: '§4', title: 'a cursor walk returns every item once in ascending id order and ends without a next cursor' },
     async (t) => {
-      const { rows } = await t.discover.collection();
+      // The run's shared read is a whole cursor walk at 200 a page: it is judged here.
+      const { rows, pages: walk } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty');
-      const perPage = Math.max(3, Math.ceil(rows.length / 25));
-      const pages = await cursorWalk(t.api, { per_page: perPage });
-      const walked = pages.flatMap((p) => ids(p.rows));
-      const last = pages.at(-1)!;
+      const walked = ids(rows);
+      const last = walk.at(-1)!;
       ensure(noCursor(last.nextCursor), `the last cursor page still carries next_cursor ${JSON.stringify(last.nextCursor)}`, last.exchange);
       ensure(new Set(walked).size === walked.length, `the cursor walk returned ${walked.length - new Set(walked).size} item(s) twice`, last.exchange);
       const sorted = [...walked].sort(compareIds);
       const firstOut = walked.findIndex((id, i) => id !== sorted[i]);
-      ensure(firstOut === -1, `the cursor walk is not in ascending id order (at position ${firstOut}: ${walked[firstOut]})`, pages[Math.floor(firstOut / perPage)]?.exchange);
-      const pageIds = (await pageWalk(t.api, { per_page: MAX_PAGE })).flatMap((p) => ids(p.rows));
-      const missing = pageIds.filter((id) => !walked.includes(id));
-      ensure(missing.length === 0 && walked.length === pageIds.length, `the cursor walk (${walked.length} items) and page paging (${pageIds.length} items) disagree; e.g. ${missing[0] ?? 'extra items'} missing`, last.exchange);
+      ensure(firstOut === -1, `the cursor walk is not in ascending id order (at position ${firstOut}: ${walked[firstOut]})`, walk[Math.floor(firstOut / MAX_PAGE)]?.exchange);
+      // Small pages cross many page boundaries: their first pages must hold exactly the first items.
+      const perPage = Math.max(3, Math.ceil(Math.min(rows.length, SMALL_WALK_ITEMS) / SMALL_WALK_PAGES));
+      const small = await cursorWindow(t.api, { per_page: perPage }, { maxPages: SMALL_WALK_PAGES });
+      const smallIds = small.pages.flatMap((p) => ids(p.rows));
+      const expected = small.complete ? walked : walked.slice(0, smallIds.length);
+      const at = smallIds.findIndex((id, i) => id !== expected[i]);
+      ensure(
+        at === -1 && smallIds.length === expected.length,
+        `a cursor walk at ${perPage} a page disagrees with one at ${MAX_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
+        small.pages[Math.floor(Math.max(at, 0) / perPage)]?.exchange,
+      );
+      if (small.complete) ensure(noCursor(small.pages.at(-1)!.nextCursor), `the last cursor page at ${perPage} a page still carries a next_cursor`, small.pages.at(-1)!.exchange);
+      // Page paging holds the same items: read whole when short, else its first pages and its last.
+      const total = Math.ceil(rows.length / MAX_PAGE);
+      const known = new Set(walked);
+      if (total <= SHORT_LISTING_PAGES) {
+        const pageIds = (await pageWalk(t.api, { per_page: MAX_PAGE }, SHORT_LISTING_PAGES + 1)).flatMap((p) => ids(p.rows));
+        const missing = pageIds.filter((id) => !known.has(id));
+        ensure(missing.length === 0 && walked.length === pageIds.length, `the cursor walk (${walked.length} items) and page paging (${pageIds.length} items) disagree; e.g. ${missing[0] ?? 'extra items'} missing`, last.exchange);
+        return;
+      }
+      const read = await Promise.all([1, 2, total].map((page) => fetchPage(t.api, { per_page: MAX_PAGE, page })));
+      const pageIds = read.flatMap((p) => ids(p.rows));
+      const stranger = pageIds.find((id) => !known.has(id));
+      ensure(stranger === undefined, `page paging lists item ${stranger}, which the cursor walk did not return`, read.find((p) => ids(p.rows).includes(stranger!))?.exchange);
+      const lastPage = read.at(-1)!;
+      const expectedLast = rows.length - (total - 1) * MAX_PAGE;
+      ensure(lastPage.rows.length === expectedLast && lastPage.hasMore === false, `page ${total} at ${MAX_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${String(lastPage.hasMore)})`, lastPage.exchange);
     },
   );
 
   check(
     { id: 'PAGE-007', level: 'MUST', section: '§4', title: 'page paging is complete and ordered by title under one consistent collation' },
     async (t) => {
-      const { ids: all } = await t.discover.collection();
+      const { rows: all } = await t.discover.collection();
       t.need(all.length >= 2 ? all : undefined, 'fewer than two items, so there is no order to observe');
-      const perPage = Math.max(5, Math.ceil(all.length / 20));
-      const pages = await pageWalk(t.api, { per_page: perPage });
+      const perPage = Math.min(MAX_PAGE, Math.max(5, Math.ceil(all.length / 20)));
+      const total = Math.ceil(all.length / perPage);
+      // Short listings are walked whole; long ones in runs of consecutive pages (start, seeded middle, end).
+      const numbers = pageRuns(total, t.target.seed, { whole: SHORT_LISTING_PAGES });
+      const runs: Page[][] = numbers.length === 1
+        ? [await pageWalk(t.api, { per_page: perPage }, SHORT_LISTING_PAGES + 5)]
+        : await Promise.all(numbers.map((run) => Promise.all(run.map((page) => fetchPage(t.api, { per_page: perPage, page })))));
+      const pages = runs.flat();
       const rows = pages.flatMap((p) => p.rows);
       const walked = ids(rows);
       ensure(new Set(walked).size === walked.length, `page paging returned ${walked.length - new Set(walked).size} item(s) twice`, pages.at(-1)?.exchange);
-      const missing = all.filter((id) => !walked.includes(id));
-      ensure(missing.length === 0, `page paging missed ${missing.length} item(s), e.g. ${missing[0]}`, pages.at(-1)?.exchange);
       const titles = rows.map((r) => String(r.Title ?? ''));
       const consistent = titleCollations.filter((c) => titles.every((title, i) => i === 0 || c.compare(titles[i - 1]!, title) <= 0));
       const at = titles.findIndex((title, i) => i > 0 && titleCollations[2]!.compare(titles[i - 1]!, title) > 0);
       ensure(consistent.length > 0, `titles are not ordered under any usual collation (e.g. "${titles[at - 1]}" before "${titles[at]}")`, pages[Math.floor(at / perPage)]?.exchange);
+      const seen = new Set(walked);
+      if (runs.length === 1) {
+        const missing = all.map((r) => idOf(r.id) ?? '?').filter((id) => !seen.has(id));
+        ensure(missing.length === 0, `page paging missed ${missing.length} item(s), e.g. ${missing[0]}`, pages.at(-1)?.exchange);
+        return;
+      }
+      // Within a run of consecutive pages, every item whose title sorts strictly inside the run's span
+      // (under each collation the pages are consistent with) must be on one of them.
+      for (const [i, run] of runs.entries()) {
+        const spanTitles = run.flatMap((p) => p.rows.map((r) => String(r.Title ?? '')));
+        if (spanTitles.length === 0) continue;
+        const [first, lastTitle] = [spanTitles[0]!, spanTitles.at(-1)!];
+        const insideUnder = (c: (typeof consistent)[number]) => (r: Record<string, unknown>) => c.compare(first, String(r.Title ?? '')) < 0 && c.compare(String(r.Title ?? ''), lastTitle) < 0;
+        const missing = consistent.reduce((candidates, c) => candidates.filter(insideUnder(c)), all.filter((r) => !seen.has(idOf(r.id) ?? '?')));
+        ensure(missing.length === 0, `pages ${numbers[i]!.join(', ')} at ${perPage} a page span "${first}" to "${lastTitle}" but leave out ${missing.length} item(s) titled in between, e.g. item ${String(missing[0]?.id)} "${String(missing[0]?.Title)}"`, run.at(-1)?.exchange);
+      }
     },
   );
 

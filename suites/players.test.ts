@@ -36,9 +36,8 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
   check(
     { id: 'PLAY-003', level: 'MUST', section: '§2', title: 'every participant of a use is a player of the household', requires: ['players'] },
     async (t) => {
-      const [players, uses] = await Promise.all([t.api.players(), t.api.uses({})]);
+      const [players, { rows, exchange: uses }] = await Promise.all([t.api.players(), t.discover.uses()]);
       const household = new Set(okRows(players, 'GET /players.php').map((p) => idOf(p.id)));
-      const rows = okRows(uses, 'GET /uses.php');
       t.need(rows[0], 'no use is recorded');
       for (const use of rows) {
         const named = [...playerIdsOf(use), ...participantIdsOf(use)];
