@@ -1,5 +1,6 @@
 import { flag, idOf, isObject, type Row } from '../lenient.ts';
 import type { ProfileName } from '../profiles.ts';
+import { mulberry32 } from '../random.ts';
 
 export type SideName = 'target' | 'against';
 export const sideNames: readonly SideName[] = ['target', 'against'];
@@ -121,15 +122,4 @@ export function sampleIds(ids: readonly string[], count: number, seed: number): 
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];
   }
   return sortIds(pool.slice(0, Math.max(0, count)));
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
