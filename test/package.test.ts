@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './support/cli.ts';
+import { readReport, repoRoot } from './support/cli.ts';
 
 // What a vendor does: npm pack, install the tarball into an empty folder elsewhere, run npx conform.
 describe('the packed package', () => {
@@ -27,7 +27,7 @@ describe('the packed package', () => {
     });
     expect(stdout).toMatch(/verdict: conforms/);
     expect(readdirSync(out)).toEqual(expect.arrayContaining(['report.json', 'junit.xml']));
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdict: string; checks: { status: string }[] };
+    const report = readReport(out);
     expect(report.verdict).toBe('conforms');
     expect(report.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(6);
   });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateReport } from '../../reporters/schema.ts';
 import type { RunResult } from '../../src/results.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,8 +55,16 @@ export function runCli(args: readonly string[], env: Record<string, string | und
         stdout,
         stderr,
         outDir,
-        report: () => JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as RunResult,
+        report: () => readReport(outDir),
       }),
     );
   });
+}
+
+/** report.json of a run; every report a test reads must validate against the published schema. */
+export function readReport(outDir: string): RunResult {
+  const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as unknown;
+  const problems = validateReport(report);
+  if (problems.length > 0) throw new Error(`report.json in ${outDir} does not validate against reporters/report.schema.json:\n${problems.join('\n')}`);
+  return report as RunResult;
 }
