@@ -20,6 +20,13 @@ export interface Collection {
   requests: number;
 }
 
+const sharedReads = {
+  'GET /proposals.php': (api: Api) => api.proposals({}),
+  'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
+  'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
+} as const;
+export type SharedRead = keyof typeof sharedReads;
+
 export interface Uses {
   rows: Row[];
   exchange: Exchange;
@@ -32,13 +39,30 @@ export interface Uses {
 export class Discovery {
   private readonly walks = new Map<KeyRef, Promise<Collection>>();
   private readonly usesReads = new Map<KeyRef, Promise<Uses>>();
+  private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
 
+  /** @param users whose shared reads start together, when the first check needs a collection */
   constructor(
     private readonly api: Api,
+    private readonly users: readonly KeyRef[] = ['primary'],
   ) {}
 
-  /** Every row of a user's collection, read once by a cursor walk (§4 rule 2). */
+  /**
+   * Every row of a user's collection, read once by a cursor walk (§4 rule 2). The first call also
+   * starts the other shared reads (each user's walk and uses) in the background: a run that reads one
+   * collection nearly always needs them all, and this way they overlap the checks that come first.
+   */
   collection(user: KeyRef = 'primary'): Promise<Collection> {
+    if (this.walks.size === 0) {
+      for (const other of this.users) {
+        if (other !== user) void this.collectionOnly(other).catch(() => undefined);
+        void this.uses(other).catch(() => undefined);
+      }
+    }
+    return this.collectionOnly(user);
+  }
+
+  private collectionOnly(user: KeyRef): Promise<Collection> {
     return cached(this.walks, user, () => this.walk(user));
   }
 
@@ -51,6 +75,15 @@ export class Discovery {
       const exchange = await this.api.uses({}, user);
       return { rows: okRows(exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
     });
+  }
+
+  /**
+   * One answer of an endpoint without paging, read once per run and shared by the checks that use it
+   * as an oracle or a baseline. Like the collection walk this relies on every check putting back what
+   * it toggled before the next one starts; checks that toggle read afresh.
+   */
+  shared(read: SharedRead): Promise<Exchange> {
+    return cached(this.sharedReads, read, () => sharedReads[read](this.api));
   }
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
@@ -105,13 +138,13 @@ export class Discovery {
   }
 }
 
-/** A read made once per user; a failed one is forgotten so that the next check tries again. */
-function cached<T>(reads: Map<KeyRef, Promise<T>>, user: KeyRef, read: () => Promise<T>): Promise<T> {
-  let pending = reads.get(user);
+/** A read made once; a failed one is forgotten so that the next check tries again. */
+function cached<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
+  let pending = reads.get(key);
   if (!pending) {
     pending = read();
-    pending.catch(() => reads.delete(user));
-    reads.set(user, pending);
+    pending.catch(() => reads.delete(key));
+    reads.set(key, pending);
   }
   return pending;
 }

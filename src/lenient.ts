@@ -72,8 +72,9 @@ const ITEM_FIELD_NAMES = ['artifact_id', 'item_id', 'artifact', 'item'];
  */
 export function itemFieldOf(rows: readonly Row[], itemIds: ReadonlySet<string>, options: { ownId?: boolean } = {}): string | undefined {
   if (rows.length === 0) return undefined;
-  const seen = rows.flatMap((r) => Object.keys(r)).filter((k) => k !== 'id');
-  const keys = [...new Set([...ITEM_FIELD_NAMES, ...seen, ...(options.ownId ? [] : ['id'])])];
+  const seen = new Set<string>(ITEM_FIELD_NAMES);
+  for (const row of rows) for (const key of Object.keys(row)) if (key !== 'id') seen.add(key);
+  const keys = [...seen, ...(options.ownId ? [] : ['id'])];
   return keys.find((key) => rows.every((r) => itemIds.has(itemRefOf(r[key]) ?? '')));
 }
 

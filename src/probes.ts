@@ -55,17 +55,17 @@ const SNAPSHOT_USE_ITEMS = 3;
 
 /**
  * A fresh read of what the agent can see, for before/after comparisons around probes. A collection of
- * up to 1,000 items is read whole, with every use. A larger one is read in bounded windows, so that the
- * comparison costs the same at any size: its first 1,000 items by id, the uses of the first few of them,
- * and what a wrongly accepted probe would have made (uses of `probe.id`, items titled `probe.title`).
- * Types, proposal outcomes and players are read whole.
+ * up to 1,000 items is read whole, with every use and proposal outcome. A larger one is read in bounded
+ * windows, so that the comparison costs the same at any size: its first 1,000 items by id, the uses of
+ * the first few of them, and what a wrongly accepted probe would have made (uses of `probe.id`, items
+ * titled `probe.title`). Types and players are read whole.
  */
 export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName, probe: { id?: string | number; title?: string } = {}): Promise<string> {
   const window = await cursorWindow(api, { per_page: 200 }, { user, maxPages: SNAPSHOT_PAGES });
   const rows = window.pages.flatMap((p) => p.rows);
-  const reads = [api.types(user), api.proposals({ include_other: 1 }, user)];
+  const reads = [api.types(user)];
   if (profiles[profile].has('players')) reads.push(api.players(user));
-  if (window.complete) reads.push(api.uses({}, user));
+  if (window.complete) reads.push(api.uses({}, user), api.proposals({ include_other: 1 }, user));
   else {
     const sample = rows.slice(0, SNAPSHOT_USE_ITEMS).map((r) => r.id as string | number);
     reads.push(...[...sample, ...(probe.id !== undefined ? [probe.id] : [])].map((id) => api.uses({ artifact_id: id }, user)));

@@ -30,6 +30,6 @@ export function session(): Session {
     maxRequests: target.maxRequests,
   });
   const api = new Api(client);
-  current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api) };
+  current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']) };
   return current;
 }

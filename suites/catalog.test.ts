@@ -55,10 +55,11 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         t.api.list({}),
         t.api.list({ per_page: 5, cursor: null }),
         t.api.list({ page: 'not-a-number' }),
-        t.api.uses({}),
-        t.api.proposals({ include_other: 1 }),
+        // One item's uses: the same schema as the whole history, at a size that does not grow with it.
+        t.api.uses(item ? { artifact_id: String(item.id) } : {}),
+        t.discover.shared('GET /proposals.php?include_other=1'),
         t.api.types(),
-        t.api.upcoming(),
+        t.discover.shared('GET /upcoming-interactions.php'),
       ];
       if (item) samples.push(t.api.item(String(item.id)));
       // Rows with every optional field: nullable ones (Acq, last_use) included.

@@ -58,20 +58,21 @@ describe('user scoping (§4 rule 1, §5)', () => {
     { id: 'SCOPE-002', level: 'MUST', section: '§4, §5', title: 'user_id in the query string of any read changes nothing' },
     async (t) => {
       const item = await t.discover.anyItem();
-      const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange> }[] = [
+      // Endpoints without paging answer the baseline from the run's shared read.
+      const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange>; baseline?: () => Promise<Exchange> }[] = [
         { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q) },
         // One item's uses: the same question as for the whole list, at a size that does not grow with it.
         { name: 'GET /uses.php', send: (q) => t.api.uses(item ? { artifact_id: item.id as string, ...q } : q) },
-        { name: 'GET /proposals.php', send: (q) => t.api.proposals({ include_other: 1, ...q }) },
+        { name: 'GET /proposals.php', send: (q) => t.api.proposals({ include_other: 1, ...q }), baseline: () => t.discover.shared('GET /proposals.php?include_other=1') },
         { name: 'GET /types.php', send: (q) => t.api.types('primary', q) },
-        { name: 'GET /upcoming-interactions.php', send: (q) => t.api.upcoming('primary', q) },
+        { name: 'GET /upcoming-interactions.php', send: (q) => t.api.upcoming('primary', q), baseline: () => t.discover.shared('GET /upcoming-interactions.php') },
       ];
       if (item) reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q) });
       if (profiles[t.target.profile].has('players')) reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q) });
       const userIds = await foreignUserIds(t);
       await Promise.all(
         reads.map(async (read) => {
-          const baseline = shown(await read.send({}));
+          const baseline = shown(await (read.baseline ?? (() => read.send({})))());
           for (const userId of userIds) {
             const ex = await read.send({ user_id: userId });
             ensureNo5xx(ex, `${read.name}?user_id=${userId}`);

@@ -6,7 +6,7 @@ import { readKept } from '../src/kept.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
 async function upcoming(t: CheckContext): Promise<{ rows: Row[]; itemField: string; exchange: Awaited<ReturnType<CheckContext['api']['upcoming']>> }> {
-  const [exchange, { ids }] = await Promise.all([t.api.upcoming(), t.discover.collection()]);
+  const [exchange, { ids }] = await Promise.all([t.discover.shared('GET /upcoming-interactions.php'), t.discover.collection()]);
   const rows = okRows(exchange, 'GET /upcoming-interactions.php');
   t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
   const itemField = t.need(itemFieldOf(rows, new Set(ids)), 'the upcoming rows name their item in no recognisable field');
@@ -52,7 +52,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
   check(
     { id: 'UPCOMING-002', level: 'MUST', section: '§2, §4', title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)' },
     async (t) => {
-      const exchange = await t.api.upcoming();
+      const exchange = await t.discover.shared('GET /upcoming-interactions.php');
       const rows = okRows(exchange, 'GET /upcoming-interactions.php');
       t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
       const field = t.need(interactByField(rows), 'no field of an upcoming row reads as its interact-by date (field names are not shown)');

@@ -41,15 +41,19 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     async (t) => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
-      for (const use of uses) {
-        const where = `use ${String(use.id ?? JSON.stringify(use).slice(0, 60))}`;
-        ensure(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined), `${where}: players is ${JSON.stringify(use.players)}, not a list of player ids`);
+      // Messages are written only for the use that breaks the clause: a history can be long.
+      const problemOf = (use: Row): string | undefined => {
+        const where = () => `use ${String(use.id ?? JSON.stringify(use).slice(0, 60))}`;
+        if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined))) return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
         const players = playersOf(use);
-        ensure(new Set(players).size === players.length, `${where}: players lists a player twice (${players.join(', ')}); it is deduplicated`);
-        ensure(Array.isArray(use.participants), `${where}: participants is ${JSON.stringify(use.participants)}, not a list`);
-        for (const p of use.participants as unknown[]) {
-          ensure(isObject(p) && idOf(p.id) !== undefined && typeof p.FirstName === 'string' && typeof p.LastName === 'string', `${where}: participant ${JSON.stringify(p)} lacks id, FirstName or LastName`);
-        }
+        if (new Set(players).size !== players.length) return `${where()}: players lists a player twice (${players.join(', ')}); it is deduplicated`;
+        if (!Array.isArray(use.participants)) return `${where()}: participants is ${JSON.stringify(use.participants)}, not a list`;
+        const bad = (use.participants as unknown[]).find((p) => !(isObject(p) && idOf(p.id) !== undefined && typeof p.FirstName === 'string' && typeof p.LastName === 'string'));
+        return bad === undefined ? undefined : `${where()}: participant ${JSON.stringify(bad)} lacks id, FirstName or LastName`;
+      };
+      for (const use of uses) {
+        const problem = problemOf(use);
+        ensure(problem === undefined, problem!);
       }
     },
   );

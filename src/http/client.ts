@@ -30,7 +30,7 @@ const TRANSIENT = new Set([429, 502, 503, 504]);
 const MAX_WAIT_MS = 10_000;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Response text kept in the exchange log; the oldest exchanges are dropped beyond it. */
-const LOG_BYTES = 64 * 1024 * 1024;
+const LOG_BYTES = 32 * 1024 * 1024;
 
 /**
  * The only place that builds HTTP requests. One keep-alive pool per target; every exchange is
