@@ -1,7 +1,8 @@
 /**
  * The self-test of the suite, in one process: the reference and each of its variants must conform,
  * and each mutant must fail exactly the checks it names. Prints a table, or JSON with --json.
- *   node --import tsx scripts/mutation-score.ts [--json] [--only mutant-id,…]
+ *   node --import tsx scripts/mutation-score.ts [--json] [--only mutant-id,…] [--items N]
+ * --items N gives every user N items (default 120): the checks must bite at scale too.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +52,15 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, only
   }
 }
 
-export async function selfTest(filter?: (id: string) => boolean): Promise<SelfTestRow[]> {
+export async function selfTest(filter?: (id: string) => boolean, options: { itemsPerUser?: number } = {}): Promise<SelfTestRow[]> {
+  // One dataset for every target (the store copies what it changes); a mutant that needs other data
+  // gets its own unless the shared one is at least as large.
+  const shared = options.itemsPerUser === undefined ? undefined : buildDataset({ itemsPerUser: options.itemsPerUser });
+  const datasetFor = (mutant?: Mutant) => {
+    const own = mutant?.dataset;
+    if (own && (shared === undefined || own.seed !== undefined || (own.itemsPerUser ?? 120) > options.itemsPerUser!)) return { dataset: buildDataset(own) };
+    return shared ? { dataset: shared } : {};
+  };
   const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
   const rows: SelfTestRow[] = [];
   try {
@@ -62,7 +71,7 @@ export async function selfTest(filter?: (id: string) => boolean): Promise<SelfTe
     ];
     const referenceStatuses: Partial<Record<string, Record<string, Status>>> = {};
     for (const entry of clean.filter((e) => !filter || filter(e.id) || e.kind === 'reference')) {
-      const run = await runAgainst(runner, entry.options, []);
+      const run = await runAgainst(runner, { ...entry.options, ...datasetFor() }, []);
       const profile = entry.options.profile ?? 'primary';
       if (entry.kind === 'reference') referenceStatuses[profile] = run.statuses;
       if (filter && !filter(entry.id)) continue;
@@ -80,7 +89,7 @@ export async function selfTest(filter?: (id: string) => boolean): Promise<SelfTe
           ...(mutant.profile ? { profile: mutant.profile } : {}),
           ...(mutant.variant ? { variant: mutant.variant } : {}),
           ...(mutant.wrap ? { wrap: mutant.wrap } : {}),
-          ...(mutant.dataset ? { dataset: buildDataset(mutant.dataset) } : {}),
+          ...datasetFor(mutant),
         },
         mutant.kills,
       );
@@ -97,7 +106,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const onlyIndex = args.indexOf('--only');
   const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',')) : undefined;
-  const rows = await selfTest(only ? (id) => only.has(id) : undefined);
+  const itemsIndex = args.indexOf('--items');
+  const itemsPerUser = itemsIndex >= 0 ? Number(args[itemsIndex + 1]) : undefined;
+  if (itemsPerUser !== undefined && !(Number.isSafeInteger(itemsPerUser) && itemsPerUser > 0)) throw new Error('--items needs a positive integer');
+  const rows = await selfTest(only ? (id) => only.has(id) : undefined, itemsPerUser === undefined ? {} : { itemsPerUser });
   if (args.includes('--json')) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
   } else {
