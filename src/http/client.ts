@@ -25,7 +25,8 @@ export interface ClientOptions {
   maxRequests?: number;
 }
 
-const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
+/** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
+const DEFAULT_MAX_BODY = 256 * 1024 * 1024;
 const TRANSIENT = new Set([429, 502, 503, 504]);
 const MAX_WAIT_MS = 10_000;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
