@@ -30,7 +30,7 @@ export interface RecordedFailure {
 export interface CheckMeta extends CheckInfo {
   outcome?: Outcome;
   failure?: RecordedFailure;
-  /** Requests the check sent, retries and the shared reads it was first to need included. */
+  /** Requests sent while the check ran, retries included; the run's shared reads count where they were sent. */
   requests?: number;
 }
 

@@ -17,7 +17,7 @@ export interface CheckResult {
   exchange?: RecordedFailure['exchange'];
   reproduction?: string;
   durationMs: number;
-  /** Requests the check sent (shared reads are counted once, by the check that first needed them). */
+  /** Requests sent while the check ran; the run's shared reads (walks, uses) count where they were sent. */
   requests?: number;
 }
 
