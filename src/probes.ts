@@ -21,8 +21,8 @@ export function everyEndpoint(api: Api, profile: ProfileName, sample: { itemId: 
     { name: `GET ${endpoints.proposals}`, send: (auth) => api.proposals({ include_other: 1 }, auth) },
     { name: `GET ${endpoints.types}`, send: (auth) => api.types(auth) },
     { name: `GET ${endpoints.upcoming}`, send: (auth) => api.upcoming(auth) },
-    // An id no item has: harmless even if a broken server accepted the write.
-    { name: `POST ${endpoints.kept}`, send: (auth) => api.setKept({ id: sample.absentId, is_kept: 0 }, auth) },
+    // An id no item has: harmless even if a broken server accepted the write, so a probe (and resent on transient faults).
+    { name: `POST ${endpoints.kept}`, send: (auth) => api.probe('POST', endpoints.kept, { json: { id: sample.absentId, is_kept: 0 }, auth }) },
   ];
   if (profiles[profile].has('players')) probes.push({ name: `GET ${endpoints.players}`, send: (auth) => api.players(auth) });
   return probes;
