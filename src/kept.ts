@@ -105,7 +105,7 @@ export async function sendToggle(send: () => Promise<Exchange>, readState: () =>
       if (!TRANSIENT_STATUSES.includes(exchange.response.status)) return exchange;
       fault = `${exchange.request.method} /artifact-kept.php answered ${exchange.response.status}`;
     } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
+      if (!(error instanceof TransportError) || !error.transient) throw error;
       fault = error.message;
     }
   }

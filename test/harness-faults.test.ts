@@ -63,6 +63,25 @@ describe('transient faults', () => {
   });
 });
 
+describe('faults that sending again would not cure', () => {
+  it('an answer over the size limit is not resent, and names the request', async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'1,'.repeat(5000)}1]`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys: { primary: 'k-123456' }, timeoutMs: 2000, maxBodyBytes: 1000 });
+    try {
+      await expect(client.send({ method: 'GET', path: '/uses.php', idempotent: true })).rejects.toThrow(/GET \/uses\.php: response body larger than 1000 bytes/);
+      expect(calls).toBe(1);
+    } finally {
+      await client.close();
+      server.close();
+    }
+  });
+});
+
 describe('bounded time', () => {
   async function hangingServer(trickle: boolean): Promise<{ server: Server; url: string }> {
     const server = createServer((_req, res) => {

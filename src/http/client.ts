@@ -91,7 +91,7 @@ export class ApiClient {
         if (!(error instanceof TransportError)) throw error;
         failure = error;
       }
-      const transient = failure !== undefined || TRANSIENT.has(exchange!.response.status);
+      const transient = failure ? failure.transient : TRANSIENT.has(exchange!.response.status);
       if (!transient || !retryable) {
         if (failure) throw failure;
         if (retries.length > 0) exchange!.retries = retries;
@@ -125,7 +125,7 @@ export class ApiClient {
 
   private async once(spec: RequestSpec): Promise<Exchange> {
     if (this.options.deadline !== undefined && Date.now() > this.options.deadline) {
-      throw new TransportError(`${spec.method} ${spec.path}: not sent, the run's deadline has passed`);
+      throw new TransportError(`${spec.method} ${spec.path}: not sent, the run's deadline has passed`, false);
     }
     if (this.options.maxRequests !== undefined && this.spent >= this.options.maxRequests) {
       throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
@@ -210,7 +210,7 @@ export class ApiClient {
       size += chunk.length;
       if (size > limit) {
         body.destroy();
-        throw new TransportError(`${spec.method} ${spec.path}: response body larger than ${limit} bytes`);
+        throw new TransportError(`${spec.method} ${spec.path}: response body larger than ${limit} bytes`, false);
       }
       chunks.push(chunk);
     }
