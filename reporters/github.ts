@@ -1,6 +1,6 @@
 import type { CheckResult, RunResult } from '../src/results.ts';
 import type { Verdict } from '../src/verdict.ts';
-import { byArea, failuresOf, notRunOf, statusLabels, statusOrder } from './shared.ts';
+import { byArea, countOf, failuresOf, notRunOf, statusLabels, statusOrder } from './shared.ts';
 
 /**
  * GitHub Actions output: the job summary (Markdown appended to $GITHUB_STEP_SUMMARY) and workflow
@@ -31,7 +31,7 @@ export function renderStepSummary(run: RunResult): string {
   if (areas.length > 0) {
     lines.push('<details><summary>Counts by area</summary>', '', `| area | ${statusOrder.map((s) => statusLabels[s]).join(' | ')} |`, `|---|${statusOrder.map(() => '---:').join('|')}|`);
     for (const [area, checks] of areas) {
-      lines.push(`| ${cell(area)} | ${statusOrder.map((s) => String(checks.filter((k) => k.status === s).length)).join(' | ')} |`);
+      lines.push(`| ${cell(area)} | ${statusOrder.map((s) => String(countOf(checks, s))).join(' | ')} |`);
     }
     lines.push('', '</details>', '');
   }
