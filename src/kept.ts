@@ -1,5 +1,6 @@
 import { CheckFailure, TransportError } from './errors.ts';
 import type { Api } from './http/api.ts';
+import { TRANSIENT_STATUSES } from './http/client.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import { Journal, type KeyRef } from './journal.ts';
 import { flag, isObject } from './lenient.ts';
@@ -88,7 +89,6 @@ export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: s
   return needed;
 }
 
-const TRANSIENT_STATUSES = [429, 502, 503, 504];
 const TOGGLE_ATTEMPTS = 3;
 
 /**
@@ -102,7 +102,7 @@ export async function sendToggle(send: () => Promise<Exchange>, readState: () =>
     if (attempt > 1) await readState();
     try {
       const exchange = await send();
-      if (!TRANSIENT_STATUSES.includes(exchange.response.status)) return exchange;
+      if (!TRANSIENT_STATUSES.has(exchange.response.status)) return exchange;
       fault = `${exchange.request.method} /artifact-kept.php answered ${exchange.response.status}`;
     } catch (error) {
       if (!(error instanceof TransportError) || !error.transient) throw error;

@@ -27,7 +27,8 @@ export interface ClientOptions {
 
 /** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
 const DEFAULT_MAX_BODY = 256 * 1024 * 1024;
-const TRANSIENT = new Set([429, 502, 503, 504]);
+/** Statuses that say "try again later": a read is resent on them, a toggle only after re-reading its state. */
+export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const MAX_WAIT_MS = 10_000;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Response text kept in the exchange log; the oldest exchanges are dropped beyond it. */
@@ -91,7 +92,7 @@ export class ApiClient {
         if (!(error instanceof TransportError)) throw error;
         failure = error;
       }
-      const transient = failure ? failure.transient : TRANSIENT.has(exchange!.response.status);
+      const transient = failure ? failure.transient : TRANSIENT_STATUSES.has(exchange!.response.status);
       if (!transient || !retryable) {
         if (failure) throw failure;
         if (retries.length > 0) exchange!.retries = retries;
