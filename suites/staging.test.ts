@@ -5,7 +5,6 @@ import { PAGE_MAX } from '../src/discovery.ts';
 import { ensure, ensureNo5xx, is2xx, okObject, okRows } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 import { flag, idOf, isObject, rowsOf, type Row } from '../src/lenient.ts';
-import { cursorWalk } from '../src/paging.ts';
 import { fingerprints, userDataIn } from '../src/probes.ts';
 
 /** What a staging list row carries (§2, §4). */
@@ -14,7 +13,6 @@ const STAGING_ROW_FIELDS = ['Title', 'id', 'tags'];
 const PRIMARY_ONLY_LIST_FIELDS = ['kept', 'physical', 'digital', 'secondary_collection', 'type_id', 'fields', 'include'];
 /** The rest of the record the staging single read still returns (§2). */
 const FULL_RECORD_FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'];
-const WALK_PAGES = 250;
 
 /** An omitted parameter is conforming when refused with 400 or ignored (same rows as without it). */
 async function notHonoured(t: CheckContext, label: string, baseline: Exchange, probe: Exchange): Promise<void> {
@@ -73,10 +71,11 @@ describe('staging subset (§2, §4, §9)', () => {
   check(
     { id: 'STAGE-001', level: 'MUST', section: '§2, §4', title: 'staging list rows carry exactly id, Title and tags', ...staging },
     async (t) => {
-      const pages: { rows: Row[]; exchange: Exchange }[] = await cursorWalk(t.api, { per_page: PAGE_MAX }, { maxPages: WALK_PAGES });
+      // The whole collection comes from the run's shared cursor walk (200 a page).
+      const { pages: walk } = await t.discover.collection();
       const byTitle = await t.api.list({ per_page: PAGE_MAX });
       const plain = await t.api.list();
-      pages.push({ rows: okRows(byTitle, 'POST /artifacts.php'), exchange: byTitle }, { rows: okRows(plain, 'GET /artifacts.php'), exchange: plain });
+      const pages: { rows: Row[]; exchange: Exchange }[] = [...walk, { rows: okRows(byTitle, 'POST /artifacts.php'), exchange: byTitle }, { rows: okRows(plain, 'GET /artifacts.php'), exchange: plain }];
       t.need(pages[0]!.rows[0], 'the collection is empty, so there are no rows to inspect');
       for (const { rows, exchange } of pages) {
         for (const row of rows) {
