@@ -18,7 +18,6 @@ export interface Collection {
   ids: string[];
   /** The walk's pages, in order: the last one ended it. */
   pages: Page[];
-  requests: number;
 }
 
 const sharedReads = {
@@ -135,7 +134,7 @@ export class Discovery {
   private async walk(user: KeyRef): Promise<Collection> {
     const pages = await cursorWalk(this.api, { per_page: PAGE_MAX }, { user, maxPages: MAX_WALK_PAGES });
     const rows = pages.flatMap((p) => p.rows);
-    return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), pages, requests: pages.length };
+    return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), pages };
   }
 }
 
