@@ -1,10 +1,9 @@
 import { integerOption, type ParsedArgs } from '../cli/args.ts';
-import { loadTargets, parseBaseUrl, resolveRunConfig, type TargetChoice } from '../config.ts';
+import { DEFAULT_MAX_REQUESTS, loadTargets, parseBaseUrl, resolveRunConfig, type TargetChoice } from '../config.ts';
 import { UsageError } from '../errors.ts';
 
 /** Single reads compared per diff: a seeded sample, so the request count stays bounded. */
 export const DIFF_SAMPLE = 10;
-const DEFAULT_MAX_REQUESTS = 2_500;
 
 export interface DiffConfig {
   target: TargetChoice;
