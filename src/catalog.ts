@@ -273,21 +273,16 @@ function describeError(error: ErrorObject): string {
   return `${where} ${error.message ?? 'does not match'}${detail}`;
 }
 
-const compiled = new WeakMap<Schema, BodyValidator | undefined>();
-
 /**
  * Problems of `body` against a schema from `responseSchema` (empty when it fits), or undefined when
  * the declared schema cannot be compiled (e.g. a reference to another document): nothing to judge.
  */
 export function schemaErrors(schema: Schema, body: unknown): string[] | undefined {
-  if (!compiled.has(schema)) {
-    let validator: BodyValidator | undefined;
-    try {
-      validator = compileValidator(schema);
-    } catch {
-      validator = undefined;
-    }
-    compiled.set(schema, validator);
+  let validator: BodyValidator;
+  try {
+    validator = compileValidator(schema);
+  } catch {
+    return undefined;
   }
-  return compiled.get(schema)?.(body);
+  return validator(body);
 }
