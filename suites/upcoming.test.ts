@@ -3,14 +3,21 @@ import { check, type CheckContext } from '../src/check.ts';
 import { ensure, okRows } from '../src/expect.ts';
 import { flag, idOf, isIsoDateOrDateTime, itemFieldOf, itemRefOf, type Row } from '../src/lenient.ts';
 import { readKept } from '../src/kept.ts';
+import type { Exchange } from '../src/http/exchange.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
 async function upcoming(t: CheckContext): Promise<{ rows: Row[]; itemField: string; exchange: Awaited<ReturnType<CheckContext['api']['upcoming']>> }> {
   const [exchange, { ids }] = await Promise.all([t.discover.shared('GET /upcoming-interactions.php'), t.discover.collection()]);
-  const rows = okRows(exchange, 'GET /upcoming-interactions.php');
-  t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
+  const rows = listedRows(t, exchange);
   const itemField = t.need(itemFieldOf(rows, new Set(ids)), 'the upcoming rows name their item in no recognisable field');
   return { rows, itemField, exchange };
+}
+
+/** The rows of the upcoming answer; with none listed there is nothing to judge. */
+function listedRows(t: CheckContext, exchange: Exchange): Row[] {
+  const rows = okRows(exchange, 'GET /upcoming-interactions.php');
+  t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
+  return rows;
 }
 
 const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/;
@@ -53,8 +60,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     { id: 'UPCOMING-002', level: 'MUST', section: '§2, §4', title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)' },
     async (t) => {
       const exchange = await t.discover.shared('GET /upcoming-interactions.php');
-      const rows = okRows(exchange, 'GET /upcoming-interactions.php');
-      t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
+      const rows = listedRows(t, exchange);
       const field = t.need(interactByField(rows), 'no field of an upcoming row reads as its interact-by date (field names are not shown)');
       const bad = rows.find((row) => !isIsoDateOrDateTime(row[field]));
       ensure(!bad, `an upcoming row has ${field} ${JSON.stringify(bad?.[field])}, not a valid ISO 8601 date`, exchange);
