@@ -20,7 +20,7 @@ export async function runPact(subcommand: string, values: ParsedArgs['values'], 
   if (statesModule !== undefined && !existsSync(statesModule)) throw new UsageError(`--provider-states: no such file ${statesModule}`);
   if (!existsSync(PACT_FILE)) throw new UsageError(`the pact ${PACT_FILE} is missing; run npm run pact:generate`);
 
-  const target = await openTarget(config.target);
+  const target = await openTarget(config.target, { timeoutMs: config.timeoutMs });
   ctx.secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
   try {
     await preflight(target);
