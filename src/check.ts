@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
+import { newScope, runInScope, type CheckScope } from './check-scope.ts';
 import { CheckFailure, TransportError } from './errors.ts';
 import type { Api } from './http/api.ts';
 import type { ApiClient } from './http/client.ts';
@@ -30,10 +31,16 @@ class SkipSignal extends Error {}
 
 const BODY_LIMIT = 2_000;
 
-/** Declares one conformance check: a stable id, its level and spec section, and the test body. */
+/**
+ * Declares one conformance check: a stable id, its level and spec section, and the test body.
+ * Checks of a file run together (their requests overlap, within --concurrency and --rps); a check
+ * declared `toggles: true` runs alone, after the checks declared before it and before those after it,
+ * so that no check reads a kept flag while another changes it. Files run one after another.
+ */
 export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>): void {
   const meta: CheckMeta = { ...info };
-  test(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
+  const declare = info.toggles ? test : test.concurrent;
+  declare(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
     const recorded = ctx.task.meta.conform!;
     const s = session();
     const missing = missingCapabilities(s.target.profile, info.requires ?? []);
@@ -49,8 +56,8 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       ctx.skip("precondition: needs a second user's key (--other-key or CONFORM_OTHER_API_KEY)");
     }
 
-    const startSeq = s.client.lastSeq;
-    const kept = new KeptWriter(s.api, s.journal);
+    const scope = newScope(info.id, info.toggles === true);
+    const kept = new KeptWriter(s.api, s.journal, scope);
     let skipReason: string | undefined;
     let thrown: unknown;
     const t: CheckContext = {
@@ -67,20 +74,25 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       },
       property: (arbitrary, predicate, options) => runProperty(info, s.target, recorded, arbitrary, predicate, options),
     };
-    try {
-      await body(t);
-    } catch (error) {
-      if (error instanceof SkipSignal) skipReason = error.message;
-      else thrown = error;
-    }
-    try {
-      await kept.restoreAll();
-    } catch (error) {
-      thrown ??= error;
-    }
-    recorded.requests = s.client.lastSeq - startSeq;
+    await runInScope(scope, async () => {
+      // Nothing another check started may still be reading while this one writes.
+      if (info.toggles) await s.discovery.settled();
+      try {
+        await body(t);
+      } catch (error) {
+        if (error instanceof SkipSignal) skipReason = error.message;
+        else thrown = error;
+      }
+      try {
+        await kept.restoreAll();
+      } catch (error) {
+        thrown ??= error;
+      }
+      await s.discovery.settled();
+    });
+    recorded.requests = scope.seqs.length;
     if (thrown !== undefined) {
-      recordFailure(recorded, thrown, s.client, startSeq);
+      recordFailure(recorded, thrown, s.client, scope);
       throw thrown;
     }
     if (skipReason !== undefined) ctx.skip(`precondition: ${skipReason}`);
@@ -91,13 +103,15 @@ function isAssertion(error: unknown): boolean {
   return error instanceof CheckFailure || (error instanceof Error && error.name === 'AssertionError');
 }
 
-function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, startSeq: number): void {
+function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, scope: CheckScope): void {
   meta.outcome = isAssertion(error) ? 'failed' : 'error';
-  const exchanges = client.exchangesSince(startSeq);
+  // The exchange the failure names, whoever sent it (a shared read), else the check's own last one.
   const referenced = error instanceof CheckFailure && error.exchangeId !== undefined
-    ? exchanges.find((e) => e.seq === error.exchangeId)
+    ? client.exchangesSince(error.exchangeId - 1).find((e) => e.seq === error.exchangeId)
     : undefined;
-  const shown = referenced ?? (meta.outcome === 'failed' ? exchanges.at(-1) : undefined);
+  const own = new Set(scope.seqs);
+  const last = scope.seqs.length > 0 ? client.exchangesSince(Math.min(...scope.seqs) - 1).filter((e) => own.has(e.seq)).at(-1) : undefined;
+  const shown = referenced ?? (meta.outcome === 'failed' ? last : undefined);
   const message = error instanceof Error ? error.message : String(error);
   const failure: RecordedFailure = {
     message: meta.outcome === 'error' && !(error instanceof TransportError) ? `harness error: ${message}` : message,
@@ -126,9 +140,12 @@ async function runProperty<T>(
   predicate: (value: T) => Promise<void>,
   options: { runs?: number } = {},
 ): Promise<void> {
-  const result = await fc.check(fc.asyncProperty(arbitrary, predicate), {
+  const numRuns = options.runs ?? target.runs;
+  // A read-only property's runs are independent; one that writes depends on the state each run leaves.
+  const checked = !info.toggles && !target.fcPath ? await prefetched(arbitrary, predicate, { seed: target.seed, numRuns, width: Math.max(4, 2 * target.concurrency) }) : predicate;
+  const result = await fc.check(fc.asyncProperty(arbitrary, checked), {
     seed: target.seed,
-    numRuns: options.runs ?? target.runs,
+    numRuns,
     ...(target.fcPath ? { path: target.fcPath } : {}),
   });
   if (!result.failed) return;
@@ -143,4 +160,41 @@ async function runProperty<T>(
       `fast-check seed ${result.seed}, path ${result.counterexamplePath}; replay: ${replay}`,
     cause instanceof CheckFailure ? cause.exchangeId : undefined,
   );
+}
+
+/**
+ * Runs the predicate on every value fc.check will try, `width` at a time (fc.sample draws the same
+ * values as fc.check with the same seed), and returns a predicate for fc.check that replays those
+ * outcomes in order. A passing property costs one round of overlapping runs instead of a chain; a
+ * failing one is still found at the same run, shrunk and reported exactly as if it had run alone:
+ * from the first failure on, and for any value that differs from the one drawn, the predicate runs.
+ */
+async function prefetched<T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  { seed, numRuns, width }: { seed: number; numRuns: number; width: number },
+): Promise<(value: T) => Promise<void>> {
+  const values = fc.sample(arbitrary, { seed, numRuns });
+  const outcomes: PromiseSettledResult<void>[] = new Array(values.length);
+  let taken = 0;
+  const lane = async (): Promise<void> => {
+    for (let i = taken++; i < values.length; i = taken++) {
+      [outcomes[i]] = await Promise.allSettled([predicate(values[i]!)]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, values.length) }, lane));
+  const drawn = values.map((value) => fc.stringify(value));
+  let next = 0;
+  let replaying = true;
+  return async (value) => {
+    const i = next++;
+    if (replaying && i < drawn.length && fc.stringify(value) === drawn[i]) {
+      const outcome = outcomes[i]!;
+      if (outcome.status === 'fulfilled') return;
+      replaying = false;
+      throw outcome.reason;
+    }
+    replaying = false;
+    return predicate(value);
+  };
 }

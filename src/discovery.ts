@@ -1,3 +1,4 @@
+import { currentCheck, keptKey } from './check-scope.ts';
 import { okObject, okRows } from './expect.ts';
 import { cursorWalk, cursorWindow, type CursorWindow, type Page } from './paging.ts';
 import type { Api } from './http/api.ts';
@@ -95,13 +96,25 @@ export class Discovery {
     this.walks.clear();
   }
 
+  /**
+   * Settles when every shared read started so far has its answer (or failed): a check waits for the
+   * reads it started in the background, so that they count among its requests and none is in flight
+   * when a check that toggles starts.
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.walks.values(), ...this.usesReads.values(), ...this.sharedReads.values()]);
+  }
+
   async anyItem(user: KeyRef = 'primary'): Promise<Row | undefined> {
     return (await this.collection(user)).rows[0];
   }
 
   /** Full single-item record (§4 GET /artifact.php). */
   async record(id: string, user: KeyRef = 'primary'): Promise<Record<string, unknown>> {
-    return okObject(await this.api.item(id, user), `GET /artifact.php?id=${id}`);
+    const record = okObject(await this.api.item(id, user), `GET /artifact.php?id=${id}`);
+    const kept = flag(record.is_kept);
+    if (kept !== undefined) currentCheck()?.seenKept.set(keptKey(user, id), kept ? 1 : 0);
+    return record;
   }
 
   /** Up to `count` items whose kept flag equals `kept`, by single reads when rows lack the flag. */

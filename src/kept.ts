@@ -1,3 +1,4 @@
+import { assertMayToggle, currentCheck, keptKey, type CheckScope } from './check-scope.ts';
 import { CheckFailure, TransportError } from './errors.ts';
 import type { Api } from './http/api.ts';
 import { TRANSIENT_STATUSES } from './http/client.ts';
@@ -13,12 +14,14 @@ export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): 
   if (value === undefined) {
     throw new CheckFailure(`could not read is_kept of item ${id} (status ${exchange.response.status})`, exchange.seq);
   }
+  currentCheck()?.seenKept.set(keptKey(user, id), value ? 1 : 0);
   return { value: value ? 1 : 0, exchange };
 }
 
 /**
- * The suite's only way to write (§3). Reads the current value first, journals the change before
- * sending it, and restores every value it touched, verifying each restore with a fresh read.
+ * The suite's only way to write (§3). Knows the value of each item before its first change (the
+ * check's own last read of it, or a fresh one), journals the change before sending it, and restores
+ * every value it touched, verifying each restore with a read made after the last write.
  */
 export class KeptWriter {
   private readonly originals = new Map<string, { user: KeyRef; id: string; value: 0 | 1 }>();
@@ -26,6 +29,8 @@ export class KeptWriter {
   constructor(
     private readonly api: Api,
     private readonly journal: Journal,
+    /** The check this writer belongs to: what it last read of each item (Api forgets it on every write). */
+    private readonly scope?: CheckScope,
   ) {}
 
   /**
@@ -53,35 +58,67 @@ export class KeptWriter {
 
   /** Remembers the value before the first change and journals the change before it is sent. */
   private async journalChange(owner: KeyRef, id: string, sent: unknown): Promise<void> {
-    const key = `${owner}:${id}`;
+    assertMayToggle();
+    const key = keptKey(owner, id);
     if (!this.originals.has(key)) {
-      const { value: current } = await readKept(this.api, id, owner);
+      const current = this.scope?.seenKept.get(key) ?? (await readKept(this.api, id, owner)).value;
       this.originals.set(key, { user: owner, id, value: current });
     }
     this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
   }
 
-  /** Puts back every value this writer changed; throws when a restore cannot be verified. */
+  /**
+   * Puts back every value this writer changed; throws when a restore cannot be verified. The items are
+   * read together; those that differ are written one at a time, and all are read again after any write
+   * (a write to one item must not leave another changed).
+   */
   async restoreAll(): Promise<void> {
-    const problems: string[] = [];
-    for (const { user, id, value } of this.originals.values()) {
-      try {
-        await restoreOne(this.api, this.journal, user, id, value);
-      } catch (error) {
-        problems.push(error instanceof Error ? error.message : String(error));
-      }
-    }
+    const items = [...this.originals.values()];
     this.originals.clear();
-    if (problems.length > 0) throw new CheckFailure(`restoring kept values failed: ${problems.join('; ')}`);
+    const problems = new Map<string, string>();
+    const read = async ({ user, id }: { user: KeyRef; id: string }): Promise<0 | 1 | undefined> => {
+      try {
+        return (await readKept(this.api, id, user)).value;
+      } catch (error) {
+        problems.set(keptKey(user, id), error instanceof Error ? error.message : String(error));
+        return undefined;
+      }
+    };
+    let values = await Promise.all(items.map((item) => this.scope?.seenKept.get(keptKey(item.user, item.id)) ?? read(item)));
+    for (let round = 0; round < RESTORE_ROUNDS; round++) {
+      const wrong = items.filter((item, i) => values[i] !== undefined && values[i] !== item.value);
+      if (wrong.length === 0) break;
+      for (const { user, id, value } of wrong) {
+        try {
+          await this.sendOnce(() => this.api.setKept({ id: numericIfPossible(id), is_kept: value }, user), user, id);
+        } catch (error) {
+          problems.set(keptKey(user, id), error instanceof Error ? error.message : String(error));
+        }
+      }
+      values = await Promise.all(items.map(read));
+    }
+    items.forEach(({ user, id, value }, i) => {
+      if (values[i] === value) {
+        problems.delete(keptKey(user, id));
+        this.journal.recordRestored(user, id, value);
+      } else if (values[i] !== undefined) {
+        problems.set(keptKey(user, id), `item ${id} is kept=${values[i]} after restoring it to ${value}`);
+      }
+    });
+    if (problems.size > 0) throw new CheckFailure(`restoring kept values failed: ${[...problems.values()].join('; ')}`);
   }
 }
+
+/** Rounds of "write what differs, read every item again" a restore makes before it gives up. */
+const RESTORE_ROUNDS = 3;
 
 /** Restores one item's kept value and verifies it; returns whether a write was needed. */
 export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: string, value: 0 | 1): Promise<boolean> {
   const before = await readKept(api, id, user);
   const needed = before.value !== value;
   if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), () => readKept(api, id, user));
-  const after = await readKept(api, id, user);
+  // Without a write, the read above already verified the value.
+  const after = needed ? await readKept(api, id, user) : before;
   if (after.value !== value) {
     throw new CheckFailure(`item ${id} is kept=${after.value} after restoring it to ${value}`, after.exchange.seq);
   }

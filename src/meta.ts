@@ -15,6 +15,11 @@ export interface CheckInfo {
   appliesTo?: readonly ProfileName[];
   /** Needs the second user's key (--other-key). */
   needsOtherKey?: boolean;
+  /**
+   * Writes the kept toggle (through `t.kept`). Such a check runs alone, after the read-only checks of
+   * its file, so that no oracle reads a kept flag while it is changed; others may not write at all.
+   */
+  toggles?: true;
 }
 
 export type Outcome = 'failed' | 'error' | 'not-applicable';

@@ -46,10 +46,12 @@ export class SuiteRunner {
         watch: false,
         include: ['suites/**/*.test.ts'],
         reporters: [relay],
-        // One worker, files in sequence: checks that toggle kept values must never overlap reads
-        // that use the collection as an oracle. Requests inside a check run concurrently instead.
+        // One worker, so that every check shares one client (--concurrency and --rps bound the whole
+        // run) and one discovery cache; files in sequence. Within a file, checks run together
+        // (check.ts): as many at once as want to, since the client's pool is what bounds the load.
         fileParallelism: false,
         maxWorkers: 1,
+        maxConcurrency: 1_000,
         isolate: false,
         pool: 'threads',
         testTimeout: options.checkTimeoutMs,

@@ -4,6 +4,7 @@ import { ApiClient } from './http/client.ts';
 import { Journal } from './journal.ts';
 import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
+import { currentCheck } from './check-scope.ts';
 
 /** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
 export interface Session {
@@ -28,6 +29,7 @@ export function session(): Session {
     connections: target.concurrency,
     rps: target.rps,
     maxRequests: target.maxRequests,
+    onSend: (seq) => currentCheck()?.seqs.push(seq),
   });
   const api = new Api(client);
   current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']) };

@@ -46,7 +46,7 @@ describe('authentication (§5)', () => {
   );
 
   check(
-    { id: 'AUTH-004', level: 'MUST', section: '§3, §5', title: 'the kept toggle without a valid key changes nothing' },
+    { id: 'AUTH-004', level: 'MUST', section: '§3, §5', title: 'the kept toggle without a valid key changes nothing', toggles: true },
     async (t) => {
       const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
       const id = String(item.id);

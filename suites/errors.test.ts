@@ -6,6 +6,7 @@ import { endpoints } from '../src/http/api.ts';
 import { rowsOf } from '../src/lenient.ts';
 import { stateSnapshot } from '../src/probes.ts';
 import { profiles, type Capability } from '../src/profiles.ts';
+import { together } from '../src/together.ts';
 
 /** Values no reasonable reading of a field could accept, by field (§4 body table). */
 const notAnObjectOrList = fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), fc.array(fc.integer(), { minLength: 1, maxLength: 2 }));
@@ -56,8 +57,9 @@ describe('invalid requests (§4 rule 4, §7)', () => {
     { id: 'ERR-002', level: 'MUST', section: '§7', title: 'malformed JSON and bodies that are not JSON objects give a 4xx' },
     async (t) => {
       const bodies = ['{', '{"page": }', '[1, 2]', '"text"', '42', 'true', 'not json at all'];
-      for (const raw of bodies) {
-        const ex = await t.api.listRaw(raw);
+      const answers = await together(bodies.map((raw) => t.api.listRaw(raw)));
+      for (const [i, raw] of bodies.entries()) {
+        const ex = answers[i]!();
         ensureNo5xx(ex, `POST /artifacts.php with body ${raw}`);
         ensure(is4xx(ex), `POST /artifacts.php with body ${raw}: expected a 4xx, got ${ex.response.status}`, ex);
       }

@@ -5,6 +5,7 @@ import { readKept } from '../src/kept.ts';
 import { flag, idOf, isModificationStamp, type Row } from '../src/lenient.ts';
 import { profiles } from '../src/profiles.ts';
 import { PAGE_MAX } from '../src/discovery.ts';
+import { together } from '../src/together.ts';
 
 /**
  * The item whose record has the most independent flags and tags set: the toggle's best witness.
@@ -56,7 +57,7 @@ const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', '
 
 describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
-    { id: 'KEPT-001', level: 'MUST', section: '§3, §4', title: 'the toggle sets is_kept to exactly the value sent, in both directions' },
+    { id: 'KEPT-001', level: 'MUST', section: '§3, §4', title: 'the toggle sets is_kept to exactly the value sent, in both directions', toggles: true },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
@@ -71,7 +72,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-002', level: 'MUST', section: '§3, §4', title: 'the toggle leaves every other field of the full record unchanged' },
+    { id: 'KEPT-002', level: 'MUST', section: '§3, §4', title: 'the toggle leaves every other field of the full record unchanged', toggles: true },
     async (t) => {
       for (const item of await witnesses(t)) {
         const id = String(item.id);
@@ -87,7 +88,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-003', level: 'MUST', section: '§4, §7', title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing' },
+    { id: 'KEPT-003', level: 'MUST', section: '§4, §7', title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing', toggles: true },
     async (t) => {
       const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
       const id = String(item.id);
@@ -119,6 +120,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       section: '§3, §4',
       title: 'a new kept value shows in list rows and in the kept filter',
       requires: ['full-rows', 'list-filters'],
+      toggles: true,
     },
     async (t) => {
       const item = await richestItem(t);
@@ -128,19 +130,20 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
-        const row = await listedRow(t, title, id);
+        const lists = await together([listedRow(t, title, id), listedRow(t, title, id, { kept: value === 1 }), listedRow(t, title, id, { kept: value !== 1 })]);
+        const row = lists[0]!();
         ensure(row, `item ${id} ("${title}") is missing from the list searched by its title`);
         ensure(flag(row.is_kept) === (value === 1), `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`);
-        const inMatching = await listedRow(t, title, id, { kept: value === 1 });
+        const inMatching = lists[1]!();
         ensure(inMatching, `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`);
-        const inOpposite = await listedRow(t, title, id, { kept: value !== 1 });
+        const inOpposite = lists[2]!();
         ensure(!inOpposite, `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`);
       }
     },
   );
 
   check(
-    { id: 'KEPT-005', level: 'MUST', section: '§3', title: 'toggling one item changes no other item' },
+    { id: 'KEPT-005', level: 'MUST', section: '§3', title: 'toggling one item changes no other item', toggles: true },
     async (t) => {
       const { rows } = await t.discover.collection();
       if (rows.length < 2) t.skip('fewer than two items, so there is no other item to watch');

@@ -4,6 +4,7 @@ import { ensure, ensureNo5xx, is4xx, okRows } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 import { flag, idOf, itemFieldOf, itemRefOf, titleCollations, type Row } from '../src/lenient.ts';
 import type { Query } from '../src/http/api.ts';
+import { together } from '../src/together.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
 interface ProposalFields {
@@ -132,8 +133,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     { id: 'PROP-005', level: 'MUST', section: '§4, §7', title: 'an invalid sort, direction or date gives a 4xx, never a 5xx' },
     async (t) => {
       const invalid: Query[] = [{ sort: 'popularity' }, { direction: 'sideways' }, { start: '2024-13-45' }, { end: 'yesterday' }, { start: '20240101' }];
-      for (const query of invalid) {
-        const ex = await t.api.proposals(query);
+      const answers = await together(invalid.map((query) => t.api.proposals(query)));
+      for (const [i, query] of invalid.entries()) {
+        const ex = answers[i]!();
         const label = `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`;
         ensureNo5xx(ex, label);
         ensure(is4xx(ex), `${label}: expected a 4xx for an invalid value, got ${ex.response.status}`, ex);

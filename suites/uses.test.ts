@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
 import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, type Row } from '../src/lenient.ts';
+import { together } from '../src/together.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
 async function allUses(t: CheckContext): Promise<Row[]> {
@@ -133,8 +134,10 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   check(
     { id: 'USES-005', level: 'MUST', section: '§4, §7', title: 'an artifact_id no item has gives an empty list or a 4xx, never a 5xx' },
     async (t) => {
-      for (const id of [await t.discover.unusedId(), 'not-an-id', '-1']) {
-        const ex = await t.api.uses({ artifact_id: id });
+      const ids = [await t.discover.unusedId(), 'not-an-id', '-1'];
+      const answers = await together(ids.map((id) => t.api.uses({ artifact_id: id })));
+      for (const [i, id] of ids.entries()) {
+        const ex = answers[i]!();
         ensureNo5xx(ex, `GET /uses.php?artifact_id=${id}`);
         if (is2xx(ex)) ensure(okRows(ex, `GET /uses.php?artifact_id=${id}`).length === 0, `GET /uses.php?artifact_id=${id} listed uses for an item that does not exist`, ex);
         else ensure(is4xx(ex), `GET /uses.php?artifact_id=${id}: expected an empty list or a 4xx, got ${ex.response.status}`, ex);

@@ -1,3 +1,4 @@
+import { assertMayToggle, currentCheck } from '../check-scope.ts';
 import type { ApiClient } from './client.ts';
 import type { Auth, Exchange, Method, RequestSpec } from './exchange.ts';
 
@@ -60,11 +61,22 @@ export class Api {
 
   /** POST /artifact-kept.php. Checks reach this through KeptWriter, which journals and restores. */
   setKept(body: unknown, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle' });
+    return this.toggle({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle' });
   }
 
   setKeptRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'POST', path: endpoints.kept, rawBody, auth, intent: 'kept-toggle' });
+    return this.toggle({ method: 'POST', path: endpoints.kept, rawBody, auth, intent: 'kept-toggle' });
+  }
+
+  /** A write makes whatever the check saw of kept values stale, before and after it lands. */
+  private async toggle(spec: RequestSpec): Promise<Exchange> {
+    assertMayToggle();
+    currentCheck()?.seenKept.clear();
+    try {
+      return await this.client.send(spec);
+    } finally {
+      currentCheck()?.seenKept.clear();
+    }
   }
 
   get(path: string, query: Query, auth: Auth = 'primary'): Promise<Exchange> {
@@ -79,3 +91,4 @@ export class Api {
     return this.client.send({ method, path, ...rest, intent: 'probe' });
   }
 }
+

@@ -23,6 +23,8 @@ export interface ClientOptions {
   deadline?: number;
   /** Requests (attempts included) the client may send at most; undefined: no limit. */
   maxRequests?: number;
+  /** Called with each request's sequence number as it is sent (attempts included): who sent what. */
+  onSend?: (seq: number) => void;
 }
 
 /** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
@@ -134,6 +136,7 @@ export class ApiClient {
     this.spent++;
     await this.limiter.take();
     const seq = ++this.seq;
+    this.options.onSend?.(seq);
     const path = this.pathWithQuery(spec);
     const headers: Record<string, string> = { accept: 'application/json' };
     const shown: Record<string, string> = {};

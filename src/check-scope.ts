@@ -1,0 +1,49 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { HarnessError } from './errors.ts';
+import type { KeyRef } from './journal.ts';
+
+/**
+ * What the harness knows about the check whose code is running, wherever in its async call tree:
+ * checks run concurrently, so "the requests sent since the check started" is no longer its own.
+ */
+export interface CheckScope {
+  id: string;
+  /** Declared `toggles: true`: may write the kept toggle, and runs alone. */
+  toggles: boolean;
+  /** Sequence numbers of the requests sent on the check's behalf, retries included. */
+  seqs: number[];
+  /**
+   * The kept value of an item as this check last read it, forgotten when the check writes the item
+   * (`user:id` → value): a toggling check runs alone, so that read is the item's current value.
+   */
+  seenKept: Map<string, 0 | 1>;
+}
+
+const storage = new AsyncLocalStorage<CheckScope>();
+
+export function newScope(id: string, toggles: boolean): CheckScope {
+  return { id, toggles, seqs: [], seenKept: new Map() };
+}
+
+export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promise<T> {
+  return storage.run(scope, body);
+}
+
+/** The check on whose behalf the current code runs; undefined outside checks (CLI, restores, pact). */
+export function currentCheck(): CheckScope | undefined {
+  return storage.getStore();
+}
+
+export const keptKey = (user: KeyRef, id: string): string => `${user}:${id}`;
+
+/**
+ * Refuses a kept write from a check not declared `toggles: true` (a harness error): only such a check
+ * runs alone, so only its writes can never be seen by another check's oracle. Outside checks (restores,
+ * pact states) writes are the caller's business.
+ */
+export function assertMayToggle(): void {
+  const scope = currentCheck();
+  if (scope && !scope.toggles) {
+    throw new HarnessError(`${scope.id} writes the kept toggle but is not declared \`toggles: true\`; a check that writes must say so, so that it runs alone`);
+  }
+}
