@@ -15,9 +15,9 @@ export interface ProxiedExchange {
   path: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  /** ms since the proxy started: the request reached the target … */
+  /** ms since the proxy started: the client sent the request (it reached the proxy over loopback) … */
   startMs: number;
-  /** … and its whole answer was back from it. */
+  /** … and received the whole answer (the proxy wrote it after the delay): the client's view. */
   endMs: number;
   status: number;
 }
@@ -49,8 +49,8 @@ export async function startDelayProxy(targetUrl: string, { oneWayMs }: { oneWayM
   const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
     void (async () => {
       const body = await readAll(req);
-      await sleep(oneWayMs);
       const startMs = performance.now() - origin;
+      await sleep(oneWayMs);
       const upstream = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         const out = httpRequest(
           { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...forwardable(req.headers), host: target.host }, agent },
@@ -61,11 +61,10 @@ export async function startDelayProxy(targetUrl: string, { oneWayMs }: { oneWayM
         out.on('error', reject);
         out.end(body);
       });
-      const endMs = performance.now() - origin;
-      log.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, startMs, endMs, status: upstream.status });
       await sleep(oneWayMs);
       res.writeHead(upstream.status, { ...forwardable(upstream.headers), 'content-length': String(upstream.body.length) });
       res.end(upstream.body);
+      log.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, startMs, endMs: performance.now() - origin, status: upstream.status });
     })().catch(() => res.destroy());
   });
   // A new connection is usable one round trip after it was opened (the handshake of a real network).
@@ -89,9 +88,9 @@ export async function startDelayProxy(targetUrl: string, { oneWayMs }: { oneWayM
 }
 
 /**
- * The longest chain of requests that waited for each other: each one reached the target only after
- * the previous one's answer had left it. Its length times the round trip is what no concurrency can
- * hide. Returns the chain's length in requests.
+ * The longest chain of requests that waited for each other: each one sent only after the previous
+ * one's answer had arrived. Its length times the round trip is what no concurrency can hide.
+ * Returns the chain's length in requests.
  */
 export function criticalPath(log: readonly Pick<ProxiedExchange, 'startMs' | 'endMs'>[]): number {
   const byEnd = [...log].sort((a, b) => a.endMs - b.endMs);

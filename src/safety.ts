@@ -1,6 +1,6 @@
 import type { Api } from './http/api.ts';
 import { Journal, originalValues, readJournal } from './journal.ts';
-import { restoreOne } from './kept.ts';
+import { readKept, restoreOne } from './kept.ts';
 
 export interface SafetyReport {
   changedItems: number;
@@ -11,16 +11,25 @@ export interface SafetyReport {
 
 /**
  * Brings every item named in the journal back to its value before the run and verifies it with a
- * fresh read. Used at the end of every run and by `conform restore`.
+ * fresh read. Used at the end of every run and by `conform restore`. The items are read together
+ * first (after a run whose checks restored everything, that is all it takes); those that differ are
+ * restored one at a time, and after any write every item is read again.
  */
 export async function settleJournal(path: string, apiFor: (user: 'primary' | 'other') => Api | undefined): Promise<SafetyReport> {
   const originals = originalValues(readJournal(path));
   const journal = new Journal(path);
   const report: SafetyReport = { changedItems: originals.length, restoredAfterRun: 0, problems: [] };
-  for (const { user, id, original } of originals) {
-    const api = apiFor(user);
-    if (!api) {
-      report.problems.push(`item ${id} of the ${user} user: no key to restore it to is_kept=${original}`);
+  const items = originals.flatMap((item) => {
+    const api = apiFor(item.user);
+    if (api) return [{ ...item, api }];
+    report.problems.push(`item ${item.id} of the ${item.user} user: no key to restore it to is_kept=${item.original}`);
+    return [];
+  });
+  const readAll = () => Promise.all(items.map(({ api, user, id }) => readKept(api, id, user).then((r) => r.value, () => undefined)));
+  const before = await readAll();
+  for (const [i, { api, user, id, original }] of items.entries()) {
+    if (before[i] === original) {
+      journal.recordRestored(user, id, original);
       continue;
     }
     try {
@@ -29,6 +38,13 @@ export async function settleJournal(path: string, apiFor: (user: 'primary' | 'ot
     } catch (error) {
       report.problems.push(`item ${id} (${user} user) could not be restored to is_kept=${original}: ${(error as Error).message}`);
     }
+  }
+  // A write to one item must not have moved another that read right before it.
+  if (report.restoredAfterRun > 0) {
+    const after = await readAll();
+    items.forEach(({ user, id, original }, i) => {
+      if (after[i] !== undefined && after[i] !== original) report.problems.push(`item ${id} (${user} user) is kept=${after[i]} after the restores, not ${original}`);
+    });
   }
   return report;
 }
