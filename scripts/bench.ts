@@ -1,8 +1,9 @@
 /**
- * Speed and scale of a full primary run, by collection size (issue 4). Prints median wall time, CPU
- * time, requests and peak memory of the conform process, the ratios between sizes, and the targets.
+ * Speed and scale of a full primary run, by collection size (issue 4) and over a network (issue 15).
+ * Prints median wall time, CPU time, requests and peak memory of the conform process, the floor of
+ * each served run, the critical path of each networked run, the ratios between sizes, and the targets.
  *
- *   npm run bench -- [--sizes 120,5000,50000] [--repeat 3] [--mode served|embedded] [--json]
+ *   npm run bench -- [--sizes 120,5000,50000] [--repeat 3] [--mode served|embedded] [--rows user,served,network] [--rtt 40] [--json]
  *
  * Every run is the real CLI (`node bin/conform.js`) in a child process. Two ways to reach a collection:
  *  - user path (always, 120 items): `conform` with no target, so the embedded reference starts inside
@@ -13,23 +14,44 @@
  *    takes seconds to build, which says nothing of conform).
  *  - embedded (--mode embedded): the child builds the bigger dataset itself (CONFORM_REFERENCE_ITEMS),
  *    so the time includes building it.
+ *  - network (120 items): served, through a loopback proxy that delays each direction by half of
+ *    --rtt, once with --rps 0 --concurrency 32 and once with the remote defaults (--concurrency 6
+ *    --rps 100). The critical path is the longest chain of requests that waited for each other.
+ * Every served and networked run also has a floor: the same requests sent again with undici, in
+ * order, with the same --concurrency and --rps and through the same kind of proxy, checking nothing.
+ * "× floor" is the harness's overhead: its own work plus the requests that had to wait for others.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
-import { startReference } from '../fixtures/reference/server.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { DEFAULT_MAX_REQUESTS } from '../src/config.ts';
 import { packageRoot } from '../src/run.ts';
+import { criticalPath, replay, startDelayProxy, type DelayProxy, type SentRequest } from './bench-network.ts';
 
-const USER_PATH_TARGET_S = 5;
+const USER_PATH_TARGET_S = 2.5;
 const SCALE_TARGET = 1.5;
+/** The largest served size may take at most this many times its floor. */
+const FLOOR_TARGET = 2;
+const NETWORK_ITEMS = 120;
+/** The network rows: conform's pacing flags and the wall-time target of each (40 ms round trip). */
+const NETWORK_ROWS = [
+  { name: 'rps 0', args: ['--rps', '0', '--concurrency', '32'], connections: 32, rps: 0, targetS: 5 },
+  { name: 'remote defaults', args: ['--rps', '100', '--concurrency', '6'], connections: 6, rps: 100, targetS: 8 },
+] as const;
+/** Requests the checks sent in a served 120-item run (seed 1) before issue 15: no run may send more. */
+const REQUESTS_BEFORE = 650;
+
+type RowKind = 'user' | 'served' | 'network';
 
 interface Options {
   sizes: number[];
   repeat: number;
   mode: 'served' | 'embedded';
+  rows: RowKind[];
+  rttMs: number;
   json: boolean;
 }
 
@@ -40,20 +62,28 @@ interface Sample {
   requests: number | undefined;
   /** Requests the reference answered (served mode only): preflight and the restore sweep included. */
   served: number | undefined;
+  /** Served and network rows: the same requests sent again without checks (seconds). */
+  floorS?: number;
+  /** Network rows: the longest chain of requests that waited for each other. */
+  criticalPath?: number;
   peakRssMb: number;
   exitCode: number | null;
   verdict: string;
 }
 
 interface Row {
+  /** Shown instead of the mode where two rows share one. */
+  name?: string;
   label: string;
-  mode: 'user path' | 'served' | 'embedded';
+  mode: 'user path' | 'served' | 'embedded' | 'network';
   items: number;
   samples: Sample[];
+  /** Network rows: the wall-time target. */
+  targetS?: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { sizes: [120, 5_000, 50_000], repeat: 3, mode: 'served', json: false };
+  const options: Options = { sizes: [120, 5_000, 50_000], repeat: 3, mode: 'served', rows: ['user', 'served', 'network'], rttMs: 40, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -67,8 +97,14 @@ function parseOptions(argv: readonly string[]): Options {
       const mode = value();
       if (mode !== 'served' && mode !== 'embedded') throw new Error('--mode is served or embedded');
       options.mode = mode;
-    } else if (arg === '--json') options.json = true;
-    else throw new Error(`unknown option ${arg} (options: --sizes, --repeat, --mode, --json)`);
+    } else if (arg === '--rows') {
+      const rows = value().split(',');
+      const unknown = rows.filter((r) => !['user', 'served', 'network'].includes(r));
+      if (unknown.length > 0 || rows.length === 0) throw new Error('--rows is a list of user, served, network');
+      options.rows = rows as RowKind[];
+    } else if (arg === '--rtt') options.rttMs = positive(value(), '--rtt');
+    else if (arg === '--json') options.json = true;
+    else throw new Error(`unknown option ${arg} (options: --sizes, --repeat, --mode, --rows, --rtt, --json)`);
   }
   return options;
 }
@@ -121,23 +157,52 @@ async function runCli(args: readonly string[], env: Record<string, string> = {})
   };
 }
 
-/** One run against a fresh reference started here, counting the requests it answers. */
+/** One run against a fresh reference started here, counting the requests it answers, then its floor. */
 async function runServed(dataset: Dataset): Promise<Sample> {
-  let served = 0;
+  const sent: SentRequest[] = [];
   const reference = await startReference({
     dataset,
     wrap: (inner) => (req) => {
-      served++;
+      const query = req.query.toString();
+      sent.push({ method: req.method, path: `${req.path}${query ? `?${query}` : ''}`, headers: req.headers, body: req.bodyText });
       return inner(req);
     },
   });
+  let sample: Omit<Sample, 'served'>;
   try {
     // The embedded reference's pacing (no rate limit, 8 connections), not the politer remote default.
-    const sample = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--other-key', reference.keys.other, '--rps', '0', '--concurrency', '8']);
-    return { ...sample, served };
+    sample = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--other-key', reference.keys.other, '--rps', '0', '--concurrency', '8']);
   } finally {
     await reference.close();
   }
+  const fresh = await startReference({ dataset });
+  try {
+    return { ...sample, served: sent.length, floorS: await replay(fresh.url, sent, { connections: 8, rps: 0 }) };
+  } finally {
+    await fresh.close();
+  }
+}
+
+/** A fresh reference behind a fresh delaying proxy, for one body. */
+async function behindProxy<T>(dataset: Dataset, rttMs: number, body: (proxy: DelayProxy, keys: RunningReference['keys']) => Promise<T>): Promise<T> {
+  const reference = await startReference({ dataset });
+  const proxy = await startDelayProxy(reference.url, { oneWayMs: rttMs / 2 });
+  try {
+    return await body(proxy, reference.keys);
+  } finally {
+    await proxy.close();
+    await reference.close();
+  }
+}
+
+/** One run through the proxy: its critical path from the proxy's log, then its floor. */
+async function runNetworked(dataset: Dataset, row: (typeof NETWORK_ROWS)[number], rttMs: number): Promise<Sample> {
+  const { sample, log } = await behindProxy(dataset, rttMs, async (proxy, keys) => ({
+    sample: await runCli(['--target', proxy.url, '--key', keys.primary, '--other-key', keys.other, ...row.args]),
+    log: proxy.log,
+  }));
+  const floorS = await behindProxy(dataset, rttMs, (proxy) => replay(proxy.url, log, { connections: row.connections, rps: row.rps }));
+  return { ...sample, served: log.length, criticalPath: criticalPath(log), floorS };
 }
 
 const median = (values: readonly number[]): number => {
@@ -152,13 +217,27 @@ const medianOf = (row: Row, pick: (s: Sample) => number | undefined): number | u
 
 async function measure(options: Options, log: (line: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
-  const userPath: Row = { label: 'user path: conform (embedded reference, start-up included)', mode: 'user path', items: 120, samples: [] };
-  for (let i = 0; i < options.repeat; i++) {
-    userPath.samples.push({ ...(await runCli([])), served: undefined });
-    log(`  user path, 120 items, run ${i + 1}/${options.repeat}: ${userPath.samples.at(-1)!.wallS.toFixed(2)} s`);
+  if (options.rows.includes('user')) {
+    const userPath: Row = { label: 'user path: conform (embedded reference, start-up included)', mode: 'user path', items: 120, samples: [] };
+    for (let i = 0; i < options.repeat; i++) {
+      userPath.samples.push({ ...(await runCli([])), served: undefined });
+      log(`  user path, 120 items, run ${i + 1}/${options.repeat}: ${userPath.samples.at(-1)!.wallS.toFixed(2)} s`);
+    }
+    rows.push(userPath);
   }
-  rows.push(userPath);
-  for (const size of options.sizes) {
+  if (options.rows.includes('network')) {
+    const dataset = buildDataset({ itemsPerUser: NETWORK_ITEMS });
+    for (const network of NETWORK_ROWS) {
+      const row: Row = { name: `network, ${network.name}`, label: `${options.rttMs} ms round trip (a loopback proxy), ${network.args.join(' ')}`, mode: 'network', items: NETWORK_ITEMS, samples: [], targetS: network.targetS };
+      for (let i = 0; i < options.repeat; i++) {
+        row.samples.push(await runNetworked(dataset, network, options.rttMs));
+        const last = row.samples.at(-1)!;
+        log(`  network (${network.name}), ${NETWORK_ITEMS} items, run ${i + 1}/${options.repeat}: ${last.wallS.toFixed(2)} s, critical path ${last.criticalPath} of ${last.served} requests, floor ${last.floorS!.toFixed(2)} s`);
+      }
+      rows.push(row);
+    }
+  }
+  for (const size of options.rows.includes('served') ? options.sizes : []) {
     const row: Row = { label: '', mode: options.mode, items: size, samples: [] };
     if (options.mode === 'served') {
       const started = performance.now();
@@ -166,7 +245,7 @@ async function measure(options: Options, log: (line: string) => void): Promise<R
       row.label = `served: reference in the bench process, --rps 0 --concurrency 8 (dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s, not counted)`;
       for (let i = 0; i < options.repeat; i++) {
         row.samples.push(await runServed(dataset));
-        log(`  served, ${size} items, run ${i + 1}/${options.repeat}: ${row.samples.at(-1)!.wallS.toFixed(2)} s`);
+        log(`  served, ${size} items, run ${i + 1}/${options.repeat}: ${row.samples.at(-1)!.wallS.toFixed(2)} s, floor ${row.samples.at(-1)!.floorS!.toFixed(2)} s`);
       }
     } else {
       row.label = 'embedded: CONFORM_REFERENCE_ITEMS, dataset build and reference start-up included';
@@ -186,14 +265,17 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
   const lines: string[] = [];
   lines.push(`conform bench: full primary run, ${options.repeat} run(s) per row, medians; ${availableParallelism()} cores, load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after${load.before > availableParallelism() * 0.75 ? ' (the machine was busy: timings are noisy)' : ''}`);
   lines.push('');
-  const header = ['mode', 'items/user', 'wall s', 'cpu s', 'requests', 'served', 'peak RSS MB', 'verdict'];
+  const header = ['mode', 'items/user', 'wall s', 'floor s', 'x floor', 'cpu s', 'requests', 'served', 'critical path', 'peak RSS MB', 'verdict'];
   const table = rows.map((row) => [
-    row.mode,
+    row.name ?? row.mode,
     String(row.items),
     fmt(medianOf(row, (s) => s.wallS)),
+    fmt(medianOf(row, (s) => s.floorS)),
+    fmt(medianOf(row, (s) => (s.floorS === undefined ? undefined : s.wallS / s.floorS))),
     fmt(medianOf(row, (s) => s.cpuS)),
     fmt(medianOf(row, (s) => s.requests), 0),
     fmt(medianOf(row, (s) => s.served), 0),
+    fmt(medianOf(row, (s) => s.criticalPath), 0),
     fmt(medianOf(row, (s) => s.peakRssMb), 0),
     [...new Set(row.samples.map((s) => s.verdict))].join(', '),
   ]);
@@ -201,30 +283,47 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
   const line = (cells: readonly string[]) => cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   lines.push(line(header), ...table.map(line));
   lines.push('');
-  for (const row of rows) lines.push(`${row.mode} ${row.items}: ${row.label}`);
-  lines.push('requests: sent by the checks (report.json); served: answered by the reference, the pre-flight read and the restore sweep included.');
+  for (const row of rows) lines.push(`${row.name ?? row.mode} ${row.items}: ${row.label}`);
+  lines.push('requests: sent by the checks (report.json); served: answered by the reference (through the proxy on network rows), the pre-flight read and the restore sweep included.');
+  lines.push('floor: the same requests sent again with undici in order, same --concurrency and --rps (and proxy), no checks; x floor: wall / floor, per run.');
+  lines.push(`critical path: the longest chain of requests each sent after the previous one's answer arrived; each costs at least one ${options.rttMs} ms round trip.`);
 
-  const base = rows.find((r) => r.mode !== 'user path' && r.items === Math.min(...options.sizes));
-  const userPath = rows.find((r) => r.mode === 'user path')!;
+  const sized = rows.filter((r) => r.mode === 'served' || r.mode === 'embedded');
+  const base = sized.find((r) => r.items === Math.min(...options.sizes));
   lines.push('');
   if (base) {
-    for (const row of rows.filter((r) => r.mode !== 'user path' && r !== base)) {
+    for (const row of sized.filter((r) => r !== base)) {
       const wall = (medianOf(row, (s) => s.wallS) ?? NaN) / (medianOf(base, (s) => s.wallS) ?? NaN);
       const requests = (medianOf(row, (s) => s.requests) ?? NaN) / (medianOf(base, (s) => s.requests) ?? NaN);
       const memory = (medianOf(row, (s) => s.peakRssMb) ?? NaN) / (medianOf(base, (s) => s.peakRssMb) ?? NaN);
       lines.push(`ratio ${row.items} / ${base.items} items (${row.mode}): wall ${wall.toFixed(2)}x, requests ${requests.toFixed(2)}x, peak RSS ${memory.toFixed(2)}x`);
     }
   }
-  const userWall = medianOf(userPath, (s) => s.wallS) ?? NaN;
-  const largest = rows.filter((r) => r.mode !== 'user path').sort((a, b) => b.items - a.items)[0];
-  const maxRequests = Math.max(...rows.flatMap((r) => r.samples.map((s) => s.requests ?? 0)));
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   lines.push('');
-  lines.push(`target: user path (120 items, start-up included) <= ${USER_PATH_TARGET_S} s: ${userWall <= USER_PATH_TARGET_S ? 'met' : 'NOT met'} (${userWall.toFixed(2)} s)`);
+  const userPath = rows.find((r) => r.mode === 'user path');
+  if (userPath) {
+    const userWall = medianOf(userPath, (s) => s.wallS) ?? NaN;
+    lines.push(`target: user path (120 items, start-up included) <= ${USER_PATH_TARGET_S} s: ${met(userWall <= USER_PATH_TARGET_S)} (${userWall.toFixed(2)} s)`);
+  }
+  for (const row of rows.filter((r) => r.mode === 'network')) {
+    const wall = medianOf(row, (s) => s.wallS) ?? NaN;
+    const path = medianOf(row, (s) => s.criticalPath) ?? NaN;
+    lines.push(`target: ${row.name} <= ${row.targetS} s: ${met(wall <= row.targetS!)} (${wall.toFixed(2)} s; critical path ${path} requests, at least ${((path * options.rttMs) / 1000).toFixed(1)} s of round trips)`);
+  }
+  const largest = [...sized].sort((a, b) => b.items - a.items)[0];
+  if (largest) {
+    const ratio = medianOf(largest, (s) => (s.floorS === undefined ? undefined : s.wallS / s.floorS)) ?? NaN;
+    lines.push(`target: ${largest.items} items (${largest.mode}) <= ${FLOOR_TARGET}x its floor: ${met(ratio <= FLOOR_TARGET)} (${ratio.toFixed(2)}x)`);
+  }
   if (largest && base && largest !== base) {
     const scale = (medianOf(largest, (s) => s.wallS) ?? NaN) / (medianOf(base, (s) => s.wallS) ?? NaN);
-    lines.push(`target: ${largest.items} items <= ${SCALE_TARGET}x the ${base.items}-item time (${largest.mode}): ${scale <= SCALE_TARGET ? 'met' : 'NOT met'} (${scale.toFixed(2)}x)`);
+    lines.push(`target: ${largest.items} items <= ${SCALE_TARGET}x the ${base.items}-item time (${largest.mode}): ${met(scale <= SCALE_TARGET)} (${scale.toFixed(2)}x)`);
   }
-  lines.push(`target: requests per run <= ${DEFAULT_MAX_REQUESTS} (--max-requests default): ${maxRequests <= DEFAULT_MAX_REQUESTS ? 'met' : 'NOT met'} (largest ${maxRequests})`);
+  const maxRequests = Math.max(...rows.flatMap((r) => r.samples.map((s) => s.requests ?? 0)));
+  lines.push(`target: requests per run <= ${DEFAULT_MAX_REQUESTS} (--max-requests default): ${met(maxRequests <= DEFAULT_MAX_REQUESTS)} (largest ${maxRequests})`);
+  const small = rows.filter((r) => r.items === NETWORK_ITEMS).flatMap((r) => r.samples.map((s) => s.requests ?? 0));
+  if (small.length > 0) lines.push(`target: requests per ${NETWORK_ITEMS}-item run <= ${REQUESTS_BEFORE} (before issue 15): ${met(Math.max(...small) <= REQUESTS_BEFORE)} (largest ${Math.max(...small)})`);
   const failing = rows.flatMap((r) => r.samples).filter((s) => s.exitCode !== 0).length;
   if (failing > 0) lines.push(`warning: ${failing} run(s) did not conform; their timings measure something else`);
   return `${lines.join('\n')}\n`;
