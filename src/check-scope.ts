@@ -17,12 +17,14 @@ export interface CheckScope {
    * (`user:id` → value): a toggling check runs alone, so that read is the item's current value.
    */
   seenKept: Map<string, 0 | 1>;
+  /** Settles when no read the run started in the background is in flight: awaited before each write. */
+  quiet: () => Promise<void>;
 }
 
 const storage = new AsyncLocalStorage<CheckScope>();
 
-export function newScope(id: string, toggles: boolean): CheckScope {
-  return { id, toggles, seqs: [], seenKept: new Map() };
+export function newScope(id: string, toggles: boolean, quiet: () => Promise<void>): CheckScope {
+  return { id, toggles, seqs: [], seenKept: new Map(), quiet };
 }
 
 export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promise<T> {

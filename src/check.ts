@@ -33,9 +33,9 @@ const BODY_LIMIT = 2_000;
 
 /**
  * Declares one conformance check: a stable id, its level and spec section, and the test body.
- * Checks of a file run together (their requests overlap, within --concurrency and --rps); a check
- * declared `toggles: true` runs alone, after the checks declared before it and before those after it,
- * so that no check reads a kept flag while another changes it. Files run one after another.
+ * The checks of a file run together (their requests overlap, within --concurrency and --rps); a
+ * check declared `toggles: true` runs alone, after the checks declared before it and before those
+ * after it, so that no check reads a kept flag while another changes it. Files run one at a time.
  */
 export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>): void {
   const meta: CheckMeta = { ...info };
@@ -56,7 +56,7 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       ctx.skip("precondition: needs a second user's key (--other-key or CONFORM_OTHER_API_KEY)");
     }
 
-    const scope = newScope(info.id, info.toggles === true);
+    const scope = newScope(info.id, info.toggles === true, () => s.discovery.settled());
     const kept = new KeptWriter(s.api, s.journal, scope);
     let skipReason: string | undefined;
     let thrown: unknown;
@@ -75,8 +75,6 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       property: (arbitrary, predicate, options) => runProperty(info, s.target, recorded, arbitrary, predicate, options),
     };
     await runInScope(scope, async () => {
-      // Nothing another check started may still be reading while this one writes.
-      if (info.toggles) await s.discovery.settled();
       try {
         await body(t);
       } catch (error) {
@@ -88,6 +86,7 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       } catch (error) {
         thrown ??= error;
       }
+      // Shared reads this check started in the background count among its requests: wait for them.
       await s.discovery.settled();
     });
     recorded.requests = scope.seqs.length;

@@ -68,9 +68,13 @@ export class Api {
     return this.toggle({ method: 'POST', path: endpoints.kept, rawBody, auth, intent: 'kept-toggle' });
   }
 
-  /** A write makes whatever the check saw of kept values stale, before and after it lands. */
+  /**
+   * No background read may be in flight when a check writes, and a write makes whatever the check
+   * saw of kept values stale, before and after it lands.
+   */
   private async toggle(spec: RequestSpec): Promise<Exchange> {
     assertMayToggle();
+    await currentCheck()?.quiet();
     currentCheck()?.seenKept.clear();
     try {
       return await this.client.send(spec);
