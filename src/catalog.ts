@@ -14,8 +14,17 @@ export interface CatalogCheck {
   version?: string;
 }
 
+/** The last document validated and its verdict: the checks of a run validate the same catalog. */
+let lastValidation: { text: string | undefined; result: Promise<CatalogCheck> } | undefined;
+
 /** Validates an OpenAPI document with a maintained validator (2.0, 3.0, 3.1 and 3.2). */
-export async function validateOpenApi(document: unknown): Promise<CatalogCheck> {
+export function validateOpenApi(document: unknown): Promise<CatalogCheck> {
+  const text = JSON.stringify(document);
+  if (lastValidation === undefined || lastValidation.text !== text) lastValidation = { text, result: validateOnce(document) };
+  return lastValidation.result;
+}
+
+async function validateOnce(document: unknown): Promise<CatalogCheck> {
   // The validator reads a string as a file name: only a parsed object is ever handed to it.
   if (!isObject(document)) return { valid: false, errors: [`the catalog is ${document === null ? 'null' : Array.isArray(document) ? 'an array' : `a ${typeof document}`}, not a JSON object`] };
   if (dialectOf(document) === undefined) {
