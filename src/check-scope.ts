@@ -13,8 +13,8 @@ export interface CheckScope {
   /** Sequence numbers of the requests sent on the check's behalf, retries included. */
   seqs: number[];
   /**
-   * The kept value of an item as this check last read it, forgotten when the check writes the item
-   * (`user:id` → value): a toggling check runs alone, so that read is the item's current value.
+   * The kept value of each item as this check last read it (`user:id` → value), all forgotten
+   * whenever the check writes: a toggling check runs alone, so such a read is the current value.
    */
   seenKept: Map<string, 0 | 1>;
   /** Settles when no read the run started in the background is in flight: awaited before each write. */

@@ -110,7 +110,7 @@ function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, scope
     ? client.exchangesSince(error.exchangeId - 1).find((e) => e.seq === error.exchangeId)
     : undefined;
   const own = new Set(scope.seqs);
-  const last = scope.seqs.length > 0 ? client.exchangesSince(Math.min(...scope.seqs) - 1).filter((e) => own.has(e.seq)).at(-1) : undefined;
+  const last = scope.seqs.length > 0 ? client.exchangesSince(scope.seqs[0]! - 1).filter((e) => own.has(e.seq)).at(-1) : undefined;
   const shown = referenced ?? (meta.outcome === 'failed' ? last : undefined);
   const message = error instanceof Error ? error.message : String(error);
   const failure: RecordedFailure = {
@@ -161,4 +161,3 @@ async function runProperty<T>(
     cause instanceof CheckFailure ? cause.exchangeId : undefined,
   );
 }
-

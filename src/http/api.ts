@@ -95,4 +95,3 @@ export class Api {
     return this.client.send({ method, path, ...rest, intent: 'probe' });
   }
 }
-
