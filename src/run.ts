@@ -78,7 +78,7 @@ export class SuiteRunner {
     return { modules: result.testModules, unhandled: result.unhandledErrors };
   }
 
-  /** Stops scheduling checks; the one in progress finishes (and restores what it changed). */
+  /** Stops scheduling checks; those in progress finish (and restore what they changed). */
   async cancel(): Promise<void> {
     await this.vitest.cancelCurrentRun('keyboard-input');
   }

@@ -96,7 +96,7 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
     const onSignal = (signal: NodeJS.Signals) => {
       if (interruptedBy) process.exit(exitCodes['no verdict']);
       interruptedBy = signal;
-      err(`conform: ${signal}: stopping after the check in progress and restoring kept values (again to quit at once; then run conform restore)\n`);
+      err(`conform: ${signal}: stopping after the checks in progress and restoring kept values (again to quit at once; then run conform restore)\n`);
       void runner.cancel();
     };
     process.on('SIGINT', onSignal);
