@@ -5,8 +5,8 @@
  *
  *   npm run bench -- [--sizes 120,5000,50000] [--repeat 3] [--mode served|embedded] [--rows user,served,network] [--rtt 40] [--json]
  *
- * Every run is the real CLI (`node bin/conform.js`) in a child process. Two ways to reach a collection:
- *  - user path (always, 120 items): `conform` with no target, so the embedded reference starts inside
+ * Every run is the real CLI (`node bin/conform.js`) in a child process. The ways it reaches a collection:
+ *  - user path (120 items): `conform` with no target, so the embedded reference starts inside
  *    the child: start-up of conform and of the reference are both in the time.
  *  - served (default for the sizes): the bench builds the dataset once per size and starts a fresh
  *    reference per run in its own process; the child gets `--target URL --key … --rps 0 --concurrency 8`
