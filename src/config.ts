@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from './cli/args.ts';
 import { UsageError } from './errors.ts';
 import { isProfileName, type ProfileName } from './profiles.ts';
 import { splitList } from './selection.ts';
+import type { FailOn, GateOptions } from './verdict.ts';
+import { loadWaiversFile, parseConfigWaivers, type Waiver } from './waivers.ts';
 import { defaultReporters, isReporterName, reporterNames, type ReporterName } from '../reporters/index.ts';
 
 export const DEFAULT_CONFIG_FILE = 'conform.config.json';
@@ -32,6 +34,10 @@ export interface RunConfig {
   maxRequests: number;
   reporters: ReporterName[];
   quiet: boolean;
+  /** --fail-on, --allow-incomplete. */
+  gate: GateOptions;
+  /** From the config file (global and the target's) and --waivers; filtered by target at run time. */
+  waivers: Waiver[];
 }
 
 interface TargetEntry {
@@ -39,6 +45,7 @@ interface TargetEntry {
   profile?: ProfileName;
   keyEnv?: string;
   otherKeyEnv?: string;
+  waivers?: unknown;
 }
 
 type Env = Record<string, string | undefined>;
@@ -67,7 +74,36 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
     maxRequests: integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS,
     reporters: resolveReporters(args.reporter, env),
     quiet: args.quiet === true,
+    gate: { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true },
+    waivers: resolveWaivers(args, cwd, target),
   };
+}
+
+function resolveFailOn(value: string | undefined): FailOn {
+  if (value === undefined) return 'must';
+  if (value !== 'must' && value !== 'should') throw new UsageError(`--fail-on must be must or should, got '${value}'`);
+  return value;
+}
+
+/**
+ * Waivers from the config file (its top-level "waivers" and the named target's) and from --waivers.
+ * The default config file is read for them only when it exists; a --config that cannot be read is an error.
+ */
+function resolveWaivers(args: ParsedArgs['values'], cwd: string, target: TargetChoice): Waiver[] {
+  const path = resolve(cwd, args.config ?? DEFAULT_CONFIG_FILE);
+  const config = args.config !== undefined || existsSync(path) ? readConfigFile(path) : undefined;
+  const fromConfig: Waiver[] = [];
+  if (typeof config === 'object' && config !== null) {
+    const relative = (file: string) => resolve(dirname(path), file);
+    const global = (config as { waivers?: unknown }).waivers;
+    if (global !== undefined) fromConfig.push(...parseConfigWaivers(global, `config file ${path}`, relative));
+    const name = args.target;
+    const entry = name !== undefined ? (config as { targets?: Record<string, TargetEntry> }).targets?.[name] : undefined;
+    if (target.kind === 'remote' && entry?.waivers !== undefined) {
+      fromConfig.push(...parseConfigWaivers(entry.waivers, `config file ${path}, target '${name}'`, relative, name));
+    }
+  }
+  return [...fromConfig, ...(args.waivers !== undefined ? loadWaiversFile(resolve(cwd, args.waivers)) : [])];
 }
 
 function resolveReporters(flags: string[] | undefined, env: Env): ReporterName[] {
@@ -129,6 +165,19 @@ const FORBIDDEN_CONFIG_KEYS = /^(key|apikey|api_key|token|secret|otherkey|other_
 
 export function loadTargets(configPath: string | undefined, cwd: string): Record<string, TargetEntry> {
   const path = resolve(cwd, configPath ?? DEFAULT_CONFIG_FILE);
+  const parsed = readConfigFile(path);
+  const targets = (parsed as { targets?: unknown } | null)?.targets;
+  if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) {
+    throw new UsageError(`targets file ${path}: expected an object with a "targets" object`);
+  }
+  const out: Record<string, TargetEntry> = {};
+  for (const [name, raw] of Object.entries(targets)) {
+    out[name] = validateEntry(name, raw, path);
+  }
+  return out;
+}
+
+function readConfigFile(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -142,15 +191,7 @@ export function loadTargets(configPath: string | undefined, cwd: string): Record
   } catch (error) {
     throw new UsageError(`targets file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  const targets = (parsed as { targets?: unknown } | null)?.targets;
-  if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) {
-    throw new UsageError(`targets file ${path}: expected an object with a "targets" object`);
-  }
-  const out: Record<string, TargetEntry> = {};
-  for (const [name, raw] of Object.entries(targets)) {
-    out[name] = validateEntry(name, raw, path);
-  }
-  return out;
+  return parsed;
 }
 
 function validateEntry(name: string, raw: unknown, path: string): TargetEntry {
@@ -159,7 +200,7 @@ function validateEntry(name: string, raw: unknown, path: string): TargetEntry {
   const entry = raw as Record<string, unknown>;
   for (const field of Object.keys(entry)) {
     if (FORBIDDEN_CONFIG_KEYS.test(field)) throw new UsageError(`${where}: keys must not be stored in the file; name an environment variable with keyEnv`);
-    if (!['url', 'profile', 'keyEnv', 'otherKeyEnv', 'description'].includes(field)) throw new UsageError(`${where}: unknown field '${field}'`);
+    if (!['url', 'profile', 'keyEnv', 'otherKeyEnv', 'description', 'waivers'].includes(field)) throw new UsageError(`${where}: unknown field '${field}'`);
   }
   if (typeof entry.url !== 'string') throw new UsageError(`${where}: "url" must be a string`);
   if (entry.profile !== undefined && (typeof entry.profile !== 'string' || !isProfileName(entry.profile))) {

@@ -35,6 +35,10 @@ export const optionTable = {
   reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the verdict and failures' },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
+  // The gate: what fails a run (stream i13b).
+  'fail-on': { type: 'string', arg: 'must|should', help: 'which failed checks fail the run: must (default; SHOULD failures are advice) or should (SHOULD failures gate too)' },
+  'allow-incomplete': { type: 'boolean', help: 'let a run pass although checks could not be judged for an absent precondition (no second key, empty collection …); they are still listed' },
+  waivers: { type: 'string', arg: '<file>', help: 'waivers file (JSON, see waivers.schema.json): checks whose failure is accepted until a date, with a reason' },
   'provider-states': { type: 'string', arg: '<module>', help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'show the version' },
@@ -99,7 +103,7 @@ export function helpText(): string {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.arg ? ` ${spec.arg}` : ''}`;
     lines.push(`  ${flag.padEnd(30)} ${spec.help}`);
   }
-  lines.push('', 'Exit codes: 0 conforms, 1 a check failed, 2 usage or configuration error, 3 no verdict.');
+  lines.push('', 'Exit codes: 0 conforms, 1 a check failed, 2 usage or configuration error (or no Agent API at the URL), 3 incomplete or no verdict.');
   return lines.join('\n');
 }
 

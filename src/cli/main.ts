@@ -113,6 +113,8 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
       ...(config.fcPath ? { fcPath: config.fcPath } : {}),
       only: config.only,
       skip: config.skip,
+      gate: config.gate,
+      waivers: config.waivers,
       journalPath,
       reporters: progress ? [new ProgressReporter(out, style, io.stdout.isTTY === true && !io.env.CI)] : [],
     }).finally(() => {
