@@ -52,7 +52,7 @@ export function renderStepSummary(run: RunResult): string {
   const notJudged = notJudgedOf(run);
   if (notJudged.length > 0) {
     const gating = notJudged.some((c) => c.effect === 'blocks');
-    lines.push(`### ⏸️ Not judged (${notJudged.length}): precondition absent on this target${gating ? ', so the run is incomplete' : ' (allowed by --allow-incomplete)'}`, '', '| check | level | reason |', '|---|---|---|');
+    lines.push(`### ⏸️ Not judged (${notJudged.length}): precondition absent on this target${gating ? ', so the run cannot conform (waive them or pass --allow-incomplete)' : ' (allowed by --allow-incomplete)'}`, '', '| check | level | reason |', '|---|---|---|');
     for (const check of notJudged) lines.push(`| ${cell(check.id)} | ${cell(check.level)} | ${cell(check.message ?? '')} |`);
     lines.push('');
   }
@@ -114,7 +114,7 @@ export function renderAnnotations(run: RunResult): string {
   if (notJudged.length > 0) {
     const gating = notJudged.some((c) => c.effect === 'blocks');
     const list = notJudged.map((c) => `${c.id} (${c.message ?? 'skipped'})`).join('; ');
-    emit(gating ? 'error' : 'warning', gating ? 'conform: incomplete run' : 'conform: not judged (--allow-incomplete)', `${notJudged.length} check(s) could not be judged: ${list}`);
+    emit(gating ? 'error' : 'warning', `conform: ${notJudged.length} check(s) not judged${gating ? '' : ' (--allow-incomplete)'}`, `precondition absent on this target: ${list}`);
   }
   if (run.selection) emit('notice', 'conform: partial run', `${describeSelection(run.selection)}; verdict: ${run.verdict}`);
   return lines.join('');

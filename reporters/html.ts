@@ -186,7 +186,7 @@ function areas(run: RunResult): string {
 function notJudgedList(checks: readonly CheckResult[]): string {
   const gating = checks.some((c) => c.effect === 'blocks');
   const intro = gating
-    ? '<p>These checks could not be judged because their precondition is absent on this target, so the run is <strong>incomplete</strong>: provide the data (a second key, items, tags …), waive them, or pass <code>--allow-incomplete</code>.</p>'
+    ? '<p>These checks could not be judged because their precondition is absent on this target, so the run <strong>cannot conform</strong> without them: provide the data (a second key, items, tags …), waive them, or pass <code>--allow-incomplete</code>.</p>'
     : '<p>These checks could not be judged because their precondition is absent on this target; <code>--allow-incomplete</code> let the run pass without them.</p>';
   const rows = checks.map((check) => `<tr class="row-skipped"><td class="id">${esc(check.id)}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`);
   return `${intro}\n<table class="checks">\n<thead><tr><th scope="col" class="w-id">Id</th><th scope="col" class="w-lv">Level</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col">Reason</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;

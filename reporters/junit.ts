@@ -81,7 +81,7 @@ function testcase(check: CheckResult): string[] {
       if (check.status === 'failed') return [`${open}>`, ...extra, ...out(`ADVICE (SHOULD check, not gating): ${failureText(check)}`), '    </testcase>'];
       return extra.length === 0 ? [`${open}/>`] : [`${open}>`, ...extra, ...out(note!), '    </testcase>'];
     case 'skipped': {
-      const message = check.effect === 'waived' ? `${note!} (${check.status})` : check.effect === 'blocks' ? `not judged, so the run is incomplete: ${check.message ?? check.status}` : (check.message ?? check.status);
+      const message = check.effect === 'waived' ? `${note!} (${check.status})` : check.effect === 'blocks' ? `not judged, the run cannot conform without it: ${check.message ?? check.status}` : (check.message ?? check.status);
       const body = check.effect === 'waived' && check.status !== 'skipped' ? out(failureText(check)) : [];
       return [`${open}>`, ...extra, `      <skipped message="${escapeXml(message)}"/>`, ...body, '    </testcase>'];
     }

@@ -56,7 +56,8 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
   const notJudged = notJudgedOf(run);
   if (notJudged.length > 0) {
     const gating = notJudged.some((c) => c.effect === 'blocks');
-    lines.push('', style.paint('bold', `Not judged: ${notJudged.length} check(s) whose precondition is absent on this target${gating ? ' (the run is incomplete)' : ' (allowed by --allow-incomplete)'}:`));
+    const consequence = gating ? 'the run cannot conform without them (waive them or pass --allow-incomplete)' : 'allowed by --allow-incomplete';
+    lines.push('', style.paint('bold', `Not judged (${notJudged.length}), their precondition is absent on this target; ${consequence}:`));
     for (const check of notJudged) lines.push(`  ${style.paint('skipped', symbols.skipped)} ${check.id} ${check.level} ${check.message ?? ''}`);
   }
   if (!quiet) {
