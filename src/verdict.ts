@@ -88,7 +88,10 @@ function verdictOf(checks: readonly CheckResult[], gate: GateOptions, c: Circums
   }
   if ((c.harnessErrors ?? 0) > 0) return { verdict: 'no verdict', reason: `${c.harnessErrors} harness error(s) outside checks` };
   if ((c.safetyProblems ?? 0) > 0) return { verdict: 'no verdict', reason: 'kept values could not all be restored' };
-  if (!checks.some((k) => k.status === 'passed')) return { verdict: 'no verdict', reason: 'no check could pass or fail (all skipped or not applicable)' };
+  // A waived failure was judged too: a run of nothing else has a verdict.
+  if (!checks.some((k) => k.status === 'passed' || (k.status === 'failed' && k.effect === 'waived'))) {
+    return { verdict: 'no verdict', reason: 'no check could pass or fail (all skipped or not applicable)' };
+  }
   const unjudged = blocking('skipped');
   if (unjudged.length > 0) {
     const how = gate.failOn === 'should' ? 'MUST or SHOULD' : 'MUST';
@@ -100,14 +103,12 @@ function verdictOf(checks: readonly CheckResult[], gate: GateOptions, c: Circums
 function conformsReason(checks: readonly CheckResult[], gate: GateOptions): string {
   const count = (test: (k: CheckResult) => boolean) => checks.filter(test).length;
   const allowed = count((k) => k.status === 'skipped' && gates(k, gate) && k.effect === undefined);
-  const parts = [
-    allowed > 0 ? `every ${gate.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} check that could be judged passed; ${allowed} not judged (--allow-incomplete)`
-      : `every ${gate.failOn === 'should' ? 'MUST and SHOULD' : 'MUST'} check passed`,
-  ];
+  const waived = count((k) => k.effect === 'waived');
+  const levels = gate.failOn === 'should' ? 'MUST and SHOULD' : 'MUST';
+  const parts = [`every ${levels} check${allowed > 0 ? ' that could be judged' : ''} passed${waived > 0 ? ` except ${waived} waived` : ''}`];
+  if (allowed > 0) parts.push(`${allowed} not judged (--allow-incomplete)`);
   const advice = count((k) => k.effect === 'advice');
   if (advice > 0) parts.push(`${advice} SHOULD check(s) failed (advice)`);
-  const waived = count((k) => k.effect === 'waived');
-  if (waived > 0) parts.push(`${waived} waived`);
   const unexpected = count((k) => k.effect === 'unexpected-pass');
   if (unexpected > 0) parts.push(`${unexpected} waived check(s) passed: remove their waivers`);
   return parts.join('; ');

@@ -84,9 +84,14 @@ describe('decideVerdict: the overrides of a run', () => {
 });
 
 describe('decideVerdict: waivers', () => {
+  it('a run whose only judged check is a waived failure conforms; one with nothing judged has no verdict', () => {
+    expect(decide([checks.failed, checks.notApplicable], {}, [waiver('KEPT-001')])).toMatchObject({ verdict: 'conforms', reason: 'every MUST check passed except 1 waived' });
+    expect(decide([checks.skipped, checks.notApplicable], {}, [waiver('PLAY-001')]).verdict).toBe('no verdict');
+  });
+
   it('a waived failure, error or unjudged check does not gate, and is marked waived', () => {
     const d = decide([checks.passed, checks.failed, checks.error, checks.skipped], {}, [waiver('KEPT-001'), waiver('PAGE-003'), waiver('PLAY-001')]);
-    expect(d).toMatchObject({ verdict: 'conforms', exitCode: 0, reason: 'every MUST check passed; 3 waived' });
+    expect(d).toMatchObject({ verdict: 'conforms', exitCode: 0, reason: 'every MUST check passed except 3 waived' });
     expect(effects(d)).toEqual({ 'AUTH-001': '-', 'KEPT-001': 'waived', 'PAGE-003': 'waived', 'PLAY-001': 'waived' });
     expect(d.checks.find((c) => c.id === 'KEPT-001')!.waiver).toEqual({ reason: 'accepted for KEPT-001', expires: '2025-12-31', state: 'applied' });
     expect(d.waivers.map((w) => w.state)).toEqual(['applied', 'applied', 'applied']);
