@@ -1,6 +1,6 @@
 import { describeSelection, type CheckResult, type RunResult, type Status } from '../src/results.ts';
 import type { Verdict } from '../src/verdict.ts';
-import { adviceOf, byArea, countOf, effectNote, failuresOf, notJudgedOf, notRunOf, sectionMatrix, statusLabels, statusOrder, waivedOf } from './shared.ts';
+import { adviceOf, byArea, countOf, effectLabels, effectNote, failuresOf, notJudgedOf, notRunOf, sectionMatrix, statusLabels, statusOrder, waivedOf } from './shared.ts';
 import { symbols } from './style.ts';
 
 /**
@@ -129,11 +129,10 @@ function matrix(run: RunResult): string {
   return section('matrix', 'Spec sections', `<table class="matrix">\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>\n${note}`);
 }
 
-/** A small tag for what the outcome means for the gate: advice, waived, unexpected pass, waiver expired. */
+/** Small tags for what the outcome means for the gate: advice, waived, unexpected pass, waiver expired. */
 function effectTag(check: CheckResult): string {
-  const label = check.effect === 'advice' ? 'advice' : check.effect === 'waived' ? 'waived' : check.effect === 'unexpected-pass' ? 'unexpected pass' : check.waiver?.state === 'expired' ? 'waiver expired' : undefined;
-  if (label === undefined) return '';
-  return ` <span class="tag tag-${esc(label.replace(/ /g, '-'))}" title="${esc(effectNote(check) ?? '')}">${esc(label)}</span>`;
+  const note = esc(effectNote(check) ?? '');
+  return effectLabels(check).map((label) => ` <span class="tag tag-${esc(label.replace(/ /g, '-'))}" title="${note}">${esc(label)}</span>`).join('');
 }
 
 function checkHeading(check: CheckResult): string {

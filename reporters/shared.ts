@@ -61,13 +61,24 @@ export const waiverNoticesOf = (run: RunResult) => run.waivers.filter((w) => w.s
 export const notJudgedOf = (run: RunResult): CheckResult[] =>
   run.checks.filter((c) => c.status === 'skipped' && c.effect !== 'waived' && (c.effect === 'blocks' || c.level === 'MUST'));
 
-/** "advice (SHOULD, not gating)", "waived until 2026-01-31: reason" …: what a check's effect means, in words. */
+/** What a check's effect and waiver mean, in words ("advice: …", "waived until 2026-01-31: reason" …). */
 export function effectNote(check: CheckResult): string | undefined {
-  if (check.effect === 'advice') return 'advice: a SHOULD check, not gating (--fail-on should makes it gate)';
-  if (check.effect === 'waived' && check.waiver) return `waived until ${check.waiver.expires}: ${check.waiver.reason}`;
-  if (check.effect === 'unexpected-pass' && check.waiver) return `passed although waived until ${check.waiver.expires} (${check.waiver.reason}): remove the waiver`;
-  if (check.waiver?.state === 'expired') return `waiver expired on ${check.waiver.expires}, no longer applies (${check.waiver.reason})`;
-  return undefined;
+  const parts: string[] = [];
+  if (check.effect === 'advice') parts.push('advice: a SHOULD check, not gating (--fail-on should makes it gate)');
+  if (check.effect === 'waived' && check.waiver) parts.push(`waived until ${check.waiver.expires}: ${check.waiver.reason}`);
+  if (check.effect === 'unexpected-pass' && check.waiver) parts.push(`passed although waived until ${check.waiver.expires} (${check.waiver.reason}): remove the waiver`);
+  if (check.waiver?.state === 'expired') parts.push(`waiver expired on ${check.waiver.expires}, no longer applies (${check.waiver.reason})`);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/** Short labels for the same: advice, waived, unexpected pass, waiver expired. */
+export function effectLabels(check: CheckResult): string[] {
+  const labels: string[] = [];
+  if (check.effect === 'advice') labels.push('advice');
+  if (check.effect === 'waived') labels.push('waived');
+  if (check.effect === 'unexpected-pass') labels.push('unexpected pass');
+  if (check.waiver?.state === 'expired') labels.push('waiver expired');
+  return labels;
 }
 
 /**
