@@ -71,7 +71,8 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
   }
   const harnessErrors = unhandled.map((e) => (e instanceof Error ? e.message : String(e)));
   const ids = checkIds(modules);
-  const selection: Selection | undefined = pattern
+  // A selection that leaves nothing out (e.g. --only '*') is a full run.
+  const selection: Selection | undefined = pattern && ids.deselected.length > 0
     ? { only: [...options.only], skip: [...options.skip], selected: ids.all.length - ids.deselected.length, total: ids.all.length, deselected: ids.deselected }
     : undefined;
   const gate = options.gate ?? defaultGate;

@@ -47,6 +47,17 @@ describe('incomplete is not conforming', () => {
     expect(verdictLine(run.stdout)).toMatch(/^verdict: incomplete \(\d+ MUST check\(s\) could not be judged .*\); exit 3$/);
   });
 
+  it('on an empty collection the auth checks still bite: a target serving requests without a key fails AUTH-001', async () => {
+    const broken = await startReference({ wrap: mutant('auth-missing-header-served').wrap! });
+    try {
+      const run = await runCli(['--target', broken.url, '--key', broken.keys.empty, '--only', 'AUTH-001,AUTH-002,AUTH-003', '-q']);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.report().checks.map((c) => [c.id, c.status])).toEqual([['AUTH-001', 'failed'], ['AUTH-002', 'passed'], ['AUTH-003', 'passed']]);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('the same run passes with --allow-incomplete, and still lists what was not judged', async () => {
     const run = await runCli(['--target', reference.url, '--key', reference.keys.empty, '--other-key', reference.keys.other, '-q', '--allow-incomplete']);
     expect(run.code, run.stdout).toBe(0);

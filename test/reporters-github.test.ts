@@ -123,6 +123,28 @@ describe('terminal summary', () => {
     expect(renderSummary(run, terminalStyle({ isTTY: true }, {}))).toContain('\u001b[31m');
   });
 
+  it('shows failures that share one cause together: the cause, every check, and the details once', () => {
+    const broken = (id: string, area: string, message: string) => ({
+      ...checks.failed,
+      id,
+      area,
+      message,
+      exchange: { request: `GET http://127.0.0.1:4010/types.php?x=${id}`, status: 500, responseBody: '{"error":"db down"}' },
+    });
+    const shared = syntheticRun([
+      checks.passed,
+      broken('TYPE-001', 'types', 'GET /types.php: expected 200, got 500'),
+      broken('TYPE-002', 'types', 'types: the answer is not 2xx (500)'),
+      broken('AUTH-002', 'auth', 'refused, but with 500'),
+      checks.failed,
+    ]);
+    const text = renderSummary(shared, plain, { quiet: true });
+    expect(text).toMatch(/Failures and errors \(4\):\n\n {2}3 checks share one cause: GET \/types\.php answered 500\n {2}✗ AUTH-002 .*\n {2}✗ TYPE-001 .*\n {2}✗ TYPE-002 .*\n {6}refused, but with 500\n/);
+    expect(text.match(/db down/g)).toHaveLength(1);
+    // A failure with a cause of its own stays under its area, in full.
+    expect(text).toMatch(/\n {2}kept-toggle\n {2}✗ KEPT-001 .*\n {6}is_kept of item 17/);
+  });
+
   it('--quiet prints only the failures, what could not be judged, and the verdict line', () => {
     const text = renderSummary(run, plain, { quiet: true });
     expect(text).toContain('✗ KEPT-001');
