@@ -33,7 +33,7 @@ export const optionTable = {
   against: { type: 'string', arg: '<name|url>', help: 'diff: the second deployment (e.g. staging), read with the same user\'s key' },
   'against-key': { type: 'string', arg: '<key>', help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)' },
   reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)' },
-  quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the verdict and failures' },
+  quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the failures, what could not be judged, waivers to act on, and the verdict' },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
   // The gate: what fails a run (stream i13b).
   'fail-on': { type: 'string', arg: 'must|should', help: 'which failed checks fail the run: must (default; SHOULD failures are advice) or should (SHOULD failures gate too)' },
