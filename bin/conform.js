@@ -41,4 +41,7 @@ process.exitCode = await main(process.argv.slice(2), {
   stderr: closable(process.stderr),
   env: process.env,
   cwd: process.cwd(),
+  get stdin() {
+    return process.stdin; // created only when a command asks (init on a terminal)
+  },
 });

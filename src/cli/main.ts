@@ -28,6 +28,8 @@ export interface Io {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** For questions on a terminal (conform init); absent or not a TTY: no questions are asked. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** Maps every outcome to an exit code, in this one place. */
