@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { readAction, runAction } from './support/action.ts';
-import { readReport } from './support/cli.ts';
+import { ACTION_REF, workflowText } from '../src/cli/init.ts';
+import { readReport, repoRoot } from './support/cli.ts';
 
 const action = readAction();
 
@@ -17,6 +19,30 @@ describe('action.yml', () => {
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['verdict', 'report-dir', 'exit-code']));
     // Inputs reach scripts through env only: an expression inside `run:` would let an input inject shell.
     for (const step of action.runs.steps) expect(step.run ?? '').not.toMatch(/\$\{\{/);
+  });
+});
+
+describe('workflows that use the action', () => {
+  const conformStep = (workflow: string) => {
+    const parsed = parse(workflow) as { jobs: Record<string, { steps?: { uses?: string; with?: Record<string, string> }[]; needs?: string }> };
+    const steps = Object.values(parsed.jobs).flatMap((job) => job.steps ?? []);
+    return { parsed, step: steps.find((s) => s.uses === ACTION_REF) };
+  };
+
+  it("the README's quick-start block is a complete gated workflow whose inputs the action has", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const block = /## Quick start[^]*?```yaml\n([^]*?)```/.exec(readme)![1]!;
+    const { parsed, step } = conformStep(block);
+    expect(step, `a step uses ${ACTION_REF}`).toBeDefined();
+    for (const input of Object.keys(step!.with ?? {})) expect(action.inputs).toHaveProperty([input]);
+    expect(step!.with?.target).toMatch(/^https:\/\//);
+    expect(Object.values(parsed.jobs).some((job) => job.needs === 'conform')).toBe(true);
+  });
+
+  it('the workflow conform init writes uses only inputs the action has', () => {
+    const { step } = conformStep(workflowText({ url: 'https://a.test', profile: 'staging', workflow: true }, 'conform.config.json'));
+    expect(Object.keys(step!.with!).sort()).toEqual(['key', 'other-key', 'target']);
+    for (const input of Object.keys(step!.with!)) expect(action.inputs).toHaveProperty([input]);
   });
 });
 
