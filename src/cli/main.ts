@@ -100,7 +100,17 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
     const terminal = config.reporters.includes('terminal');
     const progress = terminal && !config.quiet;
     if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
-    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) });
+    // While vitest starts, its own handlers (which exit 143) are live: answer a signal first, as nothing has changed yet.
+    const whileStarting = (signal: NodeJS.Signals) => {
+      err(`conform: ${signal} before any check ran; nothing was changed\n`);
+      process.exit(exitCodes['no verdict']);
+    };
+    process.on('SIGINT', whileStarting);
+    process.on('SIGTERM', whileStarting);
+    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) }).finally(() => {
+      process.off('SIGINT', whileStarting);
+      process.off('SIGTERM', whileStarting);
+    });
     let interruptedBy: string | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
       if (interruptedBy) process.exit(exitCodes['no verdict']);
