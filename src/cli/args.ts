@@ -16,7 +16,7 @@ export const optionTable = {
   key: { type: 'string', arg: '<key>', help: 'agent key of the user under test (fallback: CONFORM_API_KEY)' },
   'other-key': { type: 'string', arg: '<key>', help: "a second user's key; unlocks the cross-user checks (fallback: CONFORM_OTHER_API_KEY)" },
   config: { type: 'string', arg: '<file>', help: 'targets file (default: ./conform.config.json)' },
-  out: { type: 'string', arg: '<dir>', help: 'report folder (default: ./conform-report)' },
+  out: { type: 'string', arg: '<dir>', help: 'report folder (default: ./conform-report); - prints the JSON report on stdout' },
   seed: { type: 'string', arg: '<n>', help: 'fast-check seed; replays the generated cases of an earlier run' },
   'fc-path': { type: 'string', arg: '<path>', help: 'fast-check counterexample path to replay (with --only and --seed)' },
   runs: { type: 'string', arg: '<n>', help: 'generated cases per property (default 20)' },
@@ -37,7 +37,7 @@ export const optionTable = {
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
   'provider-states': { type: 'string', arg: '<module>', help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)' },
   // init, explain and diff (issue 17)
-  'against-profile': { type: 'string', arg: 'primary|staging', help: 'diff: the profile to hold --against to (default: its targets-file entry\'s, else staging); primary compares two primaries' },
+  'against-profile': { type: 'string', arg: '<profile>', help: 'diff: the profile to hold --against to (default: its targets-file entry\'s, else staging); primary compares two primaries' },
   workflow: { type: 'boolean', help: 'init: also write .github/workflows/conform.yml, a gated workflow that uses the conform Action' },
   force: { type: 'boolean', help: 'init: overwrite files that already exist' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
