@@ -15,6 +15,8 @@ export interface CheckInfo {
   appliesTo?: readonly ProfileName[];
   /** Needs the second user's key (--other-key). */
   needsOtherKey?: boolean;
+  /** The freedoms the check accepts where the spec leaves a choice, in our own words (conform explain prints them). */
+  accepts?: readonly string[];
 }
 
 export type Outcome = 'failed' | 'error' | 'not-applicable';

@@ -13,6 +13,8 @@ export interface OpenTarget {
   label: string;
   profile: ProfileName;
   keys: { primary: string; other?: string };
+  /** Where the primary key came from (`--key`, an environment variable), for the refused-key message. */
+  keySource?: string;
   api(user: KeyRef): Api | undefined;
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     label: choice.label,
     profile: choice.profile,
     keys,
+    ...(choice.kind === 'remote' && choice.keySource ? { keySource: choice.keySource } : {}),
     api: (user) => clients[user],
     async close() {
       await client.close();
@@ -60,7 +63,7 @@ export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
   const types = await answer(() => api.types());
   const status = types.response.status;
-  if (status === 401 || status === 403) throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check --key / CONFORM_API_KEY`);
+  if (status === 401 || status === 403) throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
   if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
   await ensureAgentApi(target.baseUrl, api, types);
 }
@@ -116,4 +119,9 @@ function pathHint(baseUrl: string): string {
   return path === ''
     ? `is a path prefix missing from the base URL (e.g. ${baseUrl}/api)? The list endpoint is <base URL>${endpoints.list}`
     : `is the path prefix ${path} right? The list endpoint is <base URL>${endpoints.list}`;
+}
+
+function keyOrigin(source: string | undefined): string {
+  if (source === undefined) return '--key / CONFORM_API_KEY';
+  return source.startsWith('--') ? `the key given with ${source}` : `the key in $${source}`;
 }

@@ -3,6 +3,7 @@ import { ensure } from '../expect.ts';
 import { endpoints, type Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { errorsList, flag, isObject } from '../lenient.ts';
+import type { Capability } from '../profiles.ts';
 import { examples, PLACEHOLDER_AUTHORIZATION, states, UNKNOWN_KEY_AUTHORIZATION, type StateName } from './contract.ts';
 import { anyId, anyList, flag as flagMatcher, injected, isoDate, matchStatus, present, stringList, text, yesNo } from './matchers.ts';
 
@@ -16,6 +17,8 @@ type V4InteractionWithResponse = ReturnType<ReturnType<V4UnconfiguredInteraction
 export interface ContractInteraction {
   description: string;
   states: StateName[];
+  /** Capabilities of a deployment the interaction needs (§4, §9); a profile without them leaves it out. */
+  requires?: readonly Capability[];
   declare(interaction: V4UnconfiguredInteraction): V4InteractionWithResponse;
   call(api: Api): Promise<Exchange>;
   /** Throws when the agent could not use the answer the mock gave it. */
@@ -35,11 +38,12 @@ function body(exchange: Exchange): Record<string, unknown> {
 }
 
 /** A list answer: the agent pages with has_more (§4 rule 2). The rows' key is not shown (§4 rule 5), so the pact leaves it out. */
-function listInteraction(description: string, requestBody: Record<string, unknown> | undefined, cursor = false): ContractInteraction {
+function listInteraction(description: string, requestBody: Record<string, unknown> | undefined, cursor = false, requires: readonly Capability[] = []): ContractInteraction {
   const envelope = { has_more: yesNo(false), ...(cursor ? { next_cursor: present(null) } : {}) };
   return {
     description,
     states: [],
+    ...(requires.length > 0 ? { requires } : {}),
     declare: (i) =>
       i
         .uponReceiving(description)
@@ -59,10 +63,11 @@ function listInteraction(description: string, requestBody: Record<string, unknow
 }
 
 /** A read whose answer's shape the spec does not show (envelope or fields): the pact holds it to a 200. */
-function plainRead(description: string, path: string, query: Record<string, unknown>, call: (api: Api) => Promise<Exchange>, given: StateName[] = []): ContractInteraction {
+function plainRead(description: string, path: string, query: Record<string, unknown>, call: (api: Api) => Promise<Exchange>, given: StateName[] = [], requires: readonly Capability[] = []): ContractInteraction {
   return {
     description,
     states: given,
+    ...(requires.length > 0 ? { requires } : {}),
     declare: (i) =>
       given
         .reduce((acc, state) => acc.given(state), i)
@@ -95,8 +100,8 @@ const reads: ContractInteraction[] = [
   listInteraction('a POST of the item list paged by cursor', { per_page: 5, cursor: null }, true),
   listInteraction('a POST of the item list with every filter', {
     page: 1, per_page: 5, query: 'a', tag: 'portable', kept: true, physical: false, digital: false, secondary_collection: false,
-  }),
-  listInteraction('a POST of the item list with the optional fields', { per_page: 5, fields: 'collection', include: ['uses_summary'] }),
+  }, false, ['list-filters']),
+  listInteraction('a POST of the item list with the optional fields', { per_page: 5, fields: 'collection', include: ['uses_summary'] }, false, ['list-fields', 'list-include']),
   {
     description: 'a GET of one item',
     states: [states.hasItem],
@@ -118,7 +123,7 @@ const reads: ContractInteraction[] = [
   },
   plainRead('a GET of every use', endpoints.uses, {}, (api) => api.uses()),
   plainRead('a GET of the uses of one item', endpoints.uses, { artifact_id: injected('itemId', String(examples.itemId)) }, (api) => api.uses({ artifact_id: examples.itemId }), [states.hasItem]),
-  plainRead('a GET of the players', endpoints.players, {}, (api) => api.players()),
+  plainRead('a GET of the players', endpoints.players, {}, (api) => api.players(), [], ['players']),
   plainRead('a GET of the proposal outcomes', endpoints.proposals, {}, (api) => api.proposals()),
   plainRead(
     'a GET of the proposal outcomes in a date window, sorted by name',
@@ -180,6 +185,7 @@ const refusals: ContractInteraction[] = [
   {
     description: 'a POST of the item list with an invalid filter value',
     states: [],
+    requires: ['list-filters'],
     declare: (i) =>
       i
         .uponReceiving('a POST of the item list with an invalid filter value')
