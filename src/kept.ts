@@ -3,17 +3,27 @@ import type { Api } from './http/api.ts';
 import { TRANSIENT_STATUSES } from './http/client.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import { Journal, type KeyRef } from './journal.ts';
-import { flag, isObject } from './lenient.ts';
+import { itemFlag, recordOf, shapeOf } from './lenient.ts';
 
-/** Reads an item's kept flag with a single-item read (§4 GET /artifact.php). */
-export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange }> {
+/**
+ * Reads an item's kept flag with a single-item read (§4 GET /artifact.php). The record is found by its
+ * structure (bare, or inside an envelope); a flag served as null reads as 0 ("not set").
+ */
+export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange; unset: boolean }> {
   const exchange = await api.item(id, user);
-  const body = exchange.response.json;
-  const value = exchange.response.status === 200 && isObject(body) ? flag(body.is_kept) : undefined;
+  const { status, json } = exchange.response;
+  const ok = status >= 200 && status < 300;
+  const record = ok ? recordOf(json, id) : undefined;
+  const value = record ? itemFlag(record.is_kept) : undefined;
   if (value === undefined) {
-    throw new CheckFailure(`could not read is_kept of item ${id} (status ${exchange.response.status})`, exchange.seq);
+    const found = !ok
+      ? `it answered ${status} (${shapeOf(json)})`
+      : record
+        ? `found the record, but its is_kept is ${JSON.stringify(record.is_kept)}, not 0/1, a boolean or null`
+        : `found ${shapeOf(json)}`;
+    throw new CheckFailure(`could not read is_kept of item ${id}: looked for a 2xx answer holding the item record (the body itself, or an object inside an envelope) with is_kept; ${found}`, exchange.seq, 'C4.14');
   }
-  return { value: value ? 1 : 0, exchange };
+  return { value: value ? 1 : 0, exchange, unset: value === null };
 }
 
 /**

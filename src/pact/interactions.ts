@@ -2,9 +2,9 @@ import { HTTPResponseStatusClass, MatchersV3, type PactV4 } from '@pact-foundati
 import { ensure } from '../expect.ts';
 import { endpoints, type Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { errorsList, flag, isObject } from '../lenient.ts';
+import { errorsList, flag, isObject, itemFlag, recordOf, shapeOf } from '../lenient.ts';
 import { examples, PLACEHOLDER_AUTHORIZATION, states, UNKNOWN_KEY_AUTHORIZATION, type StateName } from './contract.ts';
-import { anyId, anyList, flag as flagMatcher, injected, isoDate, matchStatus, present, stringList, text, yesNo } from './matchers.ts';
+import { anyList, injected, isoDate, matchStatus, present, text, yesNo } from './matchers.ts';
 
 type V4UnconfiguredInteraction = ReturnType<PactV4['addInteraction']>;
 type V4InteractionWithResponse = ReturnType<ReturnType<V4UnconfiguredInteraction['withRequest']>['willRespondWith']>;
@@ -77,16 +77,16 @@ function plainRead(description: string, path: string, query: Record<string, unkn
   };
 }
 
-const itemRecord = {
-  id: anyId(examples.itemId),
-  Title: text('An item title'),
-  type: text('game'),
-  type_id: anyId(3),
-  is_kept: flagMatcher(1),
-  is_physical: flagMatcher(1),
-  is_digital: flagMatcher(0),
-  is_in_secondary_collection: flagMatcher(0),
-  tags: stringList('portable'),
+const exampleRecord = {
+  id: examples.itemId,
+  Title: 'An item title',
+  type: 'game',
+  type_id: 3,
+  is_kept: 1,
+  is_physical: 1,
+  is_digital: 0,
+  is_in_secondary_collection: 0,
+  tags: ['portable'],
 };
 
 const reads: ContractInteraction[] = [
@@ -105,13 +105,17 @@ const reads: ContractInteraction[] = [
         .given(states.hasItem)
         .uponReceiving('a GET of one item')
         .withRequest('GET', endpoints.item, (r) => r.headers(withKey).query({ id: injected('itemId', String(examples.itemId)) }))
-        .willRespondWith(200, (r) => r.jsonBody(itemRecord)),
+        // The record may come bare or inside an envelope whose name is not shown (§4): the pact holds the
+        // answer to a 200 with any JSON body (the mock serves an example record), and the agent finds the
+        // record by its structure.
+        .willRespondWith(200, (r) => r.jsonBody(present(exampleRecord))),
     call: (api) => api.item(examples.itemId),
     expect(exchange) {
       status(exchange, 200);
-      const record = body(exchange);
+      const record = recordOf(exchange.response.json);
+      ensure(record !== undefined, `no item record in the answer (found ${shapeOf(exchange.response.json)})`, exchange);
       for (const name of ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection']) {
-        ensure(flag(record[name]) !== undefined, `${name} is not a flag`, exchange);
+        ensure(itemFlag(record[name]) !== undefined, `${name} is not a flag`, exchange);
       }
       ensure(Array.isArray(record.tags), 'tags is not a list', exchange);
     },
