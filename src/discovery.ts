@@ -133,6 +133,13 @@ export class Discovery {
     const { ids } = await this.collection(user);
     const numeric = ids.map(Number).filter(Number.isSafeInteger);
     if (numeric.length === ids.length) return numeric.reduce((max, id) => Math.max(max, id), 0) + 987_654_321;
+    // String ids: one shaped like the served ones (their prefix, other digits), so that it reads as an id no item has.
+    const taken = new Set(ids);
+    const shaped = /^(.*?)(\d+)$/.exec(ids.find((id) => /\d$/.test(id)) ?? '');
+    for (let n = 987_654_321; shaped && n < 987_654_331; n++) {
+      const candidate = `${shaped[1]}${n}`;
+      if (!taken.has(candidate)) return candidate;
+    }
     return `conform-absent-${Date.now().toString(36)}`;
   }
 
