@@ -1,14 +1,14 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
-import { ensure, okRows } from '../src/expect.ts';
+import { ensure, okRows, type ClauseId } from '../src/expect.ts';
 import { idOf, isIsoDate, isIsoDateOrDateTime, type Row } from '../src/lenient.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;
 
-async function firstPage(t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
+async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
   const body = { per_page: 200, ...extra };
-  const rows = okRows('C2.4', await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
+  const rows = okRows(clause, await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
   t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
   return rows;
 }
@@ -38,7 +38,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       accepts: ['any type, unit or null for each of the eight fields (their meaning beyond the names is not shown, §2)'],
     },
     async (t) => {
-      for (const row of await firstPage(t, { fields: 'collection' })) {
+      for (const row of await firstPage('C2.4', t, { fields: 'collection' })) {
         const absent = COLLECTION_FIELDS.filter((f) => !(f in row));
         ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
       }
@@ -55,7 +55,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       accepts: ['plays as a number or a numeric string', 'last_use set while plays is 0 (uses recorded before the service counted them)'],
     },
     async (t) => {
-      for (const row of await firstPage(t, { include: ['uses_summary'] })) {
+      for (const row of await firstPage('C2.6', t, { include: ['uses_summary'] })) {
         const where = `with include uses_summary, the row of item ${String(row.id)}`;
         ensure('C2.6', Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean', `${where} has plays ${JSON.stringify(row.plays)}, not a count`);
         ensure('C2.6', 'last_use' in row && (row.last_use === null || isIsoDate(row.last_use)), `${where} has last_use ${'last_use' in row ? JSON.stringify(row.last_use) : 'missing'}, not YYYY-MM-DD or null`);
@@ -74,7 +74,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       accepts: ['a use\'s date under any name, as a date or a date-time (its fields are not shown, §2)', 'last_use set for an item with no recorded use (not judged)'],
     },
     async (t) => {
-      const rows = await firstPage(t, { include: ['uses_summary'] });
+      const rows = await firstPage('C2.6', t, { include: ['uses_summary'] });
       const sample = [...rows.filter((r) => Number(r.plays) > 0).slice(0, SAMPLE - 1), ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
       const answers = await Promise.all(sample.map((row) => t.api.uses({ artifact_id: idOf(row.id) })));
       sample.forEach((row, i) => {
@@ -92,7 +92,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
   check(
     { id: 'FIELD-004', level: 'MUST', section: '§4', title: 'fields and include combine in one request', requires: ['list-fields', 'list-include'], accepts: ['any value of the ten fields'] },
     async (t) => {
-      for (const row of await firstPage(t, { fields: 'collection', include: ['uses_summary'] })) {
+      for (const row of await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] })) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
         ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
       }

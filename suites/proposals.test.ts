@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows, type ClauseId } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 import { idOf, isSet, itemFieldOf, itemRefOf, rowsOf, titleCollations, type Row } from '../src/lenient.ts';
 import type { Query } from '../src/http/api.ts';
@@ -36,10 +36,10 @@ function sameRows(a: readonly Row[], b: readonly Row[], fields: ProposalFields):
 /** The freedoms every proposal check accepts: the row's field names are not shown (§2). */
 const ROW_FREEDOMS = ['any envelope or a bare list', 'any names for the row\'s fields: the item reference (an id or a nested item), its name and the two counts are found by what they hold'];
 
-async function proposals(t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
+async function proposals(clause: ClauseId, t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
   // The default answer is the run's shared read; others are asked for.
   const exchange = await (Object.keys(query).length === 0 ? t.discover.shared('GET /proposals.php') : t.api.proposals(query));
-  return { rows: okRows(Object.keys(query).some((k) => k === 'start' || k === 'end') ? 'C4.20' : 'C4.18', exchange, `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`), exchange };
+  return { rows: okRows(clause, exchange, `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`), exchange };
 }
 
 async function discover(t: CheckContext): Promise<{ fields: ProposalFields; all: Row[]; collection: Row[] }> {
@@ -56,7 +56,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      const { rows, exchange } = await proposals(t, {});
+      const { rows, exchange } = await proposals('C4.18', t, {});
       for (const row of rows) {
         const item = byId.get(itemRefOf(row[fields.item]));
         const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
@@ -69,7 +69,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     { id: 'PROP-002', level: 'MUST', section: '§4', title: 'include_other=1 gives a superset of the default rows, with the same counts', accepts: ROW_FREEDOMS },
     async (t) => {
       const { fields, all } = await discover(t);
-      const { rows, exchange } = await proposals(t, {});
+      const { rows, exchange } = await proposals('C4.18', t, {});
       const wide = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       for (const row of rows) {
         const match = wide.get(itemRefOf(row[fields.item]));
@@ -99,7 +99,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         }
         return rows.every((r, i) => i === 0 || (dir === 'asc' ? Number(rows[i - 1]![field]) <= Number(r[field]) : Number(rows[i - 1]![field]) >= Number(r[field])));
       };
-      const byDefault = await proposals(t, {});
+      const byDefault = await proposals('C4.19', t, {});
       ensure('C4.19', ordered(byDefault.rows, fields.declines, 'desc'), 'without sort or direction, rows are not ordered by explicit declines descending', byDefault.exchange);
       const sorts = Object.entries(key).filter((entry): entry is [string, string] => entry[1] !== undefined);
       const queries = sorts.flatMap(([sort, field]) => (['asc', 'desc'] as const).map((direction) => ({ sort, field, direction })));
@@ -133,7 +133,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own.
       const beyond: Query[] = [{ start: '2999-01-01' }, { end: '1900-01-01' }];
-      const answers = await Promise.all([...windows, ...beyond].map((w) => proposals(t, { include_other: 1, ...w })));
+      const answers = await Promise.all([...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
       windows.forEach((w, i) => {
         const { rows, exchange } = answers[i]!;
         for (const row of rows) {
