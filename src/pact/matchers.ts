@@ -22,8 +22,6 @@ export const anyList = (): Matcher<unknown[]> => MatchersV3.like([]);
 
 export const isoDate = (example: string) => MatchersV3.regex('^\\d{4}-\\d{2}-\\d{2}$', example);
 
-export const text = (example: string) => MatchersV3.string(example);
-
 /** A value the verifier takes from the provider state's answer (see contract.ts `states`). */
 export const injected = <T>(name: string, example: T) => MatchersV3.fromProviderState(`\${${name}}`, example);
 
