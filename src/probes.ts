@@ -2,7 +2,7 @@ import type { Api } from './http/api.ts';
 import { endpoints } from './http/api.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
-import { isObject, rowsOf, type Row } from './lenient.ts';
+import { isObject, recordOf, rowsOf, type Row } from './lenient.ts';
 import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from './profiles.ts';
 
@@ -44,7 +44,7 @@ export function userDataIn(exchange: Exchange, known: readonly string[]): string
   const rows = rowsOf(exchange.response.json);
   if (rows && rows.length > 0) return `the body carries ${rows.length} record(s)`;
   const body = exchange.response.json;
-  if (isObject(body) && ('Title' in body || 'is_kept' in body)) return 'the body carries an item record';
+  if ((isObject(body) && ('Title' in body || 'is_kept' in body)) || recordOf(body) !== undefined) return 'the body carries an item record';
   return undefined;
 }
 

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows, type ClauseId } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { idOf, isSet, itemFieldOf, itemRefOf, rowsOf, titleCollations, type Row } from '../src/lenient.ts';
+import { idOf, isSet, itemFieldOf, itemRefOf, rowsOf, shapeOf, titleCollations, type Row } from '../src/lenient.ts';
 import type { Query } from '../src/http/api.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
@@ -46,7 +46,7 @@ async function discover(t: CheckContext): Promise<{ fields: ProposalFields; all:
   const [{ rows: collection, ids }, wide] = await Promise.all([t.discover.collection(), t.discover.shared('GET /proposals.php?include_other=1')]);
   const all = okRows('C4.18', wide, 'GET /proposals.php?include_other=1');
   t.need(all[0], 'no proposal outcome is recorded');
-  const fields = t.need(fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))), 'the proposal rows\' item, declines and chose-something-else fields could not be recognised');
+  const fields = t.need(fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))), `the proposal rows' item, declines and chose-something-else fields could not be recognised (a row: ${shapeOf(all[0])})`);
   return { fields, all, collection };
 }
 

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, type Row } from '../src/lenient.ts';
+import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, shapeOf, type Row } from '../src/lenient.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
 async function allUses(t: CheckContext): Promise<Row[]> {
@@ -89,7 +89,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     },
     async (t) => {
       const [uses, { ids }] = await Promise.all([allUses(t), t.discover.collection()]);
-      const field = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), 'no use is recorded, or the uses name their item in no recognisable field');
+      const field = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), `no use is recorded, or the uses name their item in no recognisable field (a use: ${shapeOf(uses[0])})`);
       const byItem = new Map<string, Row[]>();
       for (const use of uses) byItem.set(itemRefOf(use[field])!, [...(byItem.get(itemRefOf(use[field])!) ?? []), use]);
       // The items with most uses first, and one item with none (its filtered list must be empty).
