@@ -39,10 +39,13 @@ async function witnesses(t: CheckContext): Promise<Row[]> {
   return chosen.length > 0 ? chosen : [rows[0]!];
 }
 
+/** Fields of the kept state itself (is_kept, and a stamp of when it was set such as kept_at): the toggle changes them. */
+const KEPT_STATE = /(^|_)kept($|_)/i;
+
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter(
-    (name) => name !== 'is_kept' && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
+    (name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
   );
 }
 
@@ -79,7 +82,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       section: '§3, §4',
       title: 'the toggle leaves every other field of the full record unchanged',
-      accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves'],
+      accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves', 'a stamp of the kept state itself (kept_at, kept_since and the like) that moves'],
     },
     async (t) => {
       for (const item of await witnesses(t)) {

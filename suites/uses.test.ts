@@ -85,7 +85,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       section: '§4',
       title: 'artifact_id returns exactly the uses of that item',
-      accepts: ['the item a use names under any field, as an id or a nested item', 'any order of uses', 'an empty list or any 4xx for an item without uses'],
+      accepts: ['the item a use names under any field, as an id or a nested item', 'any order of uses', 'uses told apart by their own ids, or whole when they carry none'],
     },
     async (t) => {
       const [uses, { ids }] = await Promise.all([allUses(t), t.discover.collection()]);
