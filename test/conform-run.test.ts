@@ -98,6 +98,29 @@ describe('failures report whole, and say what they could not read', () => {
   });
 });
 
+describe('user enumeration probes', () => {
+  it('probes /api/… only under a base URL at a host\'s root, never under one that already names the API root', async () => {
+    const seen: string[] = [];
+    const reference = await startReference({
+      wrap: (inner) => (req) => {
+        seen.push(req.path);
+        return inner({ ...req, path: req.path.replace(/^\/api(?=\/)/, '') });
+      },
+    });
+    try {
+      const run = await runCli(['--target', `${reference.url}/api`, '--key', reference.keys.primary, '--only', 'ENUM-*']);
+      expect(run.code, run.stdout).toBe(0);
+      expect(seen).toContain('/api/users.php');
+      expect(seen.filter((p) => p.startsWith('/api/api/'))).toEqual([]);
+      seen.length = 0;
+      expect((await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'ENUM-002'])).code).toBe(0);
+      expect(seen).toEqual(expect.arrayContaining(['/users.php', '/api/users.php']));
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
 describe('the gate fails closed', () => {
   it('exits 3 when the target is unreachable', async () => {
     const run = await runCli(['--target', 'http://127.0.0.1:9', '--key', 'conform-test-key', '--timeout', '2000']);
