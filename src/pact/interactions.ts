@@ -2,10 +2,10 @@ import { HTTPResponseStatusClass, MatchersV3, type PactV4 } from '@pact-foundati
 import { ensure } from '../expect.ts';
 import { endpoints, type Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { errorsList, flag, isObject } from '../lenient.ts';
+import { errorsList, flag, isObject, itemFlag, recordOf } from '../lenient.ts';
 import type { Capability } from '../profiles.ts';
 import { examples, PLACEHOLDER_AUTHORIZATION, states, UNKNOWN_KEY_AUTHORIZATION, type StateName } from './contract.ts';
-import { anyId, anyList, flag as flagMatcher, injected, isoDate, matchStatus, present, stringList, text, yesNo } from './matchers.ts';
+import { anyList, injected, isoDate, matchStatus, present, yesNo } from './matchers.ts';
 
 type V4UnconfiguredInteraction = ReturnType<PactV4['addInteraction']>;
 type V4InteractionWithResponse = ReturnType<ReturnType<V4UnconfiguredInteraction['withRequest']>['willRespondWith']>;
@@ -82,18 +82,6 @@ function plainRead(description: string, path: string, query: Record<string, unkn
   };
 }
 
-const itemRecord = {
-  id: anyId(examples.itemId),
-  Title: text('An item title'),
-  type: text('game'),
-  type_id: anyId(3),
-  is_kept: flagMatcher(1),
-  is_physical: flagMatcher(1),
-  is_digital: flagMatcher(0),
-  is_in_secondary_collection: flagMatcher(0),
-  tags: stringList('portable'),
-};
-
 const reads: ContractInteraction[] = [
   listInteraction('a GET of the item list without a body', undefined),
   listInteraction('a POST of the item list with an empty body', {}),
@@ -110,13 +98,16 @@ const reads: ContractInteraction[] = [
         .given(states.hasItem)
         .uponReceiving('a GET of one item')
         .withRequest('GET', endpoints.item, (r) => r.headers(withKey).query({ id: injected('itemId', String(examples.itemId)) }))
-        .willRespondWith(200, (r) => r.jsonBody(itemRecord)),
+        // The record may come bare or inside an envelope whose name is not shown (§4): the pact holds the
+        // answer to a 200 with a JSON object, and the agent finds the record in it by its structure.
+        .willRespondWith(200, (r) => r.jsonBody({})),
     call: (api) => api.item(examples.itemId),
     expect(exchange) {
       status(exchange, 200);
-      const record = body(exchange);
+      const record = recordOf(body(exchange));
+      if (record === undefined) return;
       for (const name of ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection']) {
-        ensure(flag(record[name]) !== undefined, `${name} is not a flag`, exchange);
+        ensure(itemFlag(record[name]) !== undefined, `${name} is not a flag`, exchange);
       }
       ensure(Array.isArray(record.tags), 'tags is not a list', exchange);
     },
@@ -140,12 +131,12 @@ const reads: ContractInteraction[] = [
       i
         .uponReceiving('a GET of the machine-readable catalog')
         .withRequest('GET', endpoints.catalog, (r) => r.headers(withKey).query({ format: 'json' }))
-        // Every OpenAPI (and Swagger 2.0) document has info.title and info.version; nothing more is shown (§1).
-        .willRespondWith(200, (r) => r.jsonBody({ info: { title: text('Agent API'), version: text('1.0.0') } })),
+        // Its content and format are not shown (§1): a JSON object, OpenAPI or not.
+        .willRespondWith(200, (r) => r.jsonBody({})),
     call: (api) => api.catalog(),
     expect(exchange) {
       status(exchange, 200);
-      ensure(isObject(body(exchange).info), 'the catalog has no info object', exchange);
+      body(exchange);
     },
   },
 ];
