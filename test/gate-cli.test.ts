@@ -11,7 +11,13 @@ import type { Waiver } from '../src/waivers.ts';
 import { runCli } from './support/cli.ts';
 
 const mutants = await loadMutants();
-const mutant = (id: string) => mutants.find((m) => m.id === id)!;
+const mutant = (id: string) => {
+  const found = mutants.find((m) => m.id === id);
+  if (!found) throw new Error(`no mutant ${id} in fixtures/mutants`);
+  return found;
+};
+/** How many checks the suite has: partial-run lines name it. */
+const total = (JSON.parse((await runCli(['--list', '--format', 'json'])).stdout) as unknown[]).length;
 
 function waiversFile(waivers: readonly Waiver[] | unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'conform-waivers-')), 'waivers.json');
@@ -90,8 +96,8 @@ describe('incomplete is not conforming', () => {
       expect(c.message).toMatch(/second user's key/);
       expect(run.stdout).toContain(`${c.id} MUST precondition: needs a second user's key`);
     }
-    expect(report.selection).toMatchObject({ only: ['SCOPE-*', 'PLAY-*'], skip: [], total: 67 });
-    expect(verdictLine(run.stdout)).toMatch(/^verdict: incomplete \(.*; partial run: --only SCOPE-\*,PLAY-\* \(\d+ of 67 checks\)\); exit 3$/);
+    expect(report.selection).toMatchObject({ only: ['SCOPE-*', 'PLAY-*'], skip: [], total });
+    expect(verdictLine(run.stdout)).toMatch(new RegExp(`^verdict: incomplete \\(.*; partial run: --only SCOPE-\\*,PLAY-\\* \\(\\d+ of ${total} checks\\)\\); exit 3$`));
     const allowed = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'SCOPE-*,PLAY-*', '-q', '--allow-incomplete']);
     expect(allowed.code).toBe(0);
   });
@@ -104,13 +110,13 @@ describe('incomplete is not conforming', () => {
     expect(report.selection).toMatchObject({ only: ['AUTH-*'], skip: ['AUTH-004'], selected: 3 });
     expect(report.selection!.deselected).toContain('AUTH-004');
     expect(report.selection!.deselected).toHaveLength(report.selection!.total - 3);
-    const line = 'partial run: --only AUTH-* --skip AUTH-004 (3 of 67 checks)';
+    const line = `partial run: --only AUTH-* --skip AUTH-004 (3 of ${total} checks)`;
     expect(report.reason).toContain(line);
     expect(verdictLine(run.stdout)).toContain(line);
     expect(run.stdout).toContain(`::notice title=conform%3A partial run::${line}`);
     expect(readFileSync(join(run.outDir, 'junit.xml'), 'utf8')).toContain(`<property name="conform.selection" value="${line}"/>`);
     expect(readFileSync(join(run.outDir, 'report.html'), 'utf8')).toContain(`<dt>Selection</dt><dd>${line}</dd>`);
-    expect(readFileSync(summary, 'utf8')).toContain('partial run: --only AUTH-\\* --skip AUTH-004 \\(3 of 67 checks\\)');
+    expect(readFileSync(summary, 'utf8')).toContain(`partial run: --only AUTH-\\* --skip AUTH-004 \\(3 of ${total} checks\\)`);
   });
 });
 
@@ -172,18 +178,18 @@ describe('not an Agent API', () => {
 describe('SHOULD failures are advice unless --fail-on should', () => {
   let reference: RunningReference;
   beforeAll(async () => {
-    reference = await startReference({ wrap: mutant('enum-users-not-found').wrap! });
+    reference = await startReference({ wrap: mutant('catalog-unknown-version').wrap! });
   });
   afterAll(() => reference.close());
-  const args = () => ['--target', reference.url, '--key', reference.keys.primary, '--only', 'ENUM-*', '--reporter', 'terminal,json,junit,html,github'];
+  const args = () => ['--target', reference.url, '--key', reference.keys.primary, '--only', 'CAT-001,CAT-004', '--reporter', 'terminal,json,junit,html,github'];
 
   it('a SHOULD failure is a ::warning, no JUnit <failure>, advice in the terminal and HTML, and exit 0', async () => {
     const run = await runCli(args());
     expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(/^::warning title=ENUM-002 SHOULD \[§1%2C §5%2C §7\] \(advice%2C not gating\)::/m);
+    expect(run.stdout).toMatch(/^::warning title=CAT-004 SHOULD \[§1%2C §9\] \(advice%2C not gating\)::/m);
     expect(run.stdout).not.toMatch(/^::error/m);
     expect(run.stdout).toContain('Advice: SHOULD checks that failed, not gating (1; --fail-on should makes them gate):');
-    expect(run.report().checks.find((c) => c.id === 'ENUM-002')).toMatchObject({ status: 'failed', effect: 'advice' });
+    expect(run.report().checks.find((c) => c.id === 'CAT-004')).toMatchObject({ status: 'failed', effect: 'advice' });
     const junit = readFileSync(join(run.outDir, 'junit.xml'), 'utf8');
     expect(junit).not.toContain('<failure');
     expect(junit).toContain('ADVICE (SHOULD check, not gating)');
@@ -194,8 +200,8 @@ describe('SHOULD failures are advice unless --fail-on should', () => {
   it('--fail-on should makes it gate: ::error, a JUnit <failure>, exit 1', async () => {
     const run = await runCli([...args(), '--fail-on', 'should']);
     expect(run.code, run.stdout).toBe(1);
-    expect(run.stdout).toMatch(/^::error title=ENUM-002 SHOULD/m);
-    expect(readFileSync(join(run.outDir, 'junit.xml'), 'utf8')).toContain('<failure message="GET ');
+    expect(run.stdout).toMatch(/^::error title=CAT-004 SHOULD/m);
+    expect(readFileSync(join(run.outDir, 'junit.xml'), 'utf8')).toContain('<failure message="advice (the catalog');
     expect(run.report()).toMatchObject({ verdict: 'does not conform', policy: { failOn: 'should' } });
   });
 });
