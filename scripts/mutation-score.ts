@@ -26,11 +26,13 @@ export interface SelfTestRow {
   exitCode: number;
   ok: boolean;
   harnessErrors: string[];
-  /** For variants: checks the reference of the same profile passes but this variant left unjudged. */
+  /** For variants: checks the reference of the same profile passes but this variant left unjudged (and may not). */
   unjudged?: string[];
+  /** For clean targets: the checks that failed, with their level (a SHOULD failure counts as much as a MUST one). */
+  failedChecks?: string[];
 }
 
-async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, only: readonly string[]): Promise<{ statuses: Record<string, Status>; exitCode: number; harnessErrors: string[] }> {
+async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, only: readonly string[]): Promise<{ statuses: Record<string, Status>; levels: Record<string, string>; exitCode: number; harnessErrors: string[] }> {
   const server = await startReference(reference);
   const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
   try {
@@ -45,7 +47,12 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, only
       skip: [],
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });
-    return { statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])), exitCode: result.exitCode, harnessErrors };
+    return {
+      statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])),
+      levels: Object.fromEntries(result.checks.map((c) => [c.id, c.level])),
+      exitCode: result.exitCode,
+      harnessErrors,
+    };
   } finally {
     await target.close();
     await server.close();
@@ -67,19 +74,22 @@ export async function selfTest(filter?: (id: string) => boolean, options: { item
     const clean = [
       { kind: 'reference' as const, id: 'reference', description: 'the reference, primary profile', options: {} },
       { kind: 'reference' as const, id: 'reference-staging', description: 'the reference, staging profile', options: { profile: 'staging' as const } },
-      ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, options: { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}) } })),
+      ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, options: { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}) }, mayLeaveUnjudged: v.mayLeaveUnjudged ?? {} })),
     ];
     const referenceStatuses: Partial<Record<string, Record<string, Status>>> = {};
     for (const entry of clean.filter((e) => !filter || filter(e.id) || e.kind === 'reference')) {
-      const run = await runAgainst(runner, { ...entry.options, ...datasetFor() }, []);
+      const { levels, ...run } = await runAgainst(runner, { ...entry.options, ...datasetFor() }, []);
       const profile = entry.options.profile ?? 'primary';
       if (entry.kind === 'reference') referenceStatuses[profile] = run.statuses;
       if (filter && !filter(entry.id)) continue;
-      const bad = Object.values(run.statuses).filter((s) => s === 'failed' || s === 'error').length;
-      // A variant that makes a check skip hides a false failure as surely as one that makes it fail.
+      // A clean target fails no check at all: a SHOULD failure on a correct implementation is a false alarm too.
+      const failedChecks = Object.entries(run.statuses).filter(([, s]) => s === 'failed' || s === 'error').map(([id, s]) => `${id} (${levels[id]}, ${s})`);
+      // A variant that makes a check skip hides a false failure as surely as one that makes it fail,
+      // unless the variant names the check and why its choice removes the check's precondition.
       const baseline = referenceStatuses[profile] ?? {};
-      const unjudged = entry.kind === 'variant' ? Object.keys(baseline).filter((id) => baseline[id] === 'passed' && run.statuses[id] !== 'passed') : [];
-      rows.push({ kind: entry.kind, id: entry.id, description: entry.description, expected: [], ...run, unjudged, ok: run.exitCode === 0 && bad === 0 && unjudged.length === 0 });
+      const allowed = 'mayLeaveUnjudged' in entry ? entry.mayLeaveUnjudged : {};
+      const unjudged = entry.kind === 'variant' ? Object.keys(baseline).filter((id) => baseline[id] === 'passed' && run.statuses[id] !== 'passed' && !(id in allowed && run.statuses[id] === 'skipped')) : [];
+      rows.push({ kind: entry.kind, id: entry.id, description: entry.description, expected: [], ...run, unjudged, failedChecks, ok: run.exitCode === 0 && failedChecks.length === 0 && unjudged.length === 0 });
     }
     const mutants: Mutant[] = (await loadMutants()).filter((m) => !filter || filter(m.id));
     for (const mutant of mutants) {
@@ -116,7 +126,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const row of rows) {
       const detail = row.kind === 'mutant'
         ? row.expected.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')
-        : `exit ${row.exitCode}${row.unjudged?.length ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}` : ''}`;
+        : `exit ${row.exitCode}${row.failedChecks?.length ? `; failed: ${row.failedChecks.join(' ')}` : ''}${row.unjudged?.length ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}` : ''}`;
       process.stdout.write(`${row.ok ? 'ok  ' : 'FAIL'} ${row.kind.padEnd(9)} ${row.id.padEnd(36)} ${detail}\n`);
     }
     const mutants = rows.filter((r) => r.kind === 'mutant');

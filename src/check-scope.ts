@@ -16,9 +16,15 @@ export interface CheckScope {
    * The kept value of each item as this check last read it (`user:id` → value), all forgotten
    * whenever the check writes: a toggling check runs alone, so such a read is the current value.
    */
-  seenKept: Map<string, 0 | 1>;
+  seenKept: Map<string, SeenKept>;
   /** Settles when no read the run started in the background is in flight: awaited before each write. */
   quiet: () => Promise<void>;
+}
+
+/** An item's kept value as a read found it, with its id as the record served it (sent back as it came). */
+export interface SeenKept {
+  value: 0 | 1;
+  servedId: unknown;
 }
 
 const storage = new AsyncLocalStorage<CheckScope>();

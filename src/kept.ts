@@ -4,18 +4,29 @@ import type { Api } from './http/api.ts';
 import { TRANSIENT_STATUSES } from './http/client.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import { Journal, type KeyRef } from './journal.ts';
-import { flag, isObject } from './lenient.ts';
+import { itemFlag, recordOf, shapeOf } from './lenient.ts';
 
-/** Reads an item's kept flag with a single-item read (§4 GET /artifact.php). */
-export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange }> {
+/**
+ * Reads an item's kept flag with a single-item read (§4 GET /artifact.php). The record is found by its
+ * structure (bare, or inside an envelope); a flag served as null reads as 0 ("not set").
+ */
+export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange; unset: boolean; servedId: unknown }> {
   const exchange = await api.item(id, user);
-  const body = exchange.response.json;
-  const value = exchange.response.status === 200 && isObject(body) ? flag(body.is_kept) : undefined;
+  const { status, json } = exchange.response;
+  const ok = status >= 200 && status < 300;
+  const record = ok ? recordOf(json, id) : undefined;
+  const value = record ? itemFlag(record.is_kept) : undefined;
   if (value === undefined) {
-    throw new CheckFailure(`could not read is_kept of item ${id} (status ${exchange.response.status})`, exchange.seq);
+    const found = !ok
+      ? `it answered ${status} (${shapeOf(json)})`
+      : record
+        ? `found the record, but its is_kept is ${JSON.stringify(record.is_kept)}, not 0/1, a boolean or null`
+        : `found ${shapeOf(json)}`;
+    throw new CheckFailure(`could not read is_kept of item ${id}: looked for a 2xx answer holding the item record (the body itself, or an object inside an envelope) with is_kept; ${found}`, exchange.seq, 'C4.14');
   }
-  currentCheck()?.seenKept.set(keptKey(user, id), value ? 1 : 0);
-  return { value: value ? 1 : 0, exchange };
+  // servedId: the id as the record carries it (a number, or a string even when it looks numeric), to send back as it came.
+  currentCheck()?.seenKept.set(keptKey(user, id), { value: value ? 1 : 0, servedId: record!.id });
+  return { value: value ? 1 : 0, exchange, unset: value === null, servedId: record!.id };
 }
 
 /**
@@ -25,6 +36,8 @@ export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): 
  */
 export class KeptWriter {
   private readonly originals = new Map<string, { user: KeyRef; id: string; value: 0 | 1 }>();
+  /** Each item's id as its record serves it, sent back in the same type. */
+  private readonly servedIds = new Map<string, unknown>();
 
   constructor(
     private readonly api: Api,
@@ -42,8 +55,13 @@ export class KeptWriter {
     const owner = options.owner ?? (options.as === 'other' ? 'other' : 'primary');
     const as = options.as ?? owner;
     await this.journalChange(owner, id, value);
-    const body = options.body ?? { id: numericIfPossible(id), is_kept: value };
+    const body = options.body ?? { id: this.idToSend(owner, id), is_kept: value };
     return this.sendOnce(() => this.api.setKept(body, as), owner, id);
+  }
+
+  private idToSend(owner: KeyRef, id: string): string | number {
+    const served = this.servedIds.get(keptKey(owner, id));
+    return typeof served === 'number' || typeof served === 'string' ? served : numericIfPossible(id);
   }
 
   private sendOnce(send: () => Promise<Exchange>, owner: KeyRef, id: string): Promise<Exchange> {
@@ -61,8 +79,9 @@ export class KeptWriter {
     assertMayToggle();
     const key = keptKey(owner, id);
     if (!this.originals.has(key)) {
-      const current = this.scope?.seenKept.get(key) ?? (await readKept(this.api, id, owner)).value;
+      const { value: current, servedId } = this.scope?.seenKept.get(key) ?? (await readKept(this.api, id, owner));
       this.originals.set(key, { user: owner, id, value: current });
+      this.servedIds.set(key, servedId);
     }
     this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
   }
@@ -84,13 +103,13 @@ export class KeptWriter {
         return undefined;
       }
     };
-    let values = await Promise.all(items.map((item) => this.scope?.seenKept.get(keptKey(item.user, item.id)) ?? read(item)));
+    let values = await Promise.all(items.map((item) => this.scope?.seenKept.get(keptKey(item.user, item.id))?.value ?? read(item)));
     for (let round = 0; round < RESTORE_ROUNDS; round++) {
       const wrong = items.filter((item, i) => values[i] !== undefined && values[i] !== item.value);
       if (wrong.length === 0) break;
       for (const { user, id, value } of wrong) {
         try {
-          await this.sendOnce(() => this.api.setKept({ id: numericIfPossible(id), is_kept: value }, user), user, id);
+          await this.sendOnce(() => this.api.setKept({ id: this.idToSend(user, id), is_kept: value }, user), user, id);
         } catch (error) {
           problems.set(keptKey(user, id), error instanceof Error ? error.message : String(error));
         }
