@@ -5,6 +5,7 @@ import type { OpenTarget } from './cli/targets.ts';
 import { DEFAULT_MAX_REQUESTS } from './config.ts';
 import { UsageError } from './errors.ts';
 import { checkResults, type RunResult } from './results.ts';
+import { runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './run.ts';
 import { settleJournal } from './safety.ts';
 import { selectionPattern } from './selection.ts';
@@ -17,6 +18,9 @@ export interface ExecuteOptions {
   deadline: number;
   concurrency: number;
   rps: number;
+  /** A lower pace to start at and the limit it comes from: the rate limit the catalog declares. */
+  startRps?: number;
+  declaredRateLimit?: { requests: number; seconds: number };
   /** Budget of requests for the checks (default DEFAULT_MAX_REQUESTS). */
   maxRequests?: number;
   fcPath?: string;
@@ -40,6 +44,7 @@ let runCounter = 0;
  */
 export async function execute(runner: SuiteRunner, target: OpenTarget, options: ExecuteOptions): Promise<{ result: RunResult; harnessErrors: string[] }> {
   const pattern = selectionPattern(options.only, options.skip);
+  const startedAt = Date.now();
   const { modules, unhandled } = await runner.run(
     {
       runId: `${process.pid}-${++runCounter}`,
@@ -51,6 +56,8 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
       deadline: options.deadline,
       concurrency: options.concurrency,
       rps: options.rps,
+      ...(options.startRps !== undefined ? { startRps: options.startRps } : {}),
+      ...(target.network ? { network: target.network } : {}),
       maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
       seed: options.seed,
       runs: options.runs,
@@ -68,7 +75,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
   let { verdict, reason }: { verdict: Verdict; reason: string } = decideVerdict(checks);
   if (verdict === 'no verdict' && Date.now() > options.deadline) {
     const hung = checks.find((c) => c.status === 'error')?.message?.split('\n')[0];
-    reason = `the run's deadline passed${hung ? `; first unanswered: ${hung}` : ''}`;
+    reason = `the run's deadline passed${hung ? `; first unanswered: ${hung}` : ''}${timeNeeded(checks, Date.now() - startedAt)}`;
   }
   if (options.interrupted?.()) ({ verdict, reason } = { verdict: 'no verdict', reason: `interrupted (${options.interrupted()}); kept values restored: ${safety.problems.length === 0 ? 'yes' : 'NO'}` });
   if (verdict === 'conforms' && harnessErrors.length > 0) ({ verdict, reason } = { verdict: 'no verdict', reason: `${harnessErrors.length} harness error(s) outside checks` });
@@ -83,6 +90,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
     exitCode: exitCodes[verdict],
     counts: countStatuses(checks),
     requests: checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
+    transport: runTransport(checks, target.counts(), options.declaredRateLimit),
     checks,
     safety,
   };

@@ -1,7 +1,8 @@
 import type { TargetChoice } from '../config.ts';
 import { NoVerdictError, TransportError, UsageError } from '../errors.ts';
 import { Api } from '../http/api.ts';
-import { ApiClient } from '../http/client.ts';
+import { ApiClient, type RateLimitNotice, type TransportCounts } from '../http/client.ts';
+import type { NetworkOptions } from '../http/network.ts';
 import type { KeyRef } from '../journal.ts';
 import type { ProfileName } from '../profiles.ts';
 
@@ -11,11 +12,14 @@ export interface OpenTarget {
   label: string;
   profile: ProfileName;
   keys: { primary: string; other?: string };
+  network?: NetworkOptions;
   api(user: KeyRef): Api | undefined;
+  /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
+  counts(): TransportCounts;
   close(): Promise<void>;
 }
 
-export async function openTarget(choice: TargetChoice, options: { timeoutMs?: number } = {}): Promise<OpenTarget> {
+export async function openTarget(choice: TargetChoice, options: { timeoutMs?: number; onRateLimit?: (notice: RateLimitNotice) => void } = {}): Promise<OpenTarget> {
   let baseUrl: string;
   let keys: { primary: string; other?: string };
   let stopReference = async () => {};
@@ -33,7 +37,14 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     keys = choice.keys;
   }
   const clients: Partial<Record<KeyRef, Api>> = {};
-  const client = new ApiClient({ baseUrl, keys, timeoutMs: options.timeoutMs ?? 10_000, connections: 2 });
+  const client = new ApiClient({
+    baseUrl,
+    keys,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    connections: 2,
+    ...(choice.network ? { network: choice.network } : {}),
+    ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
+  });
   const api = new Api(client);
   clients.primary = api;
   if (keys.other) clients.other = api;
@@ -42,7 +53,9 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     label: choice.label,
     profile: choice.profile,
     keys,
+    ...(choice.network ? { network: choice.network } : {}),
     api: (user) => clients[user],
+    counts: () => client.counts(),
     async close() {
       await client.close();
       await stopReference();

@@ -1,16 +1,173 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TransportError } from '../errors.ts';
 
-/** Spaces requests so that at most `rps` start in any second (0: unlimited). */
+export interface RateLimiterOptions {
+  /** Requests per second at most, whatever is learned (--rps); 0: no ceiling. */
+  ceiling: number;
+  /** A lower pace to start at, e.g. just below a limit the catalog declares. */
+  start?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A pause the limiter began or lengthened because of a 429. */
+export interface Pause {
+  ms: number;
+  /** The wait came from the answer's Retry-After, not from our own backoff. */
+  retryAfter: boolean;
+  /** 429s in a row, sent after the previous pause ended: the window had not cleared yet. */
+  streak: number;
+}
+
+/** The target answered again after a run of 429s. */
+export interface Resumption {
+  /** From the first 429 of the run of 429s to this answer. */
+  afterMs: number;
+  /** The pace from now on (requests per second). */
+  rps: number;
+}
+
+/** Backoff without Retry-After: 1 s, doubling while the window stays closed, at most a minute. */
+const BACKOFF_START_MS = 1_000;
+const BACKOFF_MAX_MS = 60_000;
+/** Below this many answers a cycle is too short to measure the target's pace; the rate is halved instead. */
+const MIN_SAMPLE = 10;
+/** Multiplicative decrease: the new pace is this share of what got through in the last cycle. */
+const DECREASE = 0.9;
+/** Additive increase: each second of clean answers adds this share of the last decreased pace. */
+const INCREASE_PER_SECOND = 0.001;
+const FLOOR_RPS = 0.01;
+
+/**
+ * Paces requests and adapts the pace to the target's rate limit (AIMD). A 429 pauses every request
+ * until its Retry-After, or, without one, with a backoff that doubles until the window clears. When
+ * the target answers again, the pace drops to 90% of what got through in that cycle (the requests
+ * answered since the previous cycle, over its whole length, pause included; half the pace when too
+ * few answers to measure), then grows additively with each clean answer up to the ceiling, so that
+ * the run stops provoking 429s.
+ */
 export class RateLimiter {
+  private rate: number;
+  private readonly ceiling: number;
+  /** The pace after the last decrease (or the start): the additive step is a share of it. */
+  private base: number;
   private next = 0;
+  private pausedUntil = 0;
+  private streak = 0;
+  private streakStart = 0;
+  private rateBeforeStreak = Infinity;
+  private cycleStart: number | undefined;
+  private cycleAnswers = 0;
+  private pausedMs = 0;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(private readonly rps: number) {}
+  constructor(options: RateLimiterOptions) {
+    this.ceiling = options.ceiling > 0 ? options.ceiling : Infinity;
+    this.rate = Math.min(this.ceiling, options.start !== undefined && options.start > 0 ? options.start : Infinity);
+    this.base = this.rate;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => sleep(ms));
+  }
 
-  async take(): Promise<void> {
-    if (this.rps <= 0) return;
-    const now = Date.now();
-    const slot = Math.max(now, this.next);
-    this.next = slot + 1000 / this.rps;
-    if (slot > now) await sleep(slot - now);
+  /** Requests per second now; undefined while unpaced. */
+  get rps(): number | undefined {
+    return Number.isFinite(this.rate) ? this.rate : undefined;
+  }
+
+  /** How long until the current pause ends (0 when none is in force). */
+  get resumesInMs(): number {
+    return Math.max(0, this.pausedUntil - this.now());
+  }
+
+  /** Time spent paused for 429s so far (overlapping pauses counted once). */
+  get waitedMs(): number {
+    return this.pausedMs;
+  }
+
+  /**
+   * Waits for a pause to end and for this request's slot; returns the time it may be sent.
+   * Throws a TransportError when that time would be after `deadline` (epoch ms).
+   */
+  async take(deadline = Infinity): Promise<number> {
+    for (;;) {
+      const now = this.now();
+      if (now < this.pausedUntil) {
+        this.guard(this.pausedUntil, deadline);
+        await this.sleep(this.pausedUntil - now);
+        continue;
+      }
+      this.cycleStart ??= now;
+      if (!Number.isFinite(this.rate)) return now;
+      const slot = Math.max(now, this.next);
+      this.guard(slot, deadline);
+      this.next = slot + 1000 / this.rate;
+      if (slot > now) await this.sleep(slot - now);
+      // A pause may have begun while this request waited for its slot.
+      if (this.now() >= this.pausedUntil) return this.now();
+    }
+  }
+
+  /**
+   * A 429 to a request sent at `sentAt`. Returns the pause it began or lengthened, if any: a 429 to a
+   * request sent before the current pause began is covered by that pause unless its Retry-After asks for more.
+   */
+  rateLimited(sentAt: number, retryAfterMs?: number): Pause | undefined {
+    const now = this.now();
+    const fresh = sentAt >= this.pausedUntil;
+    if (fresh) {
+      if (this.streak === 0) {
+        this.rateBeforeStreak = this.rate;
+        this.streakStart = now;
+      }
+      this.streak++;
+    } else if (this.streak === 0 || retryAfterMs === undefined) {
+      return undefined;
+    }
+    const ms = Math.max(0, retryAfterMs ?? Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (this.streak - 1)));
+    const until = now + ms;
+    if (until <= this.pausedUntil) return undefined;
+    this.pausedMs += until - Math.max(now, this.pausedUntil);
+    this.pausedUntil = until;
+    this.next = Math.max(this.next, until);
+    return { ms, retryAfter: retryAfterMs !== undefined, streak: this.streak };
+  }
+
+  /** Any answer but a 429 to a request sent at `sentAt`. Returns the resumption when it ends a run of 429s. */
+  answered(sentAt: number): Resumption | undefined {
+    const now = this.now();
+    if (this.streak > 0) {
+      // Sent before the pause ended: it does not show that the window has cleared.
+      if (sentAt < this.pausedUntil) {
+        this.cycleAnswers++;
+        return undefined;
+      }
+      this.rate = this.decreased(now);
+      this.base = this.rate;
+      const afterMs = now - this.streakStart;
+      this.streak = 0;
+      this.cycleStart = now;
+      this.cycleAnswers = 1;
+      return { afterMs, rps: this.rate };
+    }
+    this.cycleAnswers++;
+    if (Number.isFinite(this.rate)) this.rate = Math.min(this.ceiling, this.rate + (this.base * INCREASE_PER_SECOND) / this.rate);
+    return undefined;
+  }
+
+  private decreased(now: number): number {
+    const before = this.rateBeforeStreak;
+    const cycleSeconds = (now - (this.cycleStart ?? now)) / 1000;
+    if (this.cycleAnswers >= MIN_SAMPLE && cycleSeconds > 0) {
+      return Math.max(FLOOR_RPS, DECREASE * Math.min(before, this.cycleAnswers / cycleSeconds));
+    }
+    return Number.isFinite(before) ? Math.max(FLOOR_RPS, before / 2) : before;
+  }
+
+  private guard(at: number, deadline: number): void {
+    if (at > deadline) {
+      const seconds = Math.ceil((at - this.now()) / 1000);
+      throw new TransportError(`not sent: waiting ${seconds} s more for the target's rate limit would pass the run's deadline`, false);
+    }
   }
 }
