@@ -54,7 +54,8 @@ export class ProgressReporter implements Reporter {
 /** One progress line for a rate-limit pause or the end of one. */
 export function describeRateLimit(notice: RateLimitNotice): string {
   if (notice.kind === 'resumed') {
-    return `  ▶ rate limit: the target answers again after ${seconds(notice.afterMs)}; pacing at ${notice.rps.toPrecision(2)} requests/s from now on`;
+    const pace = notice.rps === undefined ? 'too few answers to measure a pace yet' : `pacing at ${notice.rps.toPrecision(2)} requests/s from now on`;
+    return `  ▶ rate limit: the target answers again after ${seconds(notice.afterMs)}; ${pace}`;
   }
   const why = notice.retryAfter ? `Retry-After asks for ${seconds(notice.ms)}` : `no Retry-After; backing off ${seconds(notice.ms)}`;
   return notice.streak > 1 && !notice.retryAfter

@@ -5,7 +5,7 @@ import type { OpenTarget } from './cli/targets.ts';
 import { DEFAULT_MAX_REQUESTS } from './config.ts';
 import { UsageError } from './errors.ts';
 import { checkResults, type RunResult } from './results.ts';
-import { runTransport, timeNeeded } from './pace.ts';
+import { cutByDeadline, runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './run.ts';
 import { settleJournal } from './safety.ts';
 import { selectionPattern } from './selection.ts';
@@ -73,9 +73,9 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
   }
   const harnessErrors = unhandled.map((e) => (e instanceof Error ? e.message : String(e)));
   let { verdict, reason }: { verdict: Verdict; reason: string } = decideVerdict(checks);
-  if (verdict === 'no verdict' && Date.now() > options.deadline) {
+  if (verdict === 'no verdict' && (Date.now() > options.deadline || cutByDeadline(checks) > 0)) {
     const hung = checks.find((c) => c.status === 'error')?.message?.split('\n')[0];
-    reason = `the run's deadline passed${hung ? `; first unanswered: ${hung}` : ''}${timeNeeded(checks, Date.now() - startedAt)}`;
+    reason = `the run's deadline ${Date.now() > options.deadline ? 'passed' : "would pass while waiting for the target's rate limit"}${hung ? `; first unanswered: ${hung}` : ''}${timeNeeded(checks, Date.now() - startedAt)}`;
   }
   if (options.interrupted?.()) ({ verdict, reason } = { verdict: 'no verdict', reason: `interrupted (${options.interrupted()}); kept values restored: ${safety.problems.length === 0 ? 'yes' : 'NO'}` });
   if (verdict === 'conforms' && harnessErrors.length > 0) ({ verdict, reason } = { verdict: 'no verdict', reason: `${harnessErrors.length} harness error(s) outside checks` });

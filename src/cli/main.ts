@@ -179,7 +179,7 @@ async function restore(values: ParsedArgs['values'], io: Io, out: (t: string) =>
   if (values.target === undefined) throw new UsageError('restore needs --target (the target of the interrupted run) and its keys');
   const config = resolveRunConfig(values, io.env, io.cwd);
   secrets.push(...networkSecrets(config.target));
-  const journal = readJournalFile(join(io.cwd, '.'), values.journal);
+  const journal = readJournalFile(io.cwd, values.journal);
   if (config.target.kind === 'remote') journal.assertSameRun({ url: config.target.baseUrl, profile: config.target.profile, keys: keyFingerprints(config.target.keys) });
   const target: OpenTarget = await openTarget(config.target, { onRateLimit: (n) => out(`${describeRateLimit(n)}\n`) });
   secrets.push(target.keys.primary);

@@ -325,7 +325,9 @@ export class ApiClient {
     }
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     const message = error instanceof Error ? `${error.message}${cause}` : String(error);
-    return this.redact(message);
+    const code = [error, error instanceof Error ? error.cause : undefined].map((e) => (e as { code?: unknown } | undefined)?.code).find((c) => typeof c === 'string');
+    const tls = typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
+    return this.redact(tls ? `${message} (a private certificate authority? trust it with --ca-cert FILE)` : message);
   }
 }
 

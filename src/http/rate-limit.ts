@@ -23,8 +23,8 @@ export interface Pause {
 export interface Resumption {
   /** From the first 429 of the run of 429s to this answer. */
   afterMs: number;
-  /** The pace from now on (requests per second). */
-  rps: number;
+  /** The pace from now on (requests per second); absent while unpaced. */
+  rps?: number;
 }
 
 /** Backoff without Retry-After: 1 s, doubling while the window stays closed, at most a minute. */
@@ -148,7 +148,7 @@ export class RateLimiter {
       this.streak = 0;
       this.cycleStart = now;
       this.cycleAnswers = 1;
-      return { afterMs, rps: this.rate };
+      return { afterMs, ...(Number.isFinite(this.rate) ? { rps: this.rate } : {}) };
     }
     this.cycleAnswers++;
     if (Number.isFinite(this.rate)) this.rate = Math.min(this.ceiling, this.rate + (this.base * INCREASE_PER_SECOND) / this.rate);
