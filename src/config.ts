@@ -139,6 +139,18 @@ function extraHeaders(args: ParsedArgs['values'], env: Env, entry?: TargetEntry,
   return headers.size === 0 ? undefined : Object.fromEntries(headers.values());
 }
 
+/** Extra header values and proxy credentials: secrets like the keys, masked in every output. */
+export function networkSecrets(choice: TargetChoice): string[] {
+  const network = choice.network;
+  const secrets = Object.values(network?.headers ?? {});
+  for (const proxy of [network?.proxy?.http, network?.proxy?.https]) {
+    if (!proxy) continue;
+    const url = new URL(proxy);
+    if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
+  }
+  return secrets;
+}
+
 function readCaCert(path: string): string {
   let pem: string;
   try {

@@ -74,6 +74,32 @@ describe('RateLimiter', () => {
     expect(rl.rps).toBeLessThan(1);
   });
 
+  it('a single short refusal at a learned pace costs 10% of it, not a collapse to what got through around the pause', async () => {
+    const { rl, clock } = limiter();
+    const answer = async (n: number, gapMs: number) => {
+      for (let i = 0; i < n; i++) {
+        const t = await rl.take();
+        clock.now += gapMs;
+        rl.answered(t);
+      }
+    };
+    // Learn a pace: 100 answers, then a closed window of several seconds.
+    await answer(100, 10);
+    for (let sent = await rl.take(), k = 0; k < 3; k++, sent = await rl.take()) rl.rateLimited(sent);
+    rl.answered(await rl.take());
+    const learned = rl.rps!;
+    // Then sporadic 429s with Retry-After: 1 every 120 answers, as a busy gateway sends them.
+    for (let event = 0; event < 5; event++) {
+      await answer(120, 1);
+      const before = rl.rps!;
+      rl.rateLimited(await rl.take(), 1000);
+      const resumed = rl.answered(await rl.take());
+      expect(resumed?.rps).toBeCloseTo(0.9 * before, 5);
+    }
+    // Five refusals would leave 0.9^5 = 59% of the pace; it climbs back between them instead.
+    expect(rl.rps!).toBeGreaterThan(0.85 * learned);
+  });
+
   it('with too few answers to measure, the pace halves', async () => {
     const { rl, clock } = limiter({ ceiling: 8 });
     const t = await rl.take();

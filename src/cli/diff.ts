@@ -1,3 +1,4 @@
+import { networkSecrets } from '../config.ts';
 import { resolveDiffConfig } from '../diff/config.ts';
 import { renderDiff } from '../diff/render.ts';
 import { agrees, diffDeployments } from '../diff/run.ts';
@@ -12,7 +13,7 @@ import { openTarget, preflight, type OpenTarget } from './targets.ts';
 /** conform diff: one user's data on two deployments; exit 0 agree, 1 disagree, 2 usage, 3 unreachable. */
 export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {
   const config = resolveDiffConfig(values, ctx.io.env, ctx.io.cwd);
-  for (const choice of [config.target, config.against]) if (choice.kind === 'remote') ctx.secrets.push(choice.keys.primary);
+  for (const choice of [config.target, config.against]) if (choice.kind === 'remote') ctx.secrets.push(choice.keys.primary, ...networkSecrets(choice));
   const opened: OpenTarget[] = [];
   try {
     const target = await open('target', config.target, config.timeoutMs, opened, ctx);

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { prepareOutDir } from '../out-dir.ts';
 import { join } from 'node:path';
 import { describeRateLimit, ProgressReporter, renderAnnotations, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
-import { resolveRunConfig, type RunConfig, type TargetChoice } from '../config.ts';
+import { networkSecrets, resolveRunConfig, type RunConfig } from '../config.ts';
 import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
 import { keyFingerprints, readJournalFile, writeJournalHeader } from '../journal.ts';
 import { NoVerdictError, UsageError } from '../errors.ts';
@@ -100,7 +100,7 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
     const declared = await readDeclaredRateLimit(target.api('primary')!);
     const declaredRps = declared ? declared.requests / declared.seconds : undefined;
     if (declared && progress) out(`the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`);
-    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) });
+    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs, config.deadlineSeconds) });
     let interruptedBy: string | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
       if (interruptedBy) process.exit(exitCodes['no verdict']);
@@ -143,19 +143,12 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
   }
 }
 
-/** Extra header values and proxy credentials: secrets like the keys, masked in every output. */
-function networkSecrets(choice: TargetChoice): string[] {
-  const network = choice.network;
-  const secrets = Object.values(network?.headers ?? {});
-  for (const proxy of [network?.proxy?.http, network?.proxy?.https]) {
-    if (!proxy) continue;
-    const url = new URL(proxy);
-    if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
-  }
-  return secrets;
-}
-
-export const checkTimeout = (requestTimeoutMs: number): number => Math.max(120_000, requestTimeoutMs * 12);
+/**
+ * A check's own time limit. A target's rate limit can hold one check (a model run of 150 requests)
+ * for minutes, so it is no shorter than the run's deadline, past which nothing is sent anyway.
+ */
+export const checkTimeout = (requestTimeoutMs: number, deadlineSeconds = 0): number =>
+  Math.max(120_000, requestTimeoutMs * 12, deadlineSeconds * 1000 + 30_000);
 
 async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {
   const profile = values.profile ?? 'primary';

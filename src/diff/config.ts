@@ -1,5 +1,5 @@
 import { integerOption, type ParsedArgs } from '../cli/args.ts';
-import { DEFAULT_MAX_REQUESTS, loadTargets, parseBaseUrl, resolveRunConfig, type TargetChoice } from '../config.ts';
+import { DEFAULT_MAX_REQUESTS, loadTargets, parseBaseUrl, resolveNetwork, resolveRunConfig, type TargetChoice } from '../config.ts';
 import { UsageError } from '../errors.ts';
 
 /** Single reads compared per diff: a seeded sample, so the request count stays bounded. */
@@ -47,13 +47,13 @@ function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, tar
   const explicit = nonEmpty(values['against-key']);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
     const baseUrl = parseBaseUrl(name, '--against');
-    return { kind: 'remote', baseUrl, profile: 'staging', label: baseUrl, keys: { primary: explicit ?? targetKey } };
+    return { kind: 'remote', baseUrl, profile: 'staging', label: baseUrl, keys: { primary: explicit ?? targetKey }, network: resolveNetwork(values, env, cwd) };
   }
   const entry = loadTargets(values.config, cwd)[name];
   if (!entry) throw new UsageError(`unknown --against target '${name}': not a URL and not a name in the targets file`);
   const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
   const key = explicit ?? (entry.keyEnv ? nonEmpty(env[entry.keyEnv]) : undefined) ?? targetKey;
-  return { kind: 'remote', baseUrl, profile: entry.profile ?? 'staging', label: name, keys: { primary: key } };
+  return { kind: 'remote', baseUrl, profile: entry.profile ?? 'staging', label: name, keys: { primary: key }, network: resolveNetwork(values, env, cwd, entry, name) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

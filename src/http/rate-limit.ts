@@ -31,20 +31,30 @@ export interface Resumption {
 const BACKOFF_START_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
 /** Below this many answers a cycle is too short to measure the target's pace; the rate is halved instead. */
-const MIN_SAMPLE = 10;
+const MIN_SAMPLE = 5;
 /** Multiplicative decrease: the new pace is this share of what got through in the last cycle. */
 const DECREASE = 0.9;
 /** Additive increase: each second of clean answers adds this share of the last decreased pace. */
 const INCREASE_PER_SECOND = 0.001;
+/** Faster, back up to the pace before a single short refusal (which says little about the limit). */
+const RECOVERY_PER_SECOND = 0.05;
 const FLOOR_RPS = 0.01;
+
+/** A pause at least this long (or a second 429 after one) shows a closed window, not a passing refusal. */
+const WINDOW_EVIDENCE_MS = 2_000;
 
 /**
  * Paces requests and adapts the pace to the target's rate limit (AIMD). A 429 pauses every request
  * until its Retry-After, or, without one, with a backoff that doubles until the window clears. When
- * the target answers again, the pace drops to 90% of what got through in that cycle (the requests
- * answered since the previous cycle, over its whole length, pause included; half the pace when too
- * few answers to measure), then grows additively with each clean answer up to the ceiling, so that
- * the run stops provoking 429s.
+ * the target answers again, the pace drops (multiplicative decrease):
+ * - to 90% of what got through in the cycle (the answers since the previous cycle, over its whole
+ *   length, pause included) when the pace was not learned yet, or when the target showed a closed
+ *   window (429s in a row, or a pause of 2 s or more): that is the target's rate;
+ * - to 90% of the pace before, after a single short refusal at a learned pace; the pace then climbs
+ *   back to where it was at +5% per second of answers, since one refusal says little about the limit;
+ * - to half the pace before when the cycle had too few answers to measure anything.
+ * Beyond that each clean answer raises the pace a little (additive increase, +0.1% of the decreased
+ * pace per second of answers), up to the ceiling, so that the run stops provoking 429s.
  */
 export class RateLimiter {
   private rate: number;
@@ -56,6 +66,11 @@ export class RateLimiter {
   private streak = 0;
   private streakStart = 0;
   private rateBeforeStreak = Infinity;
+  private longestPauseMs = 0;
+  /** The pace came from a decrease, not from the ceiling or a declared limit. */
+  private learned = false;
+  /** The pace before a single short refusal, to climb back to quickly. */
+  private recoverTo = 0;
   private cycleStart: number | undefined;
   private cycleAnswers = 0;
   private pausedMs = 0;
@@ -119,6 +134,7 @@ export class RateLimiter {
       if (this.streak === 0) {
         this.rateBeforeStreak = this.rate;
         this.streakStart = now;
+        this.longestPauseMs = 0;
       }
       this.streak++;
     } else if (this.streak === 0 || retryAfterMs === undefined) {
@@ -126,6 +142,7 @@ export class RateLimiter {
     }
     const ms = Math.max(0, retryAfterMs ?? Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (this.streak - 1)));
     const until = now + ms;
+    this.longestPauseMs = Math.max(this.longestPauseMs, ms);
     if (until <= this.pausedUntil) return undefined;
     this.pausedMs += until - Math.max(now, this.pausedUntil);
     this.pausedUntil = until;
@@ -142,8 +159,11 @@ export class RateLimiter {
         this.cycleAnswers++;
         return undefined;
       }
-      this.rate = this.decreased(now);
-      this.base = this.rate;
+      const { rate, passing } = this.decreased(now);
+      this.rate = rate;
+      this.base = rate;
+      this.recoverTo = passing ? this.rateBeforeStreak : 0;
+      this.learned = Number.isFinite(rate);
       const afterMs = now - this.streakStart;
       this.streak = 0;
       this.cycleStart = now;
@@ -151,17 +171,24 @@ export class RateLimiter {
       return { afterMs, ...(Number.isFinite(this.rate) ? { rps: this.rate } : {}) };
     }
     this.cycleAnswers++;
-    if (Number.isFinite(this.rate)) this.rate = Math.min(this.ceiling, this.rate + (this.base * INCREASE_PER_SECOND) / this.rate);
+    if (Number.isFinite(this.rate)) {
+      const step = this.rate < this.recoverTo ? RECOVERY_PER_SECOND : INCREASE_PER_SECOND;
+      this.rate = Math.min(this.ceiling, this.rate + (this.base * step) / this.rate);
+    }
     return undefined;
   }
 
-  private decreased(now: number): number {
+  /** The pace after a run of 429s, and whether it was a single short refusal at a learned pace. */
+  private decreased(now: number): { rate: number; passing: boolean } {
     const before = this.rateBeforeStreak;
     const cycleSeconds = (now - (this.cycleStart ?? now)) / 1000;
-    if (this.cycleAnswers >= MIN_SAMPLE && cycleSeconds > 0) {
-      return Math.max(FLOOR_RPS, DECREASE * Math.min(before, this.cycleAnswers / cycleSeconds));
+    if (this.cycleAnswers < MIN_SAMPLE || cycleSeconds <= 0) {
+      return { rate: Number.isFinite(before) ? Math.max(FLOOR_RPS, before / 2) : before, passing: false };
     }
-    return Number.isFinite(before) ? Math.max(FLOOR_RPS, before / 2) : before;
+    const closedWindow = this.streak >= 2 || this.longestPauseMs >= WINDOW_EVIDENCE_MS;
+    const passing = !closedWindow && this.learned;
+    const measured = passing ? Infinity : this.cycleAnswers / cycleSeconds;
+    return { rate: Math.max(FLOOR_RPS, DECREASE * Math.min(before, measured)), passing };
   }
 
   private guard(at: number, deadline: number): void {
