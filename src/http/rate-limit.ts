@@ -38,6 +38,8 @@ const DECREASE = 0.9;
 const INCREASE_PER_SECOND = 0.001;
 /** Faster, back up to the pace before a single short refusal (which says little about the limit). */
 const RECOVERY_PER_SECOND = 0.05;
+/** …to just below that pace: where one refusal came, another would, if it is the target's limit. */
+const RECOVERY_TARGET = 0.95;
 const FLOOR_RPS = 0.01;
 
 /** A pause at least this long (or a second 429 after one) shows a closed window, not a passing refusal. */
@@ -51,7 +53,7 @@ const WINDOW_EVIDENCE_MS = 2_000;
  *   length, pause included) when the pace was not learned yet, or when the target showed a closed
  *   window (429s in a row, or a pause of 2 s or more): that is the target's rate;
  * - to 90% of the pace before, after a single short refusal at a learned pace; the pace then climbs
- *   back to where it was at +5% per second of answers, since one refusal says little about the limit;
+ *   back to 95% of it at +5% per second of answers, since one refusal says little about the limit;
  * - to half the pace before when the cycle had too few answers to measure anything.
  * Beyond that each clean answer raises the pace a little (additive increase, +0.1% of the decreased
  * pace per second of answers), up to the ceiling, so that the run stops provoking 429s.
@@ -162,7 +164,7 @@ export class RateLimiter {
       const { rate, passing } = this.decreased(now);
       this.rate = rate;
       this.base = rate;
-      this.recoverTo = passing ? this.rateBeforeStreak : 0;
+      this.recoverTo = passing ? RECOVERY_TARGET * this.rateBeforeStreak : 0;
       this.learned = Number.isFinite(rate);
       const afterMs = now - this.streakStart;
       this.streak = 0;
