@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { Handler } from '../fixtures/reference/types.ts';
+import { parseCommandLine } from '../src/cli/args.ts';
+import { resolveRunConfig } from '../src/config.ts';
 import { runCli } from './support/cli.ts';
 import { stateOf } from './support/state.ts';
 
@@ -235,5 +237,33 @@ describe('--header', () => {
     const run = await runCli(['--target', 'http://127.0.0.1:9', '--key', 'conform-test-key', '--header', flag]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
+  });
+});
+
+describe('network settings are resolved once, from flags, the targets file and the environment', () => {
+  const resolve = (argv: string[], env: Record<string, string> = {}, cwd = tmpdir()) => resolveRunConfig(parseCommandLine(argv).values, env, cwd).target;
+
+  it('reads proxies from the environment, lower-case spellings first, for remote targets only', () => {
+    const env = { CONFORM_API_KEY: 'k', HTTPS_PROXY: 'http://upper.test:1', https_proxy: 'http://lower.test:2', HTTP_PROXY: 'http://plain.test:3', NO_PROXY: 'internal.test' };
+    expect(resolve(['--target', 'https://a.test'], env).network).toEqual({ proxy: { https: 'http://lower.test:2', http: 'http://plain.test:3', noProxy: 'internal.test' } });
+    expect(resolve([], env).network).toBeUndefined();
+    expect(() => resolve(['--target', 'https://a.test'], { CONFORM_API_KEY: 'k', HTTPS_PROXY: 'not a url' })).toThrow(/HTTPS_PROXY is not a valid URL/);
+  });
+
+  it('merges the entry\'s headers with --header, which wins for the same name', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conform-cfg-'));
+    writeFileSync(join(cwd, 'conform.config.json'), JSON.stringify({ targets: { gw: { url: 'https://gw.test', headers: { 'X-Tenant': 'TENANT', 'X-Token': 'TOKEN' } } } }));
+    const target = resolve(['--target', 'gw', '--header', 'x-token: from-flag', '--header', 'X-Extra:  spaced  '], { CONFORM_API_KEY: 'k', TENANT: 't-1', TOKEN: 'from-env' }, cwd);
+    expect(target.network?.headers).toEqual({ 'X-Tenant': 't-1', 'x-token': 'from-flag', 'X-Extra': 'spaced' });
+  });
+
+  it.each([
+    [{ headers: { 'X-Token': 'lower case is fine but not-a-var!' } }, /must name an environment variable/],
+    [{ headers: { Authorization: 'TOKEN' } }, /Authorization is set by conform/],
+    [{ headers: ['X-Token'] }, /must map header names to environment variable names/],
+  ])('a targets-file entry %j is a configuration error', (extra, message) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conform-cfg-'));
+    writeFileSync(join(cwd, 'conform.config.json'), JSON.stringify({ targets: { gw: { url: 'https://gw.test', ...extra } } }));
+    expect(() => resolve(['--target', 'gw'], { CONFORM_API_KEY: 'k', TOKEN: 'x' }, cwd)).toThrow(message);
   });
 });
