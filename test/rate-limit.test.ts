@@ -100,6 +100,23 @@ describe('RateLimiter', () => {
     expect(rl.rps!).toBeGreaterThan(0.95 ** 5 * learned * 0.99);
   });
 
+  it('time the client was idle does not count as the target\'s slowness', async () => {
+    const { rl, clock } = limiter();
+    for (let i = 0; i < 10; i++) rl.answered(await rl.take());
+    clock.now += 15 * 60_000; // a run's worth of idleness (the CLI's client between pre-flight and the sweep)
+    for (let i = 0; i < 10; i++) {
+      const t = await rl.take();
+      clock.now += 50;
+      rl.answered(t);
+    }
+    const sent = await rl.take();
+    rl.rateLimited(sent);
+    rl.rateLimited(await rl.take());
+    const resumed = rl.answered(await rl.take());
+    // 10 answers in 0.5 s, then 3 s of pause: about 3 requests/s, not 20 over 15 minutes.
+    expect(resumed?.rps).toBeGreaterThan(2);
+  });
+
   it('with too few answers to measure, the pace halves', async () => {
     const { rl, clock } = limiter({ ceiling: 8 });
     const t = await rl.take();

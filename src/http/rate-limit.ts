@@ -41,6 +41,8 @@ const RECOVERY_PER_SECOND = 0.05;
 /** …to just below that pace: where one refusal came, another would, if it is the target's limit. */
 const RECOVERY_TARGET = 0.95;
 const FLOOR_RPS = 0.01;
+/** A client idle this long starts a new cycle: time it did not want to send says nothing about the target's rate. */
+const IDLE_MS = 5_000;
 
 /** A pause at least this long (or a second 429 after one) shows a closed window, not a passing refusal. */
 const WINDOW_EVIDENCE_MS = 2_000;
@@ -75,6 +77,7 @@ export class RateLimiter {
   private recoverTo = 0;
   private cycleStart: number | undefined;
   private cycleAnswers = 0;
+  private lastActivity = 0;
   private pausedMs = 0;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -107,6 +110,12 @@ export class RateLimiter {
    * Throws a TransportError when that time would be after `deadline` (epoch ms).
    */
   async take(deadline = Infinity): Promise<number> {
+    const entered = this.now();
+    if (this.streak === 0 && entered - this.lastActivity > IDLE_MS && entered >= this.pausedUntil) {
+      this.cycleStart = entered;
+      this.cycleAnswers = 0;
+    }
+    this.lastActivity = entered;
     for (;;) {
       const now = this.now();
       if (now < this.pausedUntil) {
@@ -115,13 +124,14 @@ export class RateLimiter {
         continue;
       }
       this.cycleStart ??= now;
+      this.lastActivity = now;
       if (!Number.isFinite(this.rate)) return now;
       const slot = Math.max(now, this.next);
       this.guard(slot, deadline);
       this.next = slot + 1000 / this.rate;
       if (slot > now) await this.sleep(slot - now);
       // A pause may have begun while this request waited for its slot.
-      if (this.now() >= this.pausedUntil) return this.now();
+      if (this.now() >= this.pausedUntil) return (this.lastActivity = this.now());
     }
   }
 
@@ -131,6 +141,7 @@ export class RateLimiter {
    */
   rateLimited(sentAt: number, retryAfterMs?: number): Pause | undefined {
     const now = this.now();
+    this.lastActivity = now;
     const fresh = sentAt >= this.pausedUntil;
     if (fresh) {
       if (this.streak === 0) {
@@ -155,6 +166,7 @@ export class RateLimiter {
   /** Any answer but a 429 to a request sent at `sentAt`. Returns the resumption when it ends a run of 429s. */
   answered(sentAt: number): Resumption | undefined {
     const now = this.now();
+    this.lastActivity = now;
     if (this.streak > 0) {
       // Sent before the pause ended: it does not show that the window has cleared.
       if (sentAt < this.pausedUntil) {
