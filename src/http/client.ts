@@ -22,7 +22,7 @@ export interface ClientOptions {
   network?: NetworkOptions;
   /** Told when a 429 pauses the client and when the target answers again. */
   onRateLimit?: (notice: RateLimitNotice) => void;
-  /** Attempts of an idempotent read before it ends as "no clean answer". */
+  /** Attempts of an idempotent read on faults (not 429s, which wait) before it ends as "no clean answer". */
   attempts?: number;
   /** Retries the whole client may spend, so that a failing target cannot stretch a run. */
   retryBudget?: number;
@@ -34,7 +34,7 @@ export interface ClientOptions {
 
 /** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
 const DEFAULT_MAX_BODY = 256 * 1024 * 1024;
-/** Statuses that say "try again later": a read is resent on them, a toggle only after re-reading its state. */
+/** Statuses that say "try again later": a read is resent on them, a toggle only after re-reading its state (429: see RateLimiter). */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const MAX_WAIT_MS = 10_000;
 /** Without a run deadline (pre-flight, restores) a request waits at most this long for a rate limit to clear. */
