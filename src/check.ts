@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import { CheckFailure, TransportError } from './errors.ts';
 import type { Api } from './http/api.ts';
-import type { ApiClient } from './http/client.ts';
+import { countsSince, type ApiClient } from './http/client.ts';
 import { toCurl } from './http/curl.ts';
 import type { Exchange } from './http/exchange.ts';
 import { KeptWriter } from './kept.ts';
@@ -50,6 +50,7 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
     }
 
     const startSeq = s.client.lastSeq;
+    const startCounts = s.client.counts();
     const kept = new KeptWriter(s.api, s.journal);
     let skipReason: string | undefined;
     let thrown: unknown;
@@ -79,6 +80,8 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       thrown ??= error;
     }
     recorded.requests = s.client.lastSeq - startSeq;
+    const transport = countsSince(startCounts, s.client.counts());
+    if (transport) recorded.transport = transport;
     if (thrown !== undefined) {
       recordFailure(recorded, thrown, s.client, startSeq);
       throw thrown;

@@ -76,27 +76,40 @@ export class KeptWriter {
     this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
   }
 
-  /** Puts back every value this writer changed; throws when a restore cannot be verified. */
+  /**
+   * Puts back every value this writer changed. Throws a CheckFailure only when clean answers show the
+   * toggle did not take; a restore that met a fault (429s past the deadline, resets, an unusable read)
+   * is an error: the run has no verdict, and the end-of-run sweep tries again.
+   */
   async restoreAll(): Promise<void> {
-    const problems: string[] = [];
+    const problems: unknown[] = [];
     for (const { user, id, value } of this.originals.values()) {
       try {
         await restoreOne(this.api, this.journal, user, id, value);
       } catch (error) {
-        problems.push(error instanceof Error ? error.message : String(error));
+        problems.push(error);
       }
     }
     this.originals.clear();
-    if (problems.length > 0) throw new CheckFailure(`restoring kept values failed: ${problems.join('; ')}`);
+    if (problems.length === 0) return;
+    const message = `restoring kept values failed: ${problems.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`;
+    if (problems.every((e) => e instanceof CheckFailure)) throw new CheckFailure(message);
+    throw new TransportError(message, false);
   }
 }
 
-/** Restores one item's kept value and verifies it; returns whether a write was needed. */
+/**
+ * Restores one item's kept value and verifies it; returns whether a write was needed. Only a verified
+ * wrong value is a CheckFailure; a read without a usable answer is a TransportError.
+ */
 export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: string, value: 0 | 1): Promise<boolean> {
-  const before = await readKept(api, id, user);
+  const read = () => readKept(api, id, user).catch((error: unknown) => {
+    throw error instanceof CheckFailure ? new TransportError(error.message, false) : error;
+  });
+  const before = await read();
   const needed = before.value !== value;
-  if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), () => readKept(api, id, user));
-  const after = await readKept(api, id, user);
+  if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), read);
+  const after = await read();
   if (after.value !== value) {
     throw new CheckFailure(`item ${id} is kept=${after.value} after restoring it to ${value}`, after.exchange.seq);
   }
@@ -105,26 +118,36 @@ export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: s
 }
 
 const TOGGLE_ATTEMPTS = 3;
+/** 429s to one toggle before it gives up even with time left (each waits for the client's pause). */
+const TOGGLE_RATE_LIMITED = 60;
 
 /**
  * Setting a value is idempotent, but a toggle is never resent blindly: after a transient fault
  * (connection error, 429, 502–504) the current state is read first, and only then is the same
- * request sent again. A toggle that never gets a clean answer ends as a TransportError: no verdict.
+ * request sent again. A 429 uses no attempt: the client pauses every request until the target's
+ * window clears (up to the run's deadline). A toggle that never gets a clean answer ends as a
+ * TransportError: no verdict.
  */
 export async function sendToggle(send: () => Promise<Exchange>, readState: () => Promise<unknown>): Promise<Exchange> {
   let fault = '';
-  for (let attempt = 1; attempt <= TOGGLE_ATTEMPTS; attempt++) {
-    if (attempt > 1) await readState();
+  let faults = 0;
+  let rateLimited = 0;
+  while (faults < TOGGLE_ATTEMPTS && rateLimited < TOGGLE_RATE_LIMITED) {
+    if (faults + rateLimited > 0) await readState();
     try {
       const exchange = await send();
-      if (!TRANSIENT_STATUSES.has(exchange.response.status)) return exchange;
-      fault = `${exchange.request.method} /artifact-kept.php answered ${exchange.response.status}`;
+      const status = exchange.response.status;
+      if (!TRANSIENT_STATUSES.has(status)) return exchange;
+      fault = `${exchange.request.method} /artifact-kept.php answered ${status}`;
+      if (status === 429) rateLimited++;
+      else faults++;
     } catch (error) {
       if (!(error instanceof TransportError) || !error.transient) throw error;
       fault = error.message;
+      faults++;
     }
   }
-  throw new TransportError(`the kept toggle got no clean answer after ${TOGGLE_ATTEMPTS} attempts: ${fault}`);
+  throw new TransportError(`the kept toggle got no clean answer after ${faults + rateLimited} attempts: ${fault}`);
 }
 
 /** Ids are sent back the way the target served them; numeric-looking ids as numbers. */
