@@ -258,9 +258,9 @@ describe('network settings are resolved once, from flags, the targets file and t
   });
 
   it.each([
-    [{ headers: { 'X-Token': 'lower case is fine but not-a-var!' } }, /must name an environment variable/],
+    [{ headers: { 'X-Token': 'lower case is fine but not-a-var!' } }, /"headers.X-Token" must be the name of an environment variable/],
     [{ headers: { Authorization: 'TOKEN' } }, /Authorization is set by conform/],
-    [{ headers: ['X-Token'] }, /must map header names to environment variable names/],
+    [{ headers: ['X-Token'] }, /"headers" must be a map from header names to the environment variables that hold their values/],
   ])('a targets-file entry %j is a configuration error', (extra, message) => {
     const cwd = mkdtempSync(join(tmpdir(), 'conform-cfg-'));
     writeFileSync(join(cwd, 'conform.config.json'), JSON.stringify({ targets: { gw: { url: 'https://gw.test', ...extra } } }));
