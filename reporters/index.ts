@@ -10,7 +10,7 @@ export { renderAnnotations, renderStepSummary } from './github.ts';
 export { renderHtml } from './html.ts';
 export { renderJson } from './json.ts';
 export { failureText, renderJunit } from './junit.ts';
-export { ProgressReporter } from './progress.ts';
+export { describeRateLimit, ProgressReporter } from './progress.ts';
 export { validateReport } from './schema.ts';
 export { symbols, terminalStyle, type Style } from './style.ts';
 export { renderSummary, type SummaryOptions } from './terminal.ts';

@@ -1,4 +1,7 @@
+import type { UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { RateLimitNotice } from '../src/http/client.ts';
+import { decodeNotice } from '../src/http/notice.ts';
 import { checkResultOf } from '../src/results.ts';
 import { symbols, type Style } from './style.ts';
 
@@ -31,6 +34,14 @@ export class ProgressReporter implements Reporter {
     this.write(this.live ? `\r\x1b[K${line}${this.statusLine()}` : line);
   }
 
+  /** The checks' client tells when the target's rate limit makes it wait (see src/http/notice.ts). */
+  onUserConsoleLog(log: UserConsoleLog): void {
+    const notice = decodeNotice(log.content.trim());
+    if (!notice) return;
+    const line = `${this.style.paint('dim', describeRateLimit(notice))}\n`;
+    this.write(this.live ? `\r\x1b[K${line}${this.statusLine()}` : line);
+  }
+
   onTestRunEnd(): void {
     if (this.live) this.write('\r\x1b[K');
   }
@@ -38,4 +49,20 @@ export class ProgressReporter implements Reporter {
   private statusLine(): string {
     return this.style.paint('dim', `${this.done}/${Math.max(this.total, this.done)} checks done`);
   }
+}
+
+/** One progress line for a rate-limit pause or the end of one. */
+export function describeRateLimit(notice: RateLimitNotice): string {
+  if (notice.kind === 'resumed') {
+    const pace = notice.rps === undefined ? 'too few answers to measure a pace yet' : `pacing at ${notice.rps.toPrecision(2)} requests/s from now on`;
+    return `  ▶ rate limit: the target answers again after ${seconds(notice.afterMs)}; ${pace}`;
+  }
+  const why = notice.retryAfter ? `Retry-After asks for ${seconds(notice.ms)}` : `no Retry-After; backing off ${seconds(notice.ms)}`;
+  return notice.streak > 1 && !notice.retryAfter
+    ? `  ⏸ rate limit: still 429 (${notice.request}); backing off ${seconds(notice.ms)}`
+    : `  ⏸ rate limit: ${notice.request} answered 429 (${why}); every request waits`;
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }

@@ -77,9 +77,21 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
   lines.push('');
   if (!quiet) {
     lines.push(`${c.passed} passed, ${c.failed} failed, ${c.error} errors, ${c.skipped} skipped, ${c['not-applicable']} not applicable`);
+    const transport = transportLine(run);
+    if (transport) lines.push(style.paint('dim', transport));
   }
   lines.push(style.paint(run.exitCode === 0 ? 'passed' : run.exitCode === 1 ? 'failed' : 'error', `verdict: ${run.verdict} (${run.reason}); exit ${run.exitCode}`), '');
   return lines.join('\n');
+}
+
+/** Retries and 429s, when there were any: none of them was judged, but they explain a slow run. */
+function transportLine(run: RunResult): string | undefined {
+  const t = run.transport;
+  if (!t || (t.retries === 0 && t.rateLimited === 0)) return undefined;
+  const parts = [`${t.retries} ${t.retries === 1 ? 'retry' : 'retries'}`, `${t.rateLimited} answer(s) 429 (none judged)`];
+  if (t.rateLimitWaitMs > 0) parts.push(`${Math.round(t.rateLimitWaitMs / 1000)} s paused for the rate limit`);
+  if (t.rps !== undefined) parts.push(`slowest pace ${t.rps.toPrecision(2)} requests/s`);
+  return `network: ${parts.join(', ')}`;
 }
 
 /** Failures that share a cause first (one block naming the cause and every check, the first in full), then the rest by area. */

@@ -132,7 +132,7 @@ export async function replay(baseUrl: string, requests: readonly SentRequest[], 
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const pool = new Pool(base.origin, { connections });
-  const limiter = new RateLimiter(rps);
+  const limiter = new RateLimiter({ ceiling: rps });
   let next = 0;
   const started = performance.now();
   const lane = async (): Promise<void> => {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HarnessError } from './errors.ts';
+import type { TransportTally } from './http/client.ts';
 import type { KeyRef } from './journal.ts';
 
 /**
@@ -12,6 +13,8 @@ export interface CheckScope {
   toggles: boolean;
   /** Sequence numbers of the requests sent on the check's behalf, retries included. */
   seqs: number[];
+  /** The retries, 429s and rate-limit pauses met by those requests. */
+  transport: TransportTally;
   /**
    * The kept value of each item as this check last read it (`user:id` → value), all forgotten
    * whenever the check writes: a toggling check runs alone, so such a read is the current value.
@@ -30,7 +33,7 @@ export interface SeenKept {
 const storage = new AsyncLocalStorage<CheckScope>();
 
 export function newScope(id: string, toggles: boolean, quiet: () => Promise<void>): CheckScope {
-  return { id, toggles, seqs: [], seenKept: new Map(), quiet };
+  return { id, toggles, seqs: [], transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 }, seenKept: new Map(), quiet };
 }
 
 export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promise<T> {

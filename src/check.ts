@@ -3,7 +3,7 @@ import { test } from 'vitest';
 import { newScope, runInScope, type CheckScope } from './check-scope.ts';
 import { CheckFailure, TransportError } from './errors.ts';
 import type { Api } from './http/api.ts';
-import type { ApiClient } from './http/client.ts';
+import { checkTransport, type ApiClient } from './http/client.ts';
 import { toCurl } from './http/curl.ts';
 import type { Exchange } from './http/exchange.ts';
 import { KeptWriter } from './kept.ts';
@@ -91,6 +91,8 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       await s.discovery.settled();
     });
     recorded.requests = scope.seqs.length;
+    const transport = checkTransport(scope.transport, s.client.counts().rps);
+    if (transport) recorded.transport = transport;
     if (thrown !== undefined) {
       recordFailure(recorded, thrown, s.client, scope);
       throw thrown;

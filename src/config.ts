@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from './cli/args.ts';
 import { configFileProblem } from './config-schema.ts';
 import { UsageError } from './errors.ts';
+import { headerProblem, type NetworkOptions, type ProxySettings } from './http/network.ts';
 import { isProfileName, type ProfileName } from './profiles.ts';
 import { splitList } from './selection.ts';
 import type { FailOn, GateOptions } from './verdict.ts';
@@ -19,8 +20,8 @@ export const DEFAULT_MAX_REQUESTS = 2500;
 
 /** A remote deployment to check, or the embedded reference started in-process. */
 export type TargetChoice =
-  | { kind: 'embedded'; profile: ProfileName; label: string }
-  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string }; keySource?: string };
+  | { kind: 'embedded'; profile: ProfileName; label: string; network?: NetworkOptions }
+  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string }; keySource?: string; network?: NetworkOptions };
 
 export interface RunConfig {
   target: TargetChoice;
@@ -51,6 +52,8 @@ interface TargetEntry {
   keyEnv?: string;
   otherKeyEnv?: string;
   waivers?: unknown;
+  /** Extra headers: header name → name of the environment variable that holds its value. */
+  headers?: Record<string, string>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -145,17 +148,100 @@ function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profil
     if (args.key !== undefined || args['other-key'] !== undefined) {
       throw new UsageError('--key and --other-key need --target; the embedded reference uses its own keys');
     }
-    return { kind: 'embedded', profile: profileFlag ?? 'primary', label: 'embedded reference' };
+    // The reference listens on loopback in this process: no proxy, no TLS.
+    const headers = extraHeaders(args, env);
+    return { kind: 'embedded', profile: profileFlag ?? 'primary', label: 'embedded reference', ...(headers ? { network: { headers } } : {}) };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
     const baseUrl = parseBaseUrl(name, '--target');
     const { keySource, ...keys } = resolveKeys(args, env, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, baseUrl);
-    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'primary', label: baseUrl, keys, keySource };
+    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'primary', label: baseUrl, keys, keySource, network: resolveNetwork(args, env, cwd) };
   }
   const entry = namedTarget(name, args.config, cwd);
   const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
   const { keySource, ...keys } = resolveKeys(args, env, entry.keyEnv ?? DEFAULT_KEY_ENV, entry.otherKeyEnv ?? DEFAULT_OTHER_KEY_ENV, name);
-  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'primary', label: name, keys, keySource };
+  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'primary', label: name, keys, keySource, network: resolveNetwork(args, env, cwd, entry, name) };
+}
+
+/**
+ * How requests reach a remote target: the entry's headers (values from the environment variables it
+ * names), then --header, which wins for the same name; --ca-cert, --insecure; proxies from the environment.
+ */
+export function resolveNetwork(args: ParsedArgs['values'], env: Env, cwd: string, entry?: TargetEntry, name?: string): NetworkOptions {
+  const headers = extraHeaders(args, env, entry, name);
+  const proxy = proxySettings(env);
+  return {
+    ...(headers ? { headers } : {}),
+    ...(args['ca-cert'] !== undefined ? { ca: readCaCert(resolve(cwd, args['ca-cert'])) } : {}),
+    ...(args.insecure ? { insecure: true } : {}),
+    ...(proxy ? { proxy } : {}),
+  };
+}
+
+function extraHeaders(args: ParsedArgs['values'], env: Env, entry?: TargetEntry, name?: string): Record<string, string> | undefined {
+  const headers = new Map<string, [string, string]>();
+  for (const [header, variable] of Object.entries(entry?.headers ?? {})) {
+    const value = nonEmpty(env[variable]);
+    if (value === undefined) throw new UsageError(`target '${name}': header ${header} takes its value from ${variable}, which is not set`);
+    const problem = headerProblem(header, value);
+    if (problem) throw new UsageError(`target '${name}': "headers": ${problem}`);
+    headers.set(header.toLowerCase(), [header, value]);
+  }
+  for (const flag of args.header ?? []) {
+    const colon = flag.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header must look like 'Name: value', got '${flag.split(/\s/)[0]}…'`);
+    const header = flag.slice(0, colon).trim();
+    const value = flag.slice(colon + 1).trim();
+    const problem = headerProblem(header, value);
+    if (problem) throw new UsageError(`--header: ${problem}`);
+    headers.set(header.toLowerCase(), [header, value]);
+  }
+  return headers.size === 0 ? undefined : Object.fromEntries(headers.values());
+}
+
+/** Extra header values and proxy credentials: secrets like the keys, masked in every output. */
+export function networkSecrets(choice: TargetChoice): string[] {
+  const network = choice.network;
+  const secrets = Object.values(network?.headers ?? {});
+  for (const proxy of [network?.proxy?.http, network?.proxy?.https]) {
+    if (!proxy) continue;
+    const url = new URL(proxy);
+    if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
+  }
+  return secrets;
+}
+
+function readCaCert(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`--ca-cert: cannot read ${path}${code ? ` (${code})` : ''}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca-cert: ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return pem;
+}
+
+/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY, lower-case spellings first (as curl and undici read them). */
+function proxySettings(env: Env): ProxySettings | undefined {
+  const read = (variable: string) => nonEmpty(env[variable.toLowerCase()]) ?? nonEmpty(env[variable]);
+  const settings: ProxySettings = {};
+  for (const [field, variable] of [['http', 'HTTP_PROXY'], ['https', 'HTTPS_PROXY']] as const) {
+    const value = read(variable);
+    if (value === undefined) continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new UsageError(`${variable} is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${variable}: only http and https proxies are supported`);
+    settings[field] = value;
+  }
+  if (settings.http === undefined && settings.https === undefined) return undefined;
+  const noProxy = read('NO_PROXY');
+  return noProxy === undefined ? settings : { ...settings, noProxy };
 }
 
 /** A target of the targets file by name; an unknown name lists the known ones. */

@@ -5,6 +5,7 @@ import type { OpenTarget } from './cli/targets.ts';
 import { DEFAULT_MAX_REQUESTS } from './config.ts';
 import { UsageError } from './errors.ts';
 import { checkIds, checkResults, type RunResult, type Selection } from './results.ts';
+import { cutByDeadline, runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './run.ts';
 import { settleJournal } from './safety.ts';
 import { selectionPattern } from './selection.ts';
@@ -18,6 +19,9 @@ export interface ExecuteOptions {
   deadline: number;
   concurrency: number;
   rps: number;
+  /** A lower pace to start at and the limit it comes from: the rate limit the catalog declares. */
+  startRps?: number;
+  declaredRateLimit?: { requests: number; seconds: number };
   /** Budget of requests for the checks (default DEFAULT_MAX_REQUESTS). */
   maxRequests?: number;
   fcPath?: string;
@@ -45,6 +49,7 @@ let runCounter = 0;
  */
 export async function execute(runner: SuiteRunner, target: OpenTarget, options: ExecuteOptions): Promise<{ result: RunResult; harnessErrors: string[] }> {
   const pattern = selectionPattern(options.only, options.skip);
+  const startedAt = Date.now();
   const { modules, unhandled } = await runner.run(
     {
       runId: `${process.pid}-${++runCounter}`,
@@ -56,6 +61,8 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
       deadline: options.deadline,
       concurrency: options.concurrency,
       rps: options.rps,
+      ...(options.startRps !== undefined ? { startRps: options.startRps } : {}),
+      ...(target.network ? { network: target.network } : {}),
       maxRequests: options.maxRequests ?? DEFAULT_MAX_REQUESTS,
       seed: options.seed,
       runs: options.runs,
@@ -80,6 +87,8 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
   const decision = decideVerdict(checks, gate, {
     ...(interruptedBy ? { interrupted: interruptedBy } : {}),
     deadlinePassed: Date.now() > options.deadline,
+    rateLimitCut: cutByDeadline(checks) > 0,
+    timeNeeded: timeNeeded(checks, Date.now() - startedAt),
     harnessErrors: harnessErrors.length,
     safetyProblems: safety.problems.length,
     ...(selection ? { selection } : {}),
@@ -100,6 +109,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
     waivers: decision.waivers,
     counts: countStatuses(decision.checks),
     requests: decision.checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
+    transport: runTransport(checks, target.counts(), options.declaredRateLimit),
     checks: decision.checks,
     safety,
   };

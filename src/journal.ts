@@ -1,11 +1,38 @@
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from './errors.ts';
 
 export type KeyRef = 'primary' | 'other';
 
+/** Which deployment a journal's changes were made on, and with which keys (fingerprints, never the keys). */
+export interface JournalRun {
+  url: string;
+  profile: string;
+  keys: { primary: string; other?: string };
+}
+
 export type JournalEntry =
+  | ({ op: 'run'; at: string } & JournalRun)
   | { op: 'change'; at: string; user: KeyRef; id: string; from: 0 | 1; to: unknown }
   | { op: 'restored'; at: string; user: KeyRef; id: string; value: 0 | 1 };
+
+type ItemEntry = Exclude<JournalEntry, { op: 'run' }>;
+
+/** A key's fingerprint: enough to tell two keys apart, useless for recovering one. */
+export function keyFingerprint(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
+
+export function keyFingerprints(keys: { primary: string; other?: string }): JournalRun['keys'] {
+  return { primary: keyFingerprint(keys.primary), ...(keys.other ? { other: keyFingerprint(keys.other) } : {}) };
+}
+
+/** The journal's first line: the run's target, profile and key fingerprints, so that a restore goes to the same place. */
+export function writeJournalHeader(path: string, run: JournalRun): void {
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, `${JSON.stringify({ op: 'run', at: new Date().toISOString(), ...run })}\n`);
+}
 
 /**
  * Append-only record of every kept value the run changes, written *before* the request is sent,
@@ -24,17 +51,74 @@ export class Journal {
     this.append({ op: 'restored', at: new Date().toISOString(), user, id, value });
   }
 
-  private append(entry: JournalEntry): void {
+  private append(entry: ItemEntry): void {
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
   }
 }
 
+/** Every entry of the journal at `path` (none when there is no file). Throws a UsageError when it cannot be read. */
 export function readJournal(path: string): JournalEntry[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as JournalEntry);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the journal ${path}${code ? ` (${code})` : ''}`);
+  }
+  const lines = text.split('\n');
+  // A run killed while appending can leave its last line cut off. Each change is journaled before it
+  // is sent, so a change whose line is incomplete was never sent.
+  if (!text.endsWith('\n')) lines.pop();
+  const entries: JournalEntry[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      entry = undefined;
+    }
+    if (!isEntry(entry)) throw new UsageError(`${path} is not a conform journal (line ${index + 1} is not a journal entry)`);
+    entries.push(entry);
+  });
+  return entries;
+}
+
+function isEntry(value: unknown): value is JournalEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  if (entry.op === 'run') return typeof entry.url === 'string' && typeof entry.profile === 'string' && typeof entry.keys === 'object' && entry.keys !== null;
+  const item = (entry.user === 'primary' || entry.user === 'other') && typeof entry.id === 'string';
+  if (entry.op === 'change') return item && (entry.from === 0 || entry.from === 1);
+  if (entry.op === 'restored') return item && (entry.value === 0 || entry.value === 1);
+  return false;
+}
+
+/** A journal named on the command line (`conform restore --journal FILE`): it must exist and say which run wrote it. */
+export function readJournalFile(cwd: string, file: string): { path: string; entries: JournalEntry[]; assertSameRun(run: JournalRun): void } {
+  const path = resolve(cwd, file);
+  if (!existsSync(path)) throw new UsageError(`no journal at ${path}: give the journal.jsonl in the --out folder of the interrupted run`);
+  const entries = readJournal(path);
+  const header = entries[0];
+  if (entries.length > 0 && header?.op !== 'run') {
+    throw new UsageError(`${path} does not record which target and keys it was written with (an older conform?); refusing to restore from it`);
+  }
+  return {
+    path,
+    entries,
+    assertSameRun(run) {
+      if (header?.op !== 'run') return;
+      const problems: string[] = [];
+      if (header.url !== run.url) problems.push(`it was written against ${header.url}, not ${run.url}`);
+      if (header.profile !== run.profile) problems.push(`it was written with the ${header.profile} profile, not ${run.profile}`);
+      if (header.keys.primary !== run.keys.primary) problems.push('it was written with another key (--key / CONFORM_API_KEY)');
+      if (header.keys.other !== undefined && run.keys.other !== undefined && header.keys.other !== run.keys.other) {
+        problems.push("it was written with another second user's key (--other-key)");
+      }
+      if (problems.length > 0) throw new UsageError(`refusing to restore from ${path}: ${problems.join('; ')}`);
+    },
+  };
 }
 
 export interface PendingRestore {
@@ -48,8 +132,9 @@ export interface PendingRestore {
 export function originalValues(entries: readonly JournalEntry[]): PendingRestore[] {
   const originals = new Map<string, PendingRestore>();
   for (const entry of entries) {
+    if (entry.op !== 'change') continue;
     const key = `${entry.user}:${entry.id}`;
-    if (entry.op === 'change' && !originals.has(key)) originals.set(key, { user: entry.user, id: entry.id, original: entry.from });
+    if (!originals.has(key)) originals.set(key, { user: entry.user, id: entry.id, original: entry.from });
   }
   return [...originals.values()];
 }

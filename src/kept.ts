@@ -87,19 +87,25 @@ export class KeptWriter {
   }
 
   /**
-   * Puts back every value this writer changed; throws when a restore cannot be verified. The items are
-   * read together; those that differ are written one at a time, and all are read again after any write
-   * (a write to one item must not leave another changed).
+   * Puts back every value this writer changed. The items are read together; those that differ are
+   * written one at a time, and all are read again after any write (a write to one item must not leave
+   * another changed). Throws a CheckFailure only when clean answers show the toggle did not take; a
+   * restore that met a fault (429s past the deadline, resets, an unusable read) is an error: the run
+   * has no verdict, and the end-of-run sweep tries again.
    */
   async restoreAll(): Promise<void> {
     const items = [...this.originals.values()];
     this.originals.clear();
-    const problems = new Map<string, string>();
+    // The last fault of each item's read and write; a later clean answer clears it.
+    const readFaults = new Map<string, unknown>();
+    const writeFaults = new Map<string, unknown>();
     const read = async ({ user, id }: { user: KeyRef; id: string }): Promise<0 | 1 | undefined> => {
       try {
-        return (await readKept(this.api, id, user)).value;
+        const { value } = await readKept(this.api, id, user);
+        readFaults.delete(keptKey(user, id));
+        return value;
       } catch (error) {
-        problems.set(keptKey(user, id), error instanceof Error ? error.message : String(error));
+        readFaults.set(keptKey(user, id), error instanceof CheckFailure ? new TransportError(error.message, false) : error);
         return undefined;
       }
     };
@@ -110,34 +116,43 @@ export class KeptWriter {
       for (const { user, id, value } of wrong) {
         try {
           await this.sendOnce(() => this.api.setKept({ id: this.idToSend(user, id), is_kept: value }, user), user, id);
+          writeFaults.delete(keptKey(user, id));
         } catch (error) {
-          problems.set(keptKey(user, id), error instanceof Error ? error.message : String(error));
+          writeFaults.set(keptKey(user, id), error);
         }
       }
       values = await Promise.all(items.map(read));
     }
+    const problems: unknown[] = [];
     items.forEach(({ user, id, value }, i) => {
-      if (values[i] === value) {
-        problems.delete(keptKey(user, id));
-        this.journal.recordRestored(user, id, value);
-      } else if (values[i] !== undefined) {
-        problems.set(keptKey(user, id), `item ${id} is kept=${values[i]} after restoring it to ${value}`);
-      }
+      const key = keptKey(user, id);
+      if (values[i] === value) this.journal.recordRestored(user, id, value);
+      else if (values[i] === undefined) problems.push(readFaults.get(key));
+      else problems.push(writeFaults.get(key) ?? new CheckFailure(`item ${id} is kept=${values[i]} after restoring it to ${value}`));
     });
-    if (problems.size > 0) throw new CheckFailure(`restoring kept values failed: ${[...problems.values()].join('; ')}`);
+    if (problems.length === 0) return;
+    const message = `restoring kept values failed: ${problems.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`;
+    if (problems.every((e) => e instanceof CheckFailure)) throw new CheckFailure(message);
+    throw new TransportError(message, false);
   }
 }
 
 /** Rounds of "write what differs, read every item again" a restore makes before it gives up. */
 const RESTORE_ROUNDS = 3;
 
-/** Restores one item's kept value and verifies it; returns whether a write was needed. */
+/**
+ * Restores one item's kept value and verifies it; returns whether a write was needed. Only a verified
+ * wrong value is a CheckFailure; a read without a usable answer is a TransportError.
+ */
 export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: string, value: 0 | 1): Promise<boolean> {
-  const before = await readKept(api, id, user);
+  const read = () => readKept(api, id, user).catch((error: unknown) => {
+    throw error instanceof CheckFailure ? new TransportError(error.message, false) : error;
+  });
+  const before = await read();
   const needed = before.value !== value;
-  if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), () => readKept(api, id, user));
+  if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), read);
   // Without a write, the read above already verified the value.
-  const after = needed ? await readKept(api, id, user) : before;
+  const after = needed ? await read() : before;
   if (after.value !== value) {
     throw new CheckFailure(`item ${id} is kept=${after.value} after restoring it to ${value}`, after.exchange.seq);
   }
@@ -146,26 +161,36 @@ export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: s
 }
 
 const TOGGLE_ATTEMPTS = 3;
+/** 429s to one toggle before it gives up even with time left (each waits for the client's pause). */
+const TOGGLE_RATE_LIMITED = 60;
 
 /**
  * Setting a value is idempotent, but a toggle is never resent blindly: after a transient fault
  * (connection error, 429, 502–504) the current state is read first, and only then is the same
- * request sent again. A toggle that never gets a clean answer ends as a TransportError: no verdict.
+ * request sent again. A 429 uses no attempt: the client pauses every request until the target's
+ * window clears (up to the run's deadline). A toggle that never gets a clean answer ends as a
+ * TransportError: no verdict.
  */
 export async function sendToggle(send: () => Promise<Exchange>, readState: () => Promise<unknown>): Promise<Exchange> {
   let fault = '';
-  for (let attempt = 1; attempt <= TOGGLE_ATTEMPTS; attempt++) {
-    if (attempt > 1) await readState();
+  let faults = 0;
+  let rateLimited = 0;
+  while (faults < TOGGLE_ATTEMPTS && rateLimited < TOGGLE_RATE_LIMITED) {
+    if (faults + rateLimited > 0) await readState();
     try {
       const exchange = await send();
-      if (!TRANSIENT_STATUSES.has(exchange.response.status)) return exchange;
-      fault = `${exchange.request.method} /artifact-kept.php answered ${exchange.response.status}`;
+      const status = exchange.response.status;
+      if (!TRANSIENT_STATUSES.has(status)) return exchange;
+      fault = `${exchange.request.method} /artifact-kept.php answered ${status}`;
+      if (status === 429) rateLimited++;
+      else faults++;
     } catch (error) {
       if (!(error instanceof TransportError) || !error.transient) throw error;
       fault = error.message;
+      faults++;
     }
   }
-  throw new TransportError(`the kept toggle got no clean answer after ${TOGGLE_ATTEMPTS} attempts: ${fault}`);
+  throw new TransportError(`the kept toggle got no clean answer after ${faults + rateLimited} attempts: ${fault}`);
 }
 
 /** Ids are sent back the way the target served them; numeric-looking ids as numbers. */

@@ -1,3 +1,4 @@
+import type { CheckTransport } from './http/client.ts';
 import type { Capability, ProfileName } from './profiles.ts';
 
 export type Level = 'MUST' | 'SHOULD';
@@ -44,6 +45,8 @@ export interface CheckMeta extends CheckInfo {
   failure?: RecordedFailure;
   /** Requests sent while the check ran, retries included; the run's shared reads count where they were sent. */
   requests?: number;
+  /** Retries, 429s and rate-limit waits while the check ran (absent when there were none). */
+  transport?: CheckTransport;
 }
 
 declare module '@vitest/runner' {

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
+import type { CheckTransport } from './http/client.ts';
 import type { CheckMeta, Level, RecordedFailure } from './meta.ts';
 import type { Waiver, WaiverState } from './waivers.ts';
 
@@ -20,6 +21,8 @@ export interface CheckResult {
   durationMs: number;
   /** Requests sent while the check ran; the run's shared reads (walks, uses) count where they were sent. */
   requests?: number;
+  /** Retries, 429s and rate-limit waits while the check ran; absent when there were none. */
+  transport?: CheckTransport;
   /** How the outcome weighs in the verdict; absent when it neither gates nor needs a word. Set by decideVerdict. */
   effect?: Effect;
   /** The waiver that names this check, and what became of it. */
@@ -108,6 +111,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     area,
     durationMs: Math.round(diagnostic?.duration ?? 0),
     ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
+    ...(meta.transport !== undefined ? { transport: meta.transport } : {}),
   };
   if (result.state === 'passed') return { ...base, status: 'passed' };
   if (result.state === 'skipped') {
@@ -142,6 +146,20 @@ export interface RunResult {
   checks: CheckResult[];
   /** Requests the checks sent in all (bounded by --max-requests). */
   requests?: number;
+  /** Retries and 429s over the whole run (checks, pre-flight and end-of-run restores), and the pace the rate limit left. */
+  transport?: RunTransport;
   /** What the run changed on the target and whether every change was put back. */
   safety: { changedItems: number; restoredAfterRun: number; problems: string[] };
+}
+
+export interface RunTransport {
+  retries: number;
+  /** Answers with status 429; none of them was judged. */
+  rateLimited: number;
+  /** Time spent paused for the target's rate limit. */
+  rateLimitWaitMs: number;
+  /** The slowest pace the run had to keep (requests per second), when a rate limit or --rps set one. */
+  rps?: number;
+  /** The rate limit the catalog declares, when it declares one in a form conform reads. */
+  declared?: { requests: number; seconds: number };
 }

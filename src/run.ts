@@ -20,6 +20,9 @@ class Relay implements Reporter {
   onTestCaseResult: Reporter['onTestCaseResult'] = (testCase) => {
     for (const r of this.current) r.onTestCaseResult?.(testCase);
   };
+  onUserConsoleLog: Reporter['onUserConsoleLog'] = (log) => {
+    for (const r of this.current) r.onUserConsoleLog?.(log);
+  };
   onTestRunEnd: Reporter['onTestRunEnd'] = (modules, errors, reason) => {
     for (const r of this.current) r.onTestRunEnd?.(modules, errors, reason);
   };

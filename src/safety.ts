@@ -52,6 +52,6 @@ export async function settleJournal(path: string, apiFor: (user: 'primary' | 'ot
 /** Items whose last journal entry is a change: the run that wrote it did not finish its restores. */
 export function unsettledItems(path: string): string[] {
   const last = new Map<string, string>();
-  for (const entry of readJournal(path)) last.set(`${entry.user}:${entry.id}`, entry.op);
+  for (const entry of readJournal(path)) if (entry.op !== 'run') last.set(`${entry.user}:${entry.id}`, entry.op);
   return [...last].filter(([, op]) => op === 'change').map(([key]) => key);
 }

@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { Api } from './http/api.ts';
 import { ApiClient } from './http/client.ts';
+import { encodeNotice } from './http/notice.ts';
 import { Journal } from './journal.ts';
 import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
@@ -28,8 +29,19 @@ export function session(): Session {
     deadline: target.deadline,
     connections: target.concurrency,
     rps: target.rps,
+    ...(target.startRps !== undefined ? { startRps: target.startRps } : {}),
+    ...(target.network ? { network: target.network } : {}),
     maxRequests: target.maxRequests,
+    // The worker has no terminal of its own: vitest carries console lines to the CLI's progress reporter.
+    onRateLimit: (notice) => console.info(encodeNotice(notice)),
     onSend: (seq) => currentCheck()?.seqs.push(seq),
+    onTransport: (share) => {
+      const tally = currentCheck()?.transport;
+      if (!tally) return;
+      tally.retries += share.retries;
+      tally.rateLimited += share.rateLimited;
+      tally.rateLimitWaitMs += share.rateLimitWaitMs;
+    },
   });
   const api = new Api(client);
   current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']) };

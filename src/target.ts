@@ -1,3 +1,4 @@
+import type { NetworkOptions } from './http/network.ts';
 import type { ProfileName } from './profiles.ts';
 
 /** Everything a check knows about the run. Built once by the CLI and handed to vitest via `provide`. */
@@ -14,6 +15,10 @@ export interface TargetContext {
   deadline: number;
   concurrency: number;
   rps: number;
+  /** A lower pace to start at, just below the rate limit the catalog declares. */
+  startRps?: number;
+  /** Extra headers, private CAs, proxies (header values are secrets). */
+  network?: NetworkOptions;
   /** Requests the run's client may send at most (--max-requests). */
   maxRequests: number;
   /** fast-check seed; the same seed replays the same generated cases. */

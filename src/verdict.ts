@@ -24,6 +24,10 @@ export interface Circumstances {
   /** The signal that interrupted the run. */
   interrupted?: string;
   deadlinePassed?: boolean;
+  /** Checks ended because waiting out the target's rate limit would have passed the deadline. */
+  rateLimitCut?: boolean;
+  /** How long the whole run would need, when it was cut short (appended to the reason). */
+  timeNeeded?: string;
   /** Errors outside any check (vitest's unhandled errors). */
   harnessErrors?: number;
   /** Kept values the end-of-run sweep could not put back. */
@@ -83,7 +87,10 @@ function verdictOf(checks: readonly CheckResult[], gate: GateOptions, c: Circums
   const errors = blocking('error');
   const hung = () => errors[0]?.message?.split('\n')[0];
   if (errors.length > 0 || (c.deadlinePassed && checks.every((k) => k.status !== 'passed'))) {
-    if (c.deadlinePassed) return { verdict: 'no verdict', reason: `the run's deadline passed${hung() ? `; first unanswered: ${hung()}` : ''}` };
+    if (c.deadlinePassed || c.rateLimitCut) {
+      const how = c.deadlinePassed ? 'passed' : "would pass while waiting for the target's rate limit";
+      return { verdict: 'no verdict', reason: `the run's deadline ${how}${hung() ? `; first unanswered: ${hung()}` : ''}${c.timeNeeded ?? ''}` };
+    }
     return { verdict: 'no verdict', reason: `${errors.length} check(s) could not be judged (errors)` };
   }
   if ((c.harnessErrors ?? 0) > 0) return { verdict: 'no verdict', reason: `${c.harnessErrors} harness error(s) outside checks` };

@@ -34,6 +34,9 @@ export const optionTable = {
   'against-key': { type: 'string', arg: '<key>', help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)' },
   reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the failures, what could not be judged, waivers to act on, and the verdict' },
+  header: { type: 'string', arg: "'Name: value'", multiple: true, help: 'an extra header sent with every request (repeatable), e.g. a gateway token; the value is masked in every output' },
+  'ca-cert': { type: 'string', arg: '<file>', help: 'PEM file of a certificate authority to trust besides the system ones (private CAs)' },
+  insecure: { type: 'boolean', help: 'do not verify the target\'s TLS certificate (last resort; prefer --ca-cert)' },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
   // The gate: what fails a run (stream i13b).
   'fail-on': { type: 'string', arg: 'must|should', help: 'which failed checks fail the run: must (default; SHOULD failures are advice) or should (SHOULD failures gate too)' },

@@ -1,5 +1,6 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { networkSecrets } from '../config.ts';
 import { resolveDiffConfig, type DiffConfig } from '../diff/config.ts';
 import { DIFF_FILE, diffJson, renderDiff, renderDiffSummary } from '../diff/render.ts';
 import { agrees, diffDeployments, type DiffReport } from '../diff/run.ts';
@@ -16,7 +17,7 @@ import { openTarget, preflight, type OpenTarget } from './targets.ts';
 /** conform diff: one user's data on two deployments; exit 0 agree, 1 disagree, 2 usage, 3 unreachable. */
 export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {
   const config = resolveDiffConfig(values, ctx.io.env, ctx.io.cwd);
-  for (const choice of [config.target, config.against]) if (choice.kind === 'remote') ctx.secrets.push(choice.keys.primary);
+  for (const choice of [config.target, config.against]) if (choice.kind === 'remote') ctx.secrets.push(choice.keys.primary, ...networkSecrets(choice));
   const opened: OpenTarget[] = [];
   try {
     const target = await open('target', config.target, config.timeoutMs, opened, ctx);

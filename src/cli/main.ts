@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import { prepareOutDir } from '../out-dir.ts';
 import { join } from 'node:path';
-import { ProgressReporter, renderAnnotations, renderJson, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
-import { resolveRunConfig, type RunConfig } from '../config.ts';
+import { describeRateLimit, ProgressReporter, renderAnnotations, renderJson, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
+import { networkSecrets, resolveRunConfig, type RunConfig } from '../config.ts';
+import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
+import { keyFingerprints, readJournalFile, writeJournalHeader } from '../journal.ts';
 import { NoVerdictError, UsageError } from '../errors.ts';
 import { listChecks } from './list.ts';
 import { printMatrix } from './matrix.ts';
@@ -45,6 +47,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (args.values.help) return out(`${helpText()}\n`), 0;
     if (args.values.version) return out(`conform ${version()}\n`), 0;
+    for (const flag of args.values.header ?? []) secrets.push(flag.slice(flag.indexOf(':') + 1).trim());
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);
@@ -92,22 +95,31 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
   }
   rmSync(journalPath, { force: true });
 
-  const target = await openTarget(config.target, { timeoutMs: config.timeoutMs });
+  const style = terminalStyle(io.stdout, io.env);
+  const terminal = config.reporters.includes('terminal');
+  const progress = terminal && !config.quiet;
+  secrets.push(...networkSecrets(config.target));
+  const target = await openTarget(config.target, { timeoutMs: config.timeoutMs, ...(progress ? { onRateLimit: (n) => out(`${style.paint('dim', describeRateLimit(n))}\n`) } : {}) });
   secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
   try {
     await preflight(target);
     const style = terminalStyle(people, io.env);
     const terminal = config.reporters.includes('terminal');
     const progress = terminal && !config.quiet;
+    writeJournalHeader(journalPath, { url: target.baseUrl, profile: target.profile, keys: keyFingerprints(target.keys) });
     if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
-    // While vitest starts, its own handlers (which exit 143) are live: answer a signal first, as nothing has changed yet.
+    if (target.network?.insecure) err('conform: warning: --insecure: the target\'s TLS certificate is not verified\n');
+    const declared = await readDeclaredRateLimit(target.api('primary')!);
+    const declaredRps = declared ? declared.requests / declared.seconds : undefined;
+    if (declared && progress) out(`the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`);
+    // Until the run installs its own handler below, a signal ends it with no verdict: nothing has changed yet.
     const whileStarting = (signal: NodeJS.Signals) => {
       err(`conform: ${signal} before any check ran; nothing was changed\n`);
       process.exit(exitCodes['no verdict']);
     };
     process.on('SIGINT', whileStarting);
     process.on('SIGTERM', whileStarting);
-    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) }).finally(() => {
+    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs, config.deadlineSeconds) }).finally(() => {
       process.off('SIGINT', whileStarting);
       process.off('SIGTERM', whileStarting);
     });
@@ -126,7 +138,9 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
       timeoutMs: config.timeoutMs,
       deadline: Date.now() + config.deadlineSeconds * 1000,
       concurrency: config.concurrency,
-      rps: config.rps,
+      // A declared limit is a ceiling the run never goes above, and it starts a little below it.
+      rps: declaredRps === undefined ? config.rps : config.rps > 0 ? Math.min(config.rps, declaredRps) : declaredRps,
+      ...(declared ? { startRps: START_SHARE * declaredRps!, declaredRateLimit: { requests: declared.requests, seconds: declared.seconds } } : {}),
       maxRequests: config.maxRequests,
       interrupted: () => interruptedBy,
       ...(config.fcPath ? { fcPath: config.fcPath } : {}),
@@ -160,7 +174,12 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
   }
 }
 
-export const checkTimeout = (requestTimeoutMs: number): number => Math.max(120_000, requestTimeoutMs * 12);
+/**
+ * A check's own time limit. A target's rate limit can hold one check (a model run of 150 requests)
+ * for minutes, so it is no shorter than the run's deadline, past which nothing is sent anyway.
+ */
+export const checkTimeout = (requestTimeoutMs: number, deadlineSeconds = 0): number =>
+  Math.max(120_000, requestTimeoutMs * 12, deadlineSeconds * 1000 + 30_000);
 
 async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {
   const profile = values.profile ?? 'primary';
@@ -187,11 +206,14 @@ async function restore(values: ParsedArgs['values'], io: Io, out: (t: string) =>
   if (!values.journal) throw new UsageError('restore needs --journal FILE');
   if (values.target === undefined) throw new UsageError('restore needs --target (the target of the interrupted run) and its keys');
   const config = resolveRunConfig(values, io.env, io.cwd);
-  const target: OpenTarget = await openTarget(config.target);
+  secrets.push(...networkSecrets(config.target));
+  const journal = readJournalFile(io.cwd, values.journal);
+  if (config.target.kind === 'remote') journal.assertSameRun({ url: config.target.baseUrl, profile: config.target.profile, keys: keyFingerprints(config.target.keys) });
+  const target: OpenTarget = await openTarget(config.target, { onRateLimit: (n) => out(`${describeRateLimit(n)}\n`) });
   secrets.push(target.keys.primary);
   try {
     await preflight(target);
-    const report = await settleJournal(values.journal, (user) => target.api(user));
+    const report = await settleJournal(journal.path, (user) => target.api(user));
     out(`restore: ${report.changedItems} item(s) in the journal, ${report.restoredAfterRun} put back, ${report.problems.length} problem(s)\n`);
     for (const problem of report.problems) out(`  ${problem}\n`);
     return report.problems.length === 0 ? 0 : exitCodes['no verdict'];

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { resolveRunConfig } from '../config.ts';
+import { networkSecrets, resolveRunConfig } from '../config.ts';
 import { UsageError } from '../errors.ts';
 import { PACT_FILE } from '../pact/contract.ts';
 import { pactForProfile, type ProfilePact } from '../pact/subset.ts';
@@ -22,6 +22,7 @@ export async function runPact(subcommand: string, values: ParsedArgs['values'], 
   if (statesModule !== undefined && !existsSync(statesModule)) throw new UsageError(`--provider-states: no such file ${statesModule}`);
   if (!existsSync(PACT_FILE)) throw new UsageError(`the pact ${PACT_FILE} is missing; run npm run pact:generate`);
 
+  ctx.secrets.push(...networkSecrets(config.target));
   const target = await openTarget(config.target, { timeoutMs: config.timeoutMs });
   let pact: ProfilePact | undefined;
   ctx.secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));

@@ -1,7 +1,8 @@
 import type { TargetChoice } from '../config.ts';
 import { NoVerdictError, TransportError, UsageError } from '../errors.ts';
 import { Api, endpoints } from '../http/api.ts';
-import { ApiClient } from '../http/client.ts';
+import { ApiClient, type RateLimitNotice, type TransportCounts } from '../http/client.ts';
+import type { NetworkOptions } from '../http/network.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { isObject, rowsOf } from '../lenient.ts';
 import type { KeyRef } from '../journal.ts';
@@ -15,11 +16,14 @@ export interface OpenTarget {
   keys: { primary: string; other?: string };
   /** Where the primary key came from (`--key`, an environment variable), for the refused-key message. */
   keySource?: string;
+  network?: NetworkOptions;
   api(user: KeyRef): Api | undefined;
+  /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
+  counts(): TransportCounts;
   close(): Promise<void>;
 }
 
-export async function openTarget(choice: TargetChoice, options: { timeoutMs?: number } = {}): Promise<OpenTarget> {
+export async function openTarget(choice: TargetChoice, options: { timeoutMs?: number; onRateLimit?: (notice: RateLimitNotice) => void } = {}): Promise<OpenTarget> {
   let baseUrl: string;
   let keys: { primary: string; other?: string };
   let stopReference = async () => {};
@@ -37,7 +41,14 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     keys = choice.keys;
   }
   const clients: Partial<Record<KeyRef, Api>> = {};
-  const client = new ApiClient({ baseUrl, keys, timeoutMs: options.timeoutMs ?? 10_000, connections: 2 });
+  const client = new ApiClient({
+    baseUrl,
+    keys,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    connections: 2,
+    ...(choice.network ? { network: choice.network } : {}),
+    ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
+  });
   const api = new Api(client);
   clients.primary = api;
   if (keys.other) clients.other = api;
@@ -47,7 +58,9 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     profile: choice.profile,
     keys,
     ...(choice.kind === 'remote' && choice.keySource ? { keySource: choice.keySource } : {}),
+    ...(choice.network ? { network: choice.network } : {}),
     api: (user) => clients[user],
+    counts: () => client.counts(),
     async close() {
       await client.close();
       await stopReference();

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from '../cli/args.ts';
-import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveReporters, resolveRunConfig, type TargetChoice } from '../config.ts';
+import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveNetwork, resolveReporters, resolveRunConfig, type TargetChoice } from '../config.ts';
 import { UsageError } from '../errors.ts';
 import { isProfileName, type ProfileName } from '../profiles.ts';
 import type { ReporterName } from '../../reporters/index.ts';
@@ -62,13 +62,13 @@ function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, tar
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
     const baseUrl = parseBaseUrl(name, '--against');
     const { key, source } = explicit ? { key: explicit, source: '--against-key' } : targetKey;
-    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'staging', label: baseUrl, keys: { primary: key }, ...(source ? { keySource: source } : {}) };
+    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'staging', label: baseUrl, keys: { primary: key }, network: resolveNetwork(values, env, cwd), ...(source ? { keySource: source } : {}) };
   }
   const entry = namedTarget(name, values.config, cwd, '--against');
   const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
   const fromEntry = entry.keyEnv ? nonEmpty(env[entry.keyEnv]) : undefined;
   const { key, source } = explicit ? { key: explicit, source: '--against-key' } : fromEntry ? { key: fromEntry, source: entry.keyEnv } : targetKey;
-  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'staging', label: name, keys: { primary: key }, ...(source ? { keySource: source } : {}) };
+  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'staging', label: name, keys: { primary: key }, network: resolveNetwork(values, env, cwd, entry, name), ...(source ? { keySource: source } : {}) };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, errors as undiciErrors } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../errors.ts';
 import { MASK, redactor } from '../redact.ts';
 import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { createDispatcher, type NetworkOptions } from './network.ts';
+import { RateLimiter, type Pause, type Resumption } from './rate-limit.ts';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -15,7 +16,13 @@ export interface ClientOptions {
   connections?: number;
   /** Requests per second at most (0: no limit). */
   rps?: number;
-  /** Attempts of an idempotent read before it ends as "no clean answer". */
+  /** A lower pace to start at: just below a rate limit the catalog declares. */
+  startRps?: number;
+  /** Extra headers, private CAs, proxies. */
+  network?: NetworkOptions;
+  /** Told when a 429 pauses the client and when the target answers again. */
+  onRateLimit?: (notice: RateLimitNotice) => void;
+  /** Attempts of an idempotent read on faults (not 429s, which wait) before it ends as "no clean answer". */
   attempts?: number;
   /** Retries the whole client may spend, so that a failing target cannot stretch a run. */
   retryBudget?: number;
@@ -25,25 +32,64 @@ export interface ClientOptions {
   maxRequests?: number;
   /** Called with each request's sequence number as it is sent (attempts included): who sent what. */
   onSend?: (seq: number) => void;
+  /** Called for each retry and each 429 (with the pause it added), in the async context of its request. */
+  onTransport?: (share: TransportTally) => void;
 }
 
 /** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
 const DEFAULT_MAX_BODY = 256 * 1024 * 1024;
-/** Statuses that say "try again later": a read is resent on them, a toggle only after re-reading its state. */
+/** Statuses that say "try again later": a read is resent on them, a toggle only after re-reading its state (429: see RateLimiter). */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const MAX_WAIT_MS = 10_000;
+/** Without a run deadline (pre-flight, restores) a request waits at most this long for a rate limit to clear. */
+const MAX_RATE_LIMIT_WAIT_MS = 10 * 60_000;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Response text kept in the exchange log; the oldest exchanges are dropped beyond it. */
 const LOG_BYTES = 32 * 1024 * 1024;
+
+/** What a rate-limited client tells the progress display. */
+export type RateLimitNotice =
+  | ({ kind: 'paused'; request: string } & Pause)
+  | ({ kind: 'resumed' } & Resumption);
+
+/** What the client met on the way, for report.json and the summary. */
+export interface TransportCounts {
+  /** Requests sent, retries included. */
+  requests: number;
+  /** Requests sent again after a transient fault or a 429. */
+  retries: number;
+  /** Answers with status 429. */
+  rateLimited: number;
+  /** Time the client spent paused for 429s. */
+  rateLimitWaitMs: number;
+  /** The pace the client ended at, when a rate limit (or --rps) set one. */
+  rps?: number;
+}
+
+export type CheckTransport = Omit<TransportCounts, 'requests'>;
+/** Retries, 429s and pause time, as onTransport reports them one by one. */
+export type TransportTally = Omit<CheckTransport, 'rps'>;
+
+/**
+ * A check's share (tallied through onTransport as it happened: checks run at once, so the difference of
+ * two readings of counts() would hold the others' too) with the pace the client ended at; undefined
+ * when there was no retry and no 429.
+ */
+export function checkTransport(share: TransportTally, rps: number | undefined): CheckTransport | undefined {
+  if (share.retries === 0 && share.rateLimited === 0) return undefined;
+  return { ...share, rateLimitWaitMs: Math.round(share.rateLimitWaitMs), ...(rps !== undefined ? { rps } : {}) };
+}
 
 /**
  * The only place that builds HTTP requests. One keep-alive pool per target; every exchange is
  * recorded with credentials masked so that a failing check can show it and reproduce it with curl.
  * Idempotent reads and harmless probes are retried on transient faults, each retry recorded;
- * the kept toggle never is (KeptWriter reads the state first).
+ * the kept toggle never is (KeptWriter reads the state first). A 429 is never handed to a check as an
+ * answer to judge: the request waits until the target's window clears (up to the deadline) and the
+ * whole client slows down (see RateLimiter).
  */
 export class ApiClient {
-  private readonly pool: Pool;
+  private readonly pool: Dispatcher;
   private readonly origin: string;
   private readonly prefix: string;
   private readonly redact: (text: string) => string;
@@ -54,20 +100,36 @@ export class ApiClient {
   /** Requests counted against maxRequests, counted before any await so that concurrent sends cannot overshoot. */
   private spent = 0;
   private retriesLeft: number;
+  private retried = 0;
+  private rateLimited = 0;
+  private readonly extraHeaders: Record<string, string>;
 
   constructor(private readonly options: ClientOptions) {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
-    this.redact = redactor([options.keys.primary, options.keys.other]);
-    this.limiter = new RateLimiter(options.rps ?? 0);
+    this.extraHeaders = options.network?.headers ?? {};
+    this.redact = redactor([options.keys.primary, options.keys.other, ...Object.values(this.extraHeaders)]);
+    this.limiter = new RateLimiter({ ceiling: options.rps ?? 0, ...(options.startRps !== undefined ? { start: options.startRps } : {}) });
     this.retriesLeft = options.retryBudget ?? 200;
-    this.pool = new Pool(this.origin, {
+    this.pool = createDispatcher(this.origin, options.network ?? {}, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
+  }
+
+  /** Counts since the client was made; a check's share is the difference of two readings. */
+  counts(): TransportCounts {
+    const rps = this.limiter.rps;
+    return {
+      requests: this.seq,
+      retries: this.retried,
+      rateLimited: this.rateLimited,
+      rateLimitWaitMs: Math.round(this.limiter.waitedMs),
+      ...(rps !== undefined ? { rps: Math.round(rps * 1000) / 1000 } : {}),
+    };
   }
 
   /** Exchanges recorded since `fromSeq` (exclusive), oldest first. */
@@ -85,14 +147,27 @@ export class ApiClient {
     const retryable = spec.idempotent === true || spec.intent === 'probe';
     const attempts = retryable ? (this.options.attempts ?? 3) : 1;
     const retries: RetriedAttempt[] = [];
+    const waitLimit = this.options.deadline ?? Date.now() + MAX_RATE_LIMIT_WAIT_MS;
     for (let attempt = 1; ; attempt++) {
       let exchange: Exchange | undefined;
       let failure: TransportError | undefined;
       try {
-        exchange = await this.once(spec);
+        exchange = await this.once(spec, waitLimit);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         failure = error;
+      }
+      if (exchange?.response.status === 429 && retryable) {
+        // Not an answer to judge, and not a fault either: the limiter holds the next send until the
+        // window clears, however many tries that takes; only the deadline ends the wait.
+        retries.push({ status: 429, waitedMs: Math.round(this.limiter.resumesInMs) });
+        this.retried++;
+        this.options.onTransport?.({ retries: 1, rateLimited: 0, rateLimitWaitMs: 0 });
+        attempt--;
+        continue;
+      }
+      if (failure && retries.some((r) => r.status === 429) && !failure.transient) {
+        throw new TransportError(`${failure.message} (after ${retries.filter((r) => r.status === 429).length} answer(s) 429)`, false);
       }
       const transient = failure ? failure.transient : TRANSIENT_STATUSES.has(exchange!.response.status);
       if (!transient || !retryable) {
@@ -105,6 +180,8 @@ export class ApiClient {
         throw new TransportError(`no clean answer after ${attempt} attempt(s): ${what}`);
       }
       this.retriesLeft--;
+      this.retried++;
+      this.options.onTransport?.({ retries: 1, rateLimited: 0, rateLimitWaitMs: 0 });
       const waitedMs = Math.min(MAX_WAIT_MS, (exchange && retryAfterMs(exchange)) ?? 150 * 2 ** (attempt - 1) * (1 + Math.random()));
       retries.push({ ...(exchange ? { status: exchange.response.status } : { error: failure!.message }), waitedMs: Math.round(waitedMs) });
       await sleep(waitedMs);
@@ -126,7 +203,7 @@ export class ApiClient {
     );
   }
 
-  private async once(spec: RequestSpec): Promise<Exchange> {
+  private async once(spec: RequestSpec, waitLimit: number): Promise<Exchange> {
     if (this.options.deadline !== undefined && Date.now() > this.options.deadline) {
       throw new TransportError(`${spec.method} ${spec.path}: not sent, the run's deadline has passed`, false);
     }
@@ -134,12 +211,24 @@ export class ApiClient {
       throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
     }
     this.spent++;
-    await this.limiter.take();
+    let sentAt: number;
+    try {
+      sentAt = await this.limiter.take(waitLimit);
+    } catch (error) {
+      this.spent--;
+      if (error instanceof TransportError) throw new TransportError(`${spec.method} ${spec.path}: ${error.message}`, false);
+      throw error;
+    }
     const seq = ++this.seq;
     this.options.onSend?.(seq);
     const path = this.pathWithQuery(spec);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = {};
     const shown: Record<string, string> = {};
+    for (const [name, value] of Object.entries(this.extraHeaders)) {
+      headers[name.toLowerCase()] = value;
+      shown[name] = MASK;
+    }
+    headers.accept = 'application/json';
     const authorization = this.authorization(spec.auth ?? 'primary');
     if (authorization) {
       headers.authorization = authorization.sent;
@@ -162,6 +251,7 @@ export class ApiClient {
     const started = performance.now();
     try {
       const res = await this.pool.request({
+        origin: this.origin,
         path,
         method: spec.method,
         headers,
@@ -179,6 +269,7 @@ export class ApiClient {
         response: { status: res.statusCode, headers: responseHeaders, text: this.redact(text), ...parseJson(text) },
         durationMs: Math.round(performance.now() - started),
       };
+      this.pace(spec, exchange, sentAt);
       this.log.push(exchange);
       this.logBytes += exchange.response.text.length;
       while (this.logBytes > LOG_BYTES && this.log.length > 1) this.logBytes -= this.log.shift()!.response.text.length;
@@ -187,6 +278,20 @@ export class ApiClient {
       if (error instanceof TransportError) throw error;
       throw new TransportError(`${spec.method} ${this.redact(spec.path)}: ${this.describe(error)}`);
     }
+  }
+
+  /** Tells the limiter how the target answered: a 429 pauses and slows every request, anything else speeds up. */
+  private pace(spec: RequestSpec, exchange: Exchange, sentAt: number): void {
+    if (exchange.response.status === 429) {
+      this.rateLimited++;
+      const waited = this.limiter.waitedMs;
+      const pause = this.limiter.rateLimited(sentAt, retryAfterMs(exchange));
+      this.options.onTransport?.({ retries: 0, rateLimited: 1, rateLimitWaitMs: this.limiter.waitedMs - waited });
+      if (pause) this.options.onRateLimit?.({ kind: 'paused', request: `${spec.method} ${this.redact(spec.path)}`, ...pause });
+      return;
+    }
+    const resumed = this.limiter.answered(sentAt);
+    if (resumed) this.options.onRateLimit?.({ kind: 'resumed', ...resumed });
   }
 
   private pathWithQuery(spec: RequestSpec): string {
@@ -230,7 +335,9 @@ export class ApiClient {
     }
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     const message = error instanceof Error ? `${error.message}${cause}` : String(error);
-    return this.redact(message);
+    const code = [error, error instanceof Error ? error.cause : undefined].map((e) => (e as { code?: unknown } | undefined)?.code).find((c) => typeof c === 'string');
+    const tls = typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
+    return this.redact(tls ? `${message} (a private certificate authority? trust it with --ca-cert FILE)` : message);
   }
 }
 

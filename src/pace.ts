@@ -1,0 +1,42 @@
+import type { TransportCounts } from './http/client.ts';
+import type { CheckResult, RunTransport } from './results.ts';
+
+/** The run's retries, 429s and rate-limit waits: the checks' shares plus the CLI's own requests. */
+export function runTransport(checks: readonly CheckResult[], cli: TransportCounts, declared?: { requests: number; seconds: number }): RunTransport {
+  const paces = [...checks.map((c) => c.transport?.rps), cli.rateLimited > 0 ? cli.rps : undefined].filter((r): r is number => r !== undefined);
+  return {
+    retries: cli.retries + sum(checks, (c) => c.transport?.retries),
+    rateLimited: cli.rateLimited + sum(checks, (c) => c.transport?.rateLimited),
+    rateLimitWaitMs: cli.rateLimitWaitMs + sum(checks, (c) => c.transport?.rateLimitWaitMs),
+    ...(paces.length > 0 ? { rps: Math.min(...paces) } : {}),
+    ...(declared ? { declared: { requests: declared.requests, seconds: declared.seconds } } : {}),
+  };
+}
+
+/**
+ * For a run cut short by its deadline: how long the whole selection would need at the pace it had,
+ * from the share of checks that finished in time (a rough figure; checks differ in cost).
+ */
+export function timeNeeded(checks: readonly CheckResult[], elapsedMs: number): string {
+  const cutShort = cutByDeadline(checks);
+  const finished = checks.length - cutShort;
+  if (cutShort === 0) return '';
+  const seconds = Math.round(elapsedMs / 1000);
+  if (finished === 0) return `; no check finished in ${seconds} s`;
+  const needed = Math.ceil((elapsedMs / 1000) * (checks.length / finished));
+  const suggestion = Math.ceil((needed * 1.2) / 60) * 60;
+  return `; ${finished} of ${checks.length} checks finished in ${seconds} s, so the whole run would need about ${formatDuration(needed)}: try --deadline ${suggestion}`;
+}
+
+/** Checks that ended in error because the run's deadline passed (or would have, waiting for a rate limit). */
+export function cutByDeadline(checks: readonly CheckResult[]): number {
+  return checks.filter((c) => c.status === 'error' && /deadline/.test(c.message ?? '')).length;
+}
+
+function formatDuration(seconds: number): string {
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+}
+
+function sum(checks: readonly CheckResult[], pick: (c: CheckResult) => number | undefined): number {
+  return checks.reduce((total, c) => total + (pick(c) ?? 0), 0);
+}
