@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
 import { readKept } from '../src/kept.ts';
-import { flag, idOf, isModificationStamp, type Row } from '../src/lenient.ts';
+import { flag, idOf, isModificationStamp, isObject, type Row } from '../src/lenient.ts';
 import { profiles } from '../src/profiles.ts';
 import { PAGE_MAX } from '../src/discovery.ts';
 
@@ -20,23 +20,38 @@ async function richestItem(t: CheckContext): Promise<Row> {
   return [...rows].sort((a, b) => score(b) - score(a))[0]!;
 }
 
-/** A few items that together have every independent flag set and some tags: witnesses of KEPT-002. */
-async function witnesses(t: CheckContext): Promise<Row[]> {
+/** Full records read to choose the witnesses of KEPT-002: the first items by id. */
+const RECORD_SAMPLE = 100;
+
+/** A value that shows nothing: what a toggle that reset the field would leave behind. */
+function isBlank(value: unknown): boolean {
+  if (value === null || value === undefined || value === '' || flag(value) === false) return true;
+  return Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
+}
+
+/** The fields a toggle could be seen to change: all but is_kept and modification stamps (§3). */
+const watched = (name: string) => name !== 'is_kept' && !isModificationStamp(name);
+
+/**
+ * Witnesses of KEPT-002, chosen by the data: full records (single reads) of the first items, from
+ * which a few are picked that together hold a non-blank value in every field any of them shows.
+ * A toggle that resets a field (to 0, null, an empty list) then changes some witness visibly.
+ */
+async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const { rows } = await t.discover.collection();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  const features: ((r: Row) => boolean)[] = [
-    (r) => flag(r.is_in_secondary_collection) === true,
-    (r) => flag(r.is_physical) === true,
-    (r) => flag(r.is_digital) === true,
-    (r) => Array.isArray(r.tags) && r.tags.length > 0,
-  ];
-  const chosen: Row[] = [];
-  for (const feature of features) {
-    if (chosen.some(feature)) continue;
-    const hit = rows.find(feature);
-    if (hit) chosen.push(hit);
+  const sample = rows.slice(0, RECORD_SAMPLE).map((r) => String(r.id));
+  const records = await Promise.all(sample.map(async (id) => ({ id, record: await t.discover.record(id) })));
+  const shown = (r: (typeof records)[number]) => Object.keys(r.record).filter((f) => watched(f) && !isBlank(r.record[f]));
+  const uncovered = new Set(records.flatMap(shown));
+  const chosen: typeof records = [];
+  while (uncovered.size > 0) {
+    const gain = (r: (typeof records)[number]) => shown(r).filter((f) => uncovered.has(f)).length;
+    const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
+    chosen.push(best);
+    for (const f of shown(best)) uncovered.delete(f);
   }
-  return chosen.length > 0 ? chosen : [rows[0]!];
+  return chosen.length > 0 ? chosen : [records[0]!];
 }
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
@@ -73,15 +88,16 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
     { id: 'KEPT-002', level: 'MUST', section: '§3, §4', title: 'the toggle leaves every other field of the full record unchanged' },
     async (t) => {
-      for (const item of await witnesses(t)) {
-        const id = String(item.id);
-        const before = await t.discover.record(id);
-        const flipped = flag(before.is_kept) ? 0 : 1;
-        const ex = await t.kept.set(id, flipped);
-        ensure(is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
-        const after = await t.discover.record(id);
-        const changed = changedFields(before, after);
-        ensure(changed.length === 0, `toggling is_kept of item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+      // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time.
+      for (const { id, record: before } of await witnesses(t)) {
+        const start = flag(before.is_kept) ? 1 : 0;
+        for (const value of [1 - start, start]) {
+          const ex = await t.kept.set(id, value);
+          ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+          const after = await t.discover.record(id);
+          const changed = changedFields(before, after);
+          ensure(changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+        }
       }
     },
   );
@@ -165,6 +181,26 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const after = await keptOf();
         const moved = [...before].filter(([other, was]) => other !== id && after.has(other) && after.get(other) !== was).map(([other]) => other);
         ensure(moved.length === 0, `setting is_kept=${value} on item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
+      }
+    },
+  );
+
+  check(
+    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1' },
+    async (t) => {
+      const item = await richestItem(t);
+      const id = String(item.id);
+      const start = (await readKept(t.api, id)).value;
+      for (const value of [start, start === 1 ? 0 : 1]) {
+        if (value !== start) {
+          const change = await t.kept.set(id, value);
+          ensure(is2xx(change), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${change.response.status}`, change);
+        }
+        // The next state is the value sent (§3), whatever the state was: sending it again is no flip.
+        const again = await t.kept.set(id, value);
+        ensureNo5xx(again, `POST /artifact-kept.php {is_kept: ${value}} on item ${id}, which is already ${value}`);
+        const now = await readKept(t.api, id);
+        ensure(now.value === value, `item ${id} was is_kept=${value}; sending is_kept=${value} again made it ${now.value}`, again);
       }
     },
   );
