@@ -39,7 +39,7 @@ export const clauses: readonly Clause[] = [
   { id: 'C2.14', section: '§2', statement: 'Field names of proposal outcome rows and upcoming interactions.', checks: [], untestable: NOT_SHOWN },
   { id: 'C2.15', section: '§2', statement: 'An upcoming interaction is an interact-by date for a kept item, derived from uses.', checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003'] },
   // §3 states
-  { id: 'C3.1', section: '§3', statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).', checks: ['KEPT-001', 'KEPT-006'] },
+  { id: 'C3.1', section: '§3', statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).', checks: ['KEPT-001', 'KEPT-006', 'KEPT-007'] },
   { id: 'C3.2', section: '§3', statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.', checks: ['KEPT-002'] },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005'] },
   { id: 'C3.4', section: '§3', statement: 'The new kept value is what reads show afterwards, in rows and in the kept filter.', checks: ['KEPT-004', 'KEPT-006'] },
@@ -48,15 +48,15 @@ export const clauses: readonly Clause[] = [
   // §4 endpoints
   { id: 'C4.1', section: '§4', statement: 'Every endpoint requires the Authorization header and is scoped to the key\'s user.', checks: ['AUTH-001', 'AUTH-002', 'AUTH-003', 'SCOPE-003', 'SCOPE-004', 'SCOPE-005'] },
   { id: 'C4.2', section: '§4', statement: 'A GET of /artifacts.php with no body lists page 1.', checks: ['PAGE-008'] },
-  { id: 'C4.3', section: '§4', statement: 'per_page defaults to 50 and is at most 200.', checks: ['PAGE-001', 'PAGE-002', 'PAGE-003', 'PAGE-004'] },
+  { id: 'C4.3', section: '§4', statement: 'per_page defaults to 50 and is at most 200.', checks: ['PAGE-001', 'PAGE-002', 'PAGE-003', 'PAGE-004', 'PAGE-010'] },
   { id: 'C4.4', section: '§4', statement: 'cursor null then next_cursor pages by id; has_more says whether another page exists.', checks: ['PAGE-005', 'PAGE-006', 'PAGE-009'] },
   { id: 'C4.5', section: '§4', statement: 'Page paging orders by title and covers the collection.', checks: ['PAGE-007'] },
-  { id: 'C4.6', section: '§4', statement: 'query searches; an item\'s title finds it.', checks: ['FILT-002'] },
+  { id: 'C4.6', section: '§4', statement: 'query searches; an item\'s title finds it.', checks: ['FILT-002', 'FILT-005'] },
   { id: 'C4.7', section: '§4', statement: 'tag keeps only items labelled with that tag.', checks: ['FILT-001', 'FILT-003'] },
   { id: 'C4.8', section: '§4', statement: 'kept, physical, digital, secondary_collection and type_id (one or a list) filter the items.', checks: ['FILT-001'] },
   { id: 'C4.9', section: '§4', statement: 'A user id sent in the list body is ignored.', checks: ['SCOPE-001', 'SCOPE-002'] },
   { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004'] },
-  { id: 'C4.11', section: '§4', statement: 'Invalid filter values answer 400 with an errors list.', checks: ['ERR-001'] },
+  { id: 'C4.11', section: '§4', statement: 'Invalid filter values answer 400 with an errors list.', checks: ['ERR-001', 'ERR-004'] },
   { id: 'C4.12', section: '§4', statement: 'Name of the key holding the rows.', checks: [], untestable: NOT_SHOWN },
   { id: 'C4.13', section: '§4', statement: 'Staging accepts only page, per_page, query, cursor and tag; the filters, fields and include are not offered.', checks: ['STAGE-002', 'FILT-003'] },
   { id: 'C4.14', section: '§4', statement: 'GET /artifact.php reads one item of the key\'s user with is_kept, the flags and tags.', checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003'] },
@@ -79,12 +79,12 @@ export const clauses: readonly Clause[] = [
   // §6 events
   { id: 'C6.1', section: '§6', statement: 'Events, webhooks and notifications.', checks: [], untestable: NOT_SHOWN },
   // §7 errors
-  { id: 'C7.1', section: '§7', statement: '400 with an errors list for invalid list filters.', checks: ['ERR-001'] },
+  { id: 'C7.1', section: '§7', statement: '400 with an errors list for invalid list filters.', checks: ['ERR-001', 'ERR-004'] },
   { id: 'C7.2', section: '§7', statement: 'Client input never causes a server error.', checks: ['ERR-002', 'ERR-003', 'PAGE-004', 'PROP-005', 'USES-005'] },
   { id: 'C7.3', section: '§7', statement: 'is_kept outside 0 and 1 is refused.', checks: ['KEPT-003'] },
   { id: 'C7.4', section: '§7', statement: 'Shape of error entries; statuses for a bad key, an unknown id, malformed JSON.', checks: [], untestable: `${NOT_SHOWN}; checks accept any 4xx there` },
   // §8 limits
-  { id: 'C8.1', section: '§8', statement: 'Default page size 50, maximum 200.', checks: ['PAGE-001', 'PAGE-002', 'ERR-003'] },
+  { id: 'C8.1', section: '§8', statement: 'Default page size 50, maximum 200.', checks: ['PAGE-001', 'PAGE-002', 'ERR-003', 'PAGE-010'] },
   { id: 'C8.2', section: '§8', statement: 'Rate limits.', checks: [], untestable: NOT_SHOWN },
   // §9 versioning
   { id: 'C9.1', section: '§9', statement: 'Staging is a subset: fewer list parameters and row fields, no players, only artifact_id on uses; what it does offer behaves as on primary.', checks: ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004', 'STAGE-006'] },

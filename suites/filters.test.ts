@@ -4,6 +4,7 @@ import { check, type CheckContext } from '../src/check.ts';
 import { ensure } from '../src/expect.ts';
 import { flag, idOf, type Row } from '../src/lenient.ts';
 import { cursorWindow, windowBound } from '../src/paging.ts';
+import { mulberry32 } from '../src/random.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;
@@ -34,6 +35,15 @@ function satisfies(row: Row, filters: Filters): boolean {
     if (!allowed.includes(String(row.type_id))) return false;
   }
   return true;
+}
+
+/** A seeded word of rare letters that `unused` accepts (it occurs in no item's listed fields). */
+function absentText(seed: number, unused: (text: string) => boolean): string {
+  const random = mulberry32(seed);
+  for (;;) {
+    const text = Array.from({ length: 10 }, () => 'qxzjvkw'[Math.floor(random() * 7)]).join('');
+    if (unused(text)) return text;
+  }
 }
 
 function describeRow(row: Row): string {
@@ -135,6 +145,27 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         }
         ensure(Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`);
       }
+    },
+  );
+
+  check(
+    { id: 'FILT-005', level: 'MUST', section: '§4', title: 'a search for text that no item shows returns no item (at most 1 in 100 of the collection)' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      t.need(rows.length >= 2 ? rows : undefined, 'fewer than two items, so a search cannot be seen to narrow the list');
+      const shown = rows.map((r) => JSON.stringify(Object.values(r)).toLowerCase());
+      const query = absentText(t.target.seed, (text) => !shown.some((s) => s.includes(text)));
+      // Text that no listed field holds can only match through fields the list does not show or a
+      // loose match; either may explain a stray item, not a share of the collection (§4: query searches).
+      const bound = Math.floor(rows.length / 100);
+      let seen = 0;
+      const window = await cursorWindow(t.api, { per_page: 200, query }, { maxPages: Math.ceil((bound + 1) / 200), enough: (p) => (seen += p.rows.length) > bound });
+      const found = window.pages.flatMap((p) => p.rows);
+      ensure(
+        found.length <= bound,
+        `query ${JSON.stringify(query)} occurs in no item's listed fields, yet ${window.complete ? '' : 'at least '}${found.length} of the ${rows.length} items came back (at most ${bound} tolerated): the search did not narrow the list`,
+        window.pages[0]?.exchange,
+      );
     },
   );
 });
