@@ -42,7 +42,21 @@ export type FromWorker = { type: 'ready' } | { type: 'result'; result: JobResult
 /** Fast-check runs per property in the self-test (the CLI's default is higher; this keeps CI short). */
 export const SELF_TEST_RUNS = 15;
 
-async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job: Job): Promise<Omit<JobResult, 'job' | 'ms'>> {
+/** The suite file of every check, so that a job with a selection loads only the files it needs. */
+async function suiteFiles(runner: SuiteRunner): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const module of await runner.collect()) {
+    for (const test of module.children.allTests()) {
+      const id = test.meta().conform?.id;
+      if (id) files.set(id, module.moduleId);
+    }
+  }
+  return files;
+}
+
+async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job: Job, files: Map<string, string>): Promise<Omit<JobResult, 'job' | 'ms'>> {
+  const needed = job.only.map((id) => files.get(id));
+  const known = needed.every((f): f is string => f !== undefined);
   const server = await startReference(reference);
   const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
   try {
@@ -55,6 +69,7 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
       rps: 0,
       only: job.only,
       skip: [],
+      ...(job.only.length > 0 && known ? { files: [...new Set(needed)] } : {}),
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });
     return { statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])), exitCode: result.exitCode, harnessErrors };
@@ -97,6 +112,7 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
   const mutants = await loadMutants();
   const datasetFor = datasets(itemsPerUser);
   const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
+  const files = await suiteFiles(runner);
   process.on('message', (message: ToWorker) => {
     if (message.type === 'stop') {
       void runner.close().finally(() => process.exit(0));
@@ -106,7 +122,7 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
     void (async () => {
       const started = Date.now();
       try {
-        const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job);
+        const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job, files);
         send({ type: 'result', result: { job, ...run, ms: Date.now() - started } });
       } catch (error) {
         send({ type: 'result', result: { job, statuses: {}, exitCode: -1, harnessErrors: [], ms: Date.now() - started, crash: error instanceof Error ? error.message : String(error) } });

@@ -168,4 +168,37 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       );
     },
   );
+
+  check(
+    {
+      id: 'FILT-006',
+      level: 'MUST',
+      section: '§4',
+      title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
+      requires: ['list-filters', 'full-rows'],
+    },
+    async (t) => {
+      // The examples FILT-001 may draw by chance, every one of them, every time.
+      const { rows } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so filters cannot be observed');
+      const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
+      const tag = rows.flatMap(tagsOf)[0];
+      const examples: Filters[] = [
+        ...(Object.keys(FLAG_FILTERS) as FlagFilter[]).flatMap((name) => [{ [name]: true }, { [name]: false }]),
+        ...(typeIds[0] !== undefined ? [{ type_id: typeIds[0] }] : []),
+        ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 2) }] : []),
+        ...(tag !== undefined ? [{ tag }] : []),
+      ];
+      for (const filters of examples) {
+        const window = await cursorWindow(t.api, { per_page: 200, ...filters }, { maxPages: WINDOW_PAGES });
+        const got = window.pages.flatMap((p) => p.rows);
+        const wrong = got.find((row) => !satisfies(row, filters));
+        ensure(!wrong, `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`, window.pages[0]?.exchange);
+        const gotIds = new Set(got.map((r) => idOf(r.id)));
+        const covered = windowBound(window, (r) => idOf(r.id));
+        const missing = rows.filter((row) => satisfies(row, filters) && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
+        ensure(missing.length === 0, `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, window.pages[0]?.exchange);
+      }
+    },
+  );
 });

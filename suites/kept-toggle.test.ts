@@ -204,4 +204,24 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       }
     },
   );
+
+  check(
+    { id: 'KEPT-008', level: 'MUST', section: '§4, §7', title: 'a toggle without an id is refused with a 4xx and changes no item' },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const first = t.need(rows[0], 'the collection is empty, so there is no item whose kept flag could be watched');
+      const watched = rows.slice(0, 10).map((r) => String(r.id));
+      const keptOf = async () => Promise.all(watched.map(async (id) => (await readKept(t.api, id)).value));
+      const before = await keptOf();
+      for (const value of [0, 1]) {
+        // id is required (§4): the body names no item. The first item is journaled, as for any toggle.
+        const ex = await t.kept.set(String(first.id), value, { body: { is_kept: value } });
+        ensureNo5xx(ex, `POST /artifact-kept.php {"is_kept": ${value}} without an id`);
+        ensure(is4xx(ex), `POST /artifact-kept.php {"is_kept": ${value}} without an id: expected a 4xx refusal, got ${ex.response.status}`, ex);
+      }
+      const after = await keptOf();
+      const moved = watched.filter((_, i) => before[i] !== after[i]);
+      ensure(moved.length === 0, `toggles without an id changed is_kept of item(s) ${moved.join(', ')}`);
+    },
+  );
 });
