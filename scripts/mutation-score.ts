@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { variants } from '../fixtures/variants.ts';
-import { clauseElements } from '../src/clause-elements.ts';
+import { clauseElements, elementCount } from '../src/clause-elements.ts';
 import type { Status } from '../src/results.ts';
 import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-test-worker.ts';
 
@@ -228,7 +228,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     out(`self-test under seeds ${seedList(seeds)} (${workers} workers, ${seconds} s):`);
     out(`mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`);
     out(`clean targets: ${cleanRows.filter((r) => r.ok).length}/${cleanRows.length} conform under every seed with no failed check at any level`);
-    out(`clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed)`);
+    out(`clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses`);
   }
   process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
 }
