@@ -15,7 +15,7 @@ beforeAll(() => {
   rows = JSON.parse(out) as SelfTestRow[];
   const killed = rows.filter((r) => r.kind === 'mutant' && r.ok).length;
   console.log(`mutation score: ${killed}/${mutants.length} mutants killed`);
-}, 600_000);
+}, 1_500_000);
 
 const row = (id: string): SelfTestRow => {
   const found = rows.find((r) => r.id === id);
