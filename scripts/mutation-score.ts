@@ -36,7 +36,7 @@ export interface SelfTestRow {
   /** One run per seed. */
   runs: SeedRun[];
   /** Per check, its status when every seed agrees; otherwise the status that counts against the target (a survivor's, a failure's). */
-  statuses: Record<string, Status>;
+  statuses: Record<string, Status | 'absent'>;
   /** The worst exit code over the seeds. */
   exitCode: number;
   harnessErrors: string[];
@@ -92,11 +92,12 @@ async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: numb
   return results;
 }
 
-const bad = (s: Status | undefined) => s === 'failed' || s === 'error';
+const bad = (s: Status | 'absent' | undefined) => s === 'failed' || s === 'error';
 
-function merge(runs: readonly SeedRun[], pick: (statuses: Status[]) => Status): Record<string, Status> {
+/** A check that did not run under a seed (a crashed job) is `absent` there. */
+function merge(runs: readonly SeedRun[], pick: (statuses: (Status | 'absent')[]) => Status | 'absent'): Record<string, Status | 'absent'> {
   const ids = new Set(runs.flatMap((r) => Object.keys(r.statuses)));
-  return Object.fromEntries([...ids].map((id) => [id, pick(runs.map((r) => r.statuses[id] ?? ('absent' as Status)))]));
+  return Object.fromEntries([...ids].map((id) => [id, pick(runs.map((r) => r.statuses[id] ?? 'absent'))]));
 }
 
 function rowOf(target: Target, runs: SeedRun[], baseline: (profile: string, seed: number) => Record<string, Status>): SelfTestRow {
