@@ -12,14 +12,36 @@ const beforeStart = (signal) => {
 process.on('SIGINT', beforeStart);
 process.on('SIGTERM', beforeStart);
 
+/**
+ * A reader that goes away (`conform --list | head -1`) closes the pipe: from then on output to it is
+ * dropped instead of crashing with EPIPE. The command itself goes on, so a run still restores what it
+ * changed and still ends with its verdict's exit code.
+ */
+function closable(stream) {
+  let closed = false;
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  return {
+    get isTTY() {
+      return stream.isTTY;
+    },
+    write: (text) => (closed ? true : stream.write(text)),
+  };
+}
+
 // vitest is loaded before tsx's hooks are registered: under them each of its many modules pays a
 // round trip to the hooks thread, which made start-up seconds slower.
 await import('vitest/node');
 register();
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout: closable(process.stdout),
+  stderr: closable(process.stderr),
   env: process.env,
   cwd: process.cwd(),
+  get stdin() {
+    return process.stdin; // created only when a command asks (init on a terminal)
+  },
 });

@@ -1,6 +1,6 @@
-import type { CheckResult, RunResult } from '../src/results.ts';
+import { describeSelection, type CheckResult, type RunResult } from '../src/results.ts';
 import type { Verdict } from '../src/verdict.ts';
-import { byArea, countOf, failuresOf, notRunOf, statusLabels, statusOrder } from './shared.ts';
+import { adviceOf, byArea, countOf, effectNote, failuresOf, notJudgedOf, notRunOf, statusLabels, statusOrder, waivedOf, waiverNoticesOf } from './shared.ts';
 
 /**
  * GitHub Actions output: the job summary (Markdown appended to $GITHUB_STEP_SUMMARY) and workflow
@@ -10,6 +10,7 @@ import { byArea, countOf, failuresOf, notRunOf, statusLabels, statusOrder } from
 const verdictIcon: Record<Verdict, string> = {
   conforms: '✅',
   'does not conform': '❌',
+  incomplete: '⏸️',
   'no verdict': '⚠️',
 };
 
@@ -22,6 +23,9 @@ export function renderStepSummary(run: RunResult): string {
     '',
     `Target ${md(run.target.label)} (${code(run.target.url)}), profile ${code(run.target.profile)}, seed ${code(String(run.seed))}, ${md(run.tool.name)} ${md(run.tool.version)}`,
     '',
+    `Gate: ${run.policy.failOn === 'should' ? 'MUST and SHOULD checks' : 'MUST checks (SHOULD failures are advice)'}${run.policy.allowIncomplete ? '; checks that cannot be judged are allowed (--allow-incomplete)' : ''}`,
+    '',
+    ...(run.selection ? [`**${md(describeSelection(run.selection))}**; not run: ${md(run.selection.deselected.join(', '))}`, ''] : []),
     `| ${statusOrder.map((s) => statusLabels[s]).join(' | ')} | total |`,
     `|${statusOrder.map(() => '---:').join('|')}|---:|`,
     `| ${statusOrder.map((s) => String(c[s])).join(' | ')} | ${run.checks.length} |`,
@@ -45,6 +49,26 @@ export function renderStepSummary(run: RunResult): string {
     lines.push(`### Failures and errors (${failures.length})`, '');
     for (const check of failures) lines.push(...failure(check));
   }
+  const notJudged = notJudgedOf(run);
+  if (notJudged.length > 0) {
+    const gating = notJudged.some((c) => c.effect === 'blocks');
+    lines.push(`### ⏸️ Not judged (${notJudged.length}): precondition absent on this target${gating ? ', so the run cannot conform (waive them or pass --allow-incomplete)' : ' (allowed by --allow-incomplete)'}`, '', '| check | level | reason |', '|---|---|---|');
+    for (const check of notJudged) lines.push(`| ${cell(check.id)} | ${cell(check.level)} | ${cell(check.message ?? '')} |`);
+    lines.push('');
+  }
+  const advice = adviceOf(run);
+  if (advice.length > 0) {
+    lines.push(`### 💡 Advice: SHOULD checks that failed (${advice.length}), not gating`, '');
+    for (const check of advice) lines.push(...failure(check));
+  }
+  const waived = waivedOf(run);
+  const notices = waiverNoticesOf(run);
+  if (waived.length > 0 || notices.length > 0) {
+    lines.push(`### Waivers`, '', '| check | outcome | waiver |', '|---|---|---|');
+    for (const check of waived) lines.push(`| ${cell(check.id)} | ${cell(`${statusLabels[check.status]}, waived`)} | ${cell(effectNote(check) ?? '')} |`);
+    for (const w of notices) lines.push(`| ${cell(w.check)} | ${cell(w.state)} | ${cell(`${w.note ?? ''} (${w.reason}; expires ${w.expires})`)} |`);
+    lines.push('');
+  }
   const notRun = notRunOf(run);
   if (notRun.length > 0) {
     lines.push(`<details><summary>Skipped and not applicable (${notRun.length})</summary>`, '', '| check | status | section | reason |', '|---|---|---|---|');
@@ -58,9 +82,9 @@ export function renderStepSummary(run: RunResult): string {
 
 function failure(check: CheckResult): string[] {
   const lines = [
-    `#### ${check.status === 'failed' ? '❌' : '⚠️'} ${md(check.id)} ${md(check.level)}: ${md(check.title)}`,
+    `#### ${check.effect === 'advice' ? '💡' : check.status === 'failed' ? '❌' : '⚠️'} ${md(check.id)} ${md(check.level)}: ${md(check.title)}`,
     '',
-    `${md(statusLabels[check.status])} · section ${md(check.section)} · area ${md(check.area)}`,
+    `${md(check.effect === 'advice' ? 'failed (advice, not gating)' : statusLabels[check.status])} · section ${md(check.section)} · area ${md(check.area)}`,
     '',
     ...fenced(check.message ?? '', 'text'),
   ];
@@ -72,17 +96,32 @@ function failure(check: CheckResult): string[] {
 }
 
 /**
- * `::error title=KEPT-001 MUST [§3, §4]::message` per failed check, `::warning` per errored one.
- * Data is escaped per the workflow-command rules (% \r \n); property values also escape : and ,.
+ * Workflow commands whose severity matches the exit code: `::error` for what gates (a failure at a
+ * gating level, an error, an incomplete run), `::warning` for advice and for waivers to act on,
+ * `::notice` for waived checks and partial runs. Data is escaped per the workflow-command rules
+ * (% \r \n); property values also escape : and ,.
  */
 export function renderAnnotations(run: RunResult): string {
-  return failuresOf(run)
-    .map((check) => {
-      const command = check.status === 'failed' ? 'error' : 'warning';
-      const title = `${check.id} ${check.level} [${check.section}]`;
-      return `::${command} title=${escapeProperty(title)}::${escapeData(check.message ?? check.status)}\n`;
-    })
-    .join('');
+  const lines: string[] = [];
+  const emit = (command: 'error' | 'warning' | 'notice', title: string, message: string) =>
+    lines.push(`::${command} title=${escapeProperty(title)}::${escapeData(message)}\n`);
+  const titleOf = (check: CheckResult) => `${check.id} ${check.level} [${check.section}]`;
+  for (const check of failuresOf(run)) emit('error', titleOf(check), check.message ?? check.status);
+  for (const check of adviceOf(run)) emit('warning', `${titleOf(check)} (advice, not gating)`, check.message ?? check.status);
+  for (const check of waivedOf(run)) emit('notice', `${titleOf(check)} (waived)`, `${statusLabels[check.status]}, ${effectNote(check) ?? 'waived'}: ${firstLine(check.message)}`);
+  for (const w of waiverNoticesOf(run)) emit(w.state === 'unused' ? 'notice' : 'warning', `waiver for ${w.check} (${w.state})`, `${w.note ?? w.state}; reason: ${w.reason}; expires ${w.expires}`);
+  const notJudged = notJudgedOf(run);
+  if (notJudged.length > 0) {
+    const gating = notJudged.some((c) => c.effect === 'blocks');
+    const list = notJudged.map((c) => `${c.id} (${c.message ?? 'skipped'})`).join('; ');
+    emit(gating ? 'error' : 'warning', `conform: ${notJudged.length} check(s) not judged${gating ? '' : ' (--allow-incomplete)'}`, `precondition absent on this target: ${list}`);
+  }
+  if (run.selection) emit('notice', 'conform: partial run', `${describeSelection(run.selection)}; verdict: ${run.verdict}`);
+  return lines.join('');
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0] ?? '';
 }
 
 export function escapeData(text: string): string {

@@ -1,6 +1,6 @@
-import type { CheckResult, RunResult, Status } from '../src/results.ts';
+import { describeSelection, type CheckResult, type RunResult, type Status } from '../src/results.ts';
 import type { Verdict } from '../src/verdict.ts';
-import { byArea, countOf, failuresOf, notRunOf, sectionMatrix, statusLabels, statusOrder } from './shared.ts';
+import { adviceOf, byArea, countOf, effectLabels, effectNote, failuresOf, notJudgedOf, notRunOf, sectionMatrix, statusLabels, statusOrder, waivedOf } from './shared.ts';
 import { symbols } from './style.ts';
 
 /**
@@ -10,6 +10,8 @@ import { symbols } from './style.ts';
 export function renderHtml(run: RunResult): string {
   const failures = failuresOf(run);
   const notRun = notRunOf(run);
+  const advice = adviceOf(run);
+  const notJudged = notJudgedOf(run);
   const body = [
     banner(run),
     '<main>',
@@ -18,6 +20,11 @@ export function renderHtml(run: RunResult): string {
     failures.length > 0
       ? section('failures', `Failures and errors (${failures.length})`, failures.map(failureDetail).join('\n'))
       : section('failures', 'Failures and errors (0)', '<p class="none">No check failed and none errored.</p>'),
+    notJudged.length > 0 ? section('not-judged', `Not judged (${notJudged.length})`, notJudgedList(notJudged)) : '',
+    advice.length > 0
+      ? section('advice', `Advice: SHOULD checks that failed (${advice.length})`, `<p class="note">Not gating: the run fails on them only with <code>--fail-on should</code>.</p>\n${advice.map(failureDetail).join('\n')}`)
+      : '',
+    waiversSection(run),
     section('areas', `Checks by area (${run.checks.length})`, areas(run)),
     notRun.length > 0 ? section('not-run', `Skipped and not applicable (${notRun.length})`, notRunList(notRun)) : '',
     '</main>',
@@ -55,12 +62,14 @@ export function esc(text: string): string {
 const verdictClass: Record<Verdict, string> = {
   conforms: 'v-conforms',
   'does not conform': 'v-fails',
+  incomplete: 'v-incomplete',
   'no verdict': 'v-none',
 };
 
 const verdictMark: Record<Verdict, string> = {
   conforms: '✓',
   'does not conform': '✗',
+  incomplete: '…',
   'no verdict': '?',
 };
 
@@ -85,7 +94,8 @@ function banner(run: RunResult): string {
 <div><dt>Profile</dt><dd>${esc(run.target.profile)}</dd></div>
 <div><dt>Seed</dt><dd><code>${esc(String(run.seed))}</code></dd></div>
 <div><dt>Checks</dt><dd>${total}</dd></div>
-</dl>
+<div><dt>Gate</dt><dd>${run.policy.failOn === 'should' ? 'MUST and SHOULD' : 'MUST (SHOULD is advice)'}${run.policy.allowIncomplete ? ', incomplete allowed' : ''}</dd></div>
+${run.selection ? `<div class="partial"><dt>Selection</dt><dd>${esc(describeSelection(run.selection))}</dd></div>\n` : ''}</dl>
 <ul class="counts">${counts}</ul>
 </div>
 </header>`;
@@ -119,15 +129,22 @@ function matrix(run: RunResult): string {
   return section('matrix', 'Spec sections', `<table class="matrix">\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>\n${note}`);
 }
 
+/** Small tags for what the outcome means for the gate: advice, waived, unexpected pass, waiver expired. */
+function effectTag(check: CheckResult): string {
+  const note = esc(effectNote(check) ?? '');
+  return effectLabels(check).map((label) => ` <span class="tag tag-${esc(label.replace(/ /g, '-'))}" title="${note}">${esc(label)}</span>`).join('');
+}
+
 function checkHeading(check: CheckResult): string {
-  return `<span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span> <span class="id">${esc(check.id)}</span> <span class="level level-${esc(check.level)}">${esc(check.level)}</span> ${esc(check.title)}`;
+  return `<span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span>${effectTag(check)} <span class="id">${esc(check.id)}</span> <span class="level level-${esc(check.level)}">${esc(check.level)}</span> ${esc(check.title)}`;
 }
 
 function failureDetail(check: CheckResult): string {
   const parts = [
-    `<article class="failure f-${check.status}" id="${esc(anchor(check))}">`,
+    `<article class="failure f-${check.effect === 'advice' ? 'advice' : check.status}" id="${esc(anchor(check))}">`,
     `<h3>${checkHeading(check)}</h3>`,
     `<p class="where">Section ${esc(check.section)} · area ${esc(check.area)} · ${esc(String(check.durationMs))} ms</p>`,
+    ...(effectNote(check) ? [`<p class="effect">${esc(effectNote(check)!)}</p>`] : []),
     '<h4>Message</h4>',
     `<pre class="message">${esc(check.message ?? '(no message)')}</pre>`,
   ];
@@ -154,14 +171,35 @@ function areas(run: RunResult): string {
         .map((s) => `<span class="${statusClass(s)}">${countOf(checks, s)} ${esc(statusLabels[s])}</span>`)
         .join(', ');
       const rows = checks.map((check) => {
-        const failed = check.status === 'failed' || check.status === 'error';
-        const id = failed ? `<a href="#${esc(anchor(check))}">${esc(check.id)}</a>` : esc(check.id);
-        const note = check.status === 'passed' ? '' : esc(firstLine(check.message));
-        return `<tr class="row-${check.status}"><td class="st"><span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span></td><td class="id">${id}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}${note ? `<div class="note">${note}</div>` : ''}</td><td class="num">${esc(String(check.durationMs))} ms</td></tr>`;
+        const detailed = (check.status === 'failed' || check.status === 'error') && (check.effect === 'blocks' || check.effect === 'advice');
+        const id = detailed ? `<a href="#${esc(anchor(check))}">${esc(check.id)}</a>` : esc(check.id);
+        const note = [check.status === 'passed' ? '' : esc(firstLine(check.message)), esc(effectNote(check) ?? '')].filter(Boolean).join('<br>');
+        const row = check.effect === 'advice' ? 'advice' : check.effect === 'waived' ? 'waived' : check.status;
+        return `<tr class="row-${row}"><td class="st"><span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span>${effectTag(check)}</td><td class="id">${id}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}${note ? `<div class="note">${note}</div>` : ''}</td><td class="num">${esc(String(check.durationMs))} ms</td></tr>`;
       });
       return `<div class="area">\n<h3>${esc(area)} <span class="tally">${tally}</span></h3>\n<table class="checks">\n<thead><tr><th scope="col" class="w-st">Status</th><th scope="col" class="w-id">Id</th><th scope="col" class="w-lv">Level</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col" class="num w-t">Time</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>`;
     })
     .join('\n');
+}
+
+function notJudgedList(checks: readonly CheckResult[]): string {
+  const gating = checks.some((c) => c.effect === 'blocks');
+  const intro = gating
+    ? '<p>These checks could not be judged because their precondition is absent on this target, so the run <strong>cannot conform</strong> without them: provide the data (a second key, items, tags …), waive them, or pass <code>--allow-incomplete</code>.</p>'
+    : '<p>These checks could not be judged because their precondition is absent on this target; <code>--allow-incomplete</code> let the run pass without them.</p>';
+  const rows = checks.map((check) => `<tr class="row-skipped"><td class="id">${esc(check.id)}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`);
+  return `${intro}\n<table class="checks">\n<thead><tr><th scope="col" class="w-id">Id</th><th scope="col" class="w-lv">Level</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col">Reason</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
+}
+
+function waiversSection(run: RunResult): string {
+  const waived = waivedOf(run);
+  const others = run.waivers.filter((w) => w.state !== 'applied');
+  if (waived.length === 0 && others.length === 0) return '';
+  const rows = [
+    ...waived.map((check) => `<tr class="row-waived"><td class="id">${esc(check.id)}</td><td>${esc(statusLabels[check.status])}, waived</td><td>${esc(check.waiver!.expires)}</td><td>${esc(check.waiver!.reason)}</td><td class="reason">${esc(firstLine(check.message))}</td></tr>`),
+    ...others.map((w) => `<tr class="row-waiver-${esc(w.state)}"><td class="id">${esc(w.check)}</td><td>${esc(w.state.replace(/-/g, ' '))}</td><td>${esc(w.expires)}</td><td>${esc(w.reason)}</td><td class="reason">${esc(w.note ?? '')}</td></tr>`),
+  ];
+  return section('waivers', `Waivers (${run.waivers.length})`, `<table class="checks">\n<thead><tr><th scope="col" class="w-id">Check</th><th scope="col" class="w-st">Outcome</th><th scope="col" class="w-sec">Expires</th><th scope="col">Reason</th><th scope="col">Note</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`);
 }
 
 function notRunList(checks: readonly CheckResult[]): string {
@@ -187,6 +225,13 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0 0 12px;padding:10px 12p
 .banner.v-conforms{background:#1a7f37}
 .banner.v-fails{background:#cf222e}
 .banner.v-none{background:#8a5a00}
+.banner.v-incomplete{background:#6e5a00}
+.tag{display:inline-block;margin-left:4px;font-size:11px;font-weight:600;padding:0 6px;border-radius:4px;background:#eaeef2;color:#1f2328}
+.tag-advice{background:#fff8c5;color:#7d4e00}.tag-waived{background:#ddf4ff;color:#0550ae}.tag-unexpected-pass,.tag-waiver-expired{background:#ffebe9;color:#a40e26}
+.checks tr.row-advice td{background:#fffbeb}.checks tr.row-waived td{background:#f4f9ff}
+.failure.f-advice{border-left-color:#bf8700}
+.failure.f-advice pre.message{background:#fffbeb;border-color:#f0d58c}
+.effect{margin:0 0 6px;font-weight:600;color:#7d4e00}
 .verdict{font-size:34px;font-weight:700;margin:0;letter-spacing:.01em}
 .verdict .mark{display:inline-block;min-width:1.1em}
 .verdict-reason{font-size:17px;margin:4px 0 12px}

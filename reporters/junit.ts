@@ -1,4 +1,5 @@
-import type { CheckResult, RunResult } from '../src/results.ts';
+import { describeSelection, type CheckResult, type RunResult } from '../src/results.ts';
+import { effectNote } from './shared.ts';
 
 const escapeXml = (text: string): string =>
   text
@@ -9,20 +10,39 @@ const escapeXml = (text: string): string =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 
+/** The JUnit element a check becomes: what CI test views count and colour. */
+type Kind = 'passed' | 'failure' | 'error' | 'skipped';
+
+/**
+ * Only what gates is a <failure> or <error>. A SHOULD failure that is advice is a passed testcase that
+ * carries the failure in <system-out> and a property; a waived check is <skipped> with the waiver as
+ * its message, so CI views show it without failing the build.
+ */
+function kindOf(check: CheckResult): Kind {
+  if (check.effect === 'waived') return 'skipped';
+  if (check.status === 'failed') return check.effect === 'advice' ? 'passed' : 'failure';
+  if (check.status === 'error') return 'error';
+  if (check.status === 'skipped' || check.status === 'not-applicable') return 'skipped';
+  return 'passed';
+}
+
 /** junit.xml: one testsuite per area, one testcase per check, the spec section as classname. */
 export function renderJunit(run: RunResult): string {
   const areas = new Map<string, CheckResult[]>();
   for (const check of run.checks) areas.set(check.area, [...(areas.get(check.area) ?? []), check]);
-  const c = run.counts;
+  const count = (checks: readonly CheckResult[], kind: Kind) => checks.filter((k) => kindOf(k) === kind).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conform ${escapeXml(run.target.label)} (${run.target.profile})" tests="${run.checks.length}" failures="${c.failed}" errors="${c.error}" skipped="${c.skipped + c['not-applicable']}">`,
+    `<testsuites name="conform ${escapeXml(run.target.label)} (${run.target.profile})" tests="${run.checks.length}" failures="${count(run.checks, 'failure')}" errors="${count(run.checks, 'error')}" skipped="${count(run.checks, 'skipped')}">`,
   ];
+  const properties = runProperties(run);
   for (const [area, checks] of areas) {
-    const count = (s: CheckResult['status'][]) => checks.filter((k) => s.includes(k.status)).length;
     const time = checks.reduce((sum, k) => sum + k.durationMs, 0) / 1000;
     lines.push(
-      `  <testsuite name="${escapeXml(area)}" tests="${checks.length}" failures="${count(['failed'])}" errors="${count(['error'])}" skipped="${count(['skipped', 'not-applicable'])}" time="${time.toFixed(3)}">`,
+      `  <testsuite name="${escapeXml(area)}" tests="${checks.length}" failures="${count(checks, 'failure')}" errors="${count(checks, 'error')}" skipped="${count(checks, 'skipped')}" time="${time.toFixed(3)}">`,
+      '    <properties>',
+      ...properties.map(([name, value]) => `      <property name="${name}" value="${escapeXml(value)}"/>`),
+      '    </properties>',
     );
     for (const check of checks) lines.push(...testcase(check));
     lines.push('  </testsuite>');
@@ -31,19 +51,44 @@ export function renderJunit(run: RunResult): string {
   return lines.join('\n');
 }
 
+/** The run's verdict, gate and selection, recorded on every testsuite (JUnit has no run-level properties). */
+function runProperties(run: RunResult): [string, string][] {
+  const properties: [string, string][] = [
+    ['conform.verdict', run.verdict],
+    ['conform.reason', run.reason],
+    ['conform.exitCode', String(run.exitCode)],
+    ['conform.failOn', run.policy.failOn],
+    ['conform.allowIncomplete', String(run.policy.allowIncomplete)],
+  ];
+  if (run.selection) {
+    properties.push(['conform.selection', describeSelection(run.selection)], ['conform.deselected', run.selection.deselected.join(',')]);
+  }
+  return properties;
+}
+
 function testcase(check: CheckResult): string[] {
   const open = `    <testcase classname="${escapeXml(check.section)}" name="${escapeXml(`${check.id} ${check.level} ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
   const detail = () => escapeXml(failureText(check));
-  switch (check.status) {
+  const note = effectNote(check);
+  const extra = note === undefined ? [] : [
+    '      <properties>',
+    `        <property name="conform.${check.effect ?? 'waiver'}" value="${escapeXml(note)}"/>`,
+    '      </properties>',
+  ];
+  const out = (text: string) => [`      <system-out>${escapeXml(text)}</system-out>`];
+  switch (kindOf(check)) {
     case 'passed':
-      return [`${open}/>`];
-    case 'skipped':
-    case 'not-applicable':
-      return [`${open}>`, `      <skipped message="${escapeXml(check.message ?? check.status)}"/>`, '    </testcase>'];
-    case 'failed':
-      return [`${open}>`, `      <failure message="${escapeXml(firstLine(check.message))}" type="${check.level}">${detail()}</failure>`, '    </testcase>'];
+      if (check.status === 'failed') return [`${open}>`, ...extra, ...out(`ADVICE (SHOULD check, not gating): ${failureText(check)}`), '    </testcase>'];
+      return extra.length === 0 ? [`${open}/>`] : [`${open}>`, ...extra, ...out(note!), '    </testcase>'];
+    case 'skipped': {
+      const message = check.effect === 'waived' ? `${note!} (${check.status})` : check.effect === 'blocks' ? `not judged, the run cannot conform without it: ${check.message ?? check.status}` : (check.message ?? check.status);
+      const body = check.effect === 'waived' && check.status !== 'skipped' ? out(failureText(check)) : [];
+      return [`${open}>`, ...extra, `      <skipped message="${escapeXml(message)}"/>`, ...body, '    </testcase>'];
+    }
+    case 'failure':
+      return [`${open}>`, ...extra, `      <failure message="${escapeXml(firstLine(check.message))}" type="${check.level}">${detail()}</failure>`, '    </testcase>'];
     case 'error':
-      return [`${open}>`, `      <error message="${escapeXml(firstLine(check.message))}" type="error">${detail()}</error>`, '    </testcase>'];
+      return [`${open}>`, ...extra, `      <error message="${escapeXml(firstLine(check.message))}" type="error">${detail()}</error>`, '    </testcase>'];
   }
 }
 

@@ -4,7 +4,7 @@ import formatsModule from 'ajv-formats';
 import type { RunResult } from '../src/results.ts';
 
 /** The report.json format version; report.schema.json's `$id` and `schemaVersion` const carry the same. */
-export const reportSchemaVersion: RunResult['schemaVersion'] = 1;
+export const reportSchemaVersion: RunResult['schemaVersion'] = 2;
 
 export const reportSchemaPath = new URL('./report.schema.json', import.meta.url);
 
@@ -40,6 +40,11 @@ export function validateReport(json: unknown): string[] {
     const actual = report.checks.filter((c) => c.status === status).length;
     if (report.counts[status] !== actual) problems.push(`/counts/${status} is ${report.counts[status]} but ${actual} check(s) have that status`);
   }
+  report.checks.forEach((check, i) => {
+    if (check.effect === 'advice' && (check.status !== 'failed' || check.level !== 'SHOULD')) problems.push(`/checks/${i}/effect advice belongs to a failed SHOULD check only`);
+    if (check.effect === 'blocks' && !['failed', 'error', 'skipped'].includes(check.status)) problems.push(`/checks/${i}/effect blocks on a check that ${check.status}`);
+    if (check.effect === 'unexpected-pass' && check.status !== 'passed') problems.push(`/checks/${i}/effect unexpected-pass on a check that ${check.status}`);
+  });
   const seen = new Set<string>();
   report.checks.forEach((check, i) => {
     if (seen.has(check.id)) problems.push(`/checks/${i}/id ${check.id} appears more than once`);

@@ -1,22 +1,26 @@
-import type { CheckResult, RunResult } from '../src/results.ts';
+import { describeSelection, type CheckResult, type RunResult } from '../src/results.ts';
 import { failureText } from './junit.ts';
-import { byArea, countOf, failuresOf } from './shared.ts';
+import { adviceOf, byArea, byCause, countOf, failuresOf, notJudgedOf, waivedOf, waiverNoticesOf } from './shared.ts';
 import { symbols, type Style } from './style.ts';
 
 export interface SummaryOptions {
-  /** Only the failures and errors (with their reproduction), any safety problem, and the verdict line. */
+  /**
+   * Only what gates or needs acting on: the failures and errors (with their reproduction), what could
+   * not be judged, waived checks and waivers to act on, any safety problem, and the verdict line.
+   */
   quiet?: boolean;
 }
 
 /**
- * The closing summary: counts per area, every failure and error grouped by area with its reproduction,
- * the skipped checks with their reasons, then the counts and the verdict line. Colour comes from the
+ * The closing summary: counts per area, every failure and error (those with one shared cause together,
+ * the rest by area) with its reproduction, SHOULD failures as advice, waived checks, the checks that
+ * could not be judged with their reasons, then the counts and the verdict line. Colour comes from the
  * style (terminalStyle honours NO_COLOR, TERM=dumb and non-TTY streams).
  */
 export function renderSummary(run: RunResult, style: Style, options: SummaryOptions = {}): string {
   const lines: string[] = [];
-  const failures = failuresOf(run);
-  if (!options.quiet) {
+  const quiet = options.quiet === true;
+  if (!quiet) {
     lines.push('', style.paint('bold', `conform: ${run.target.label} (${run.target.url}), profile ${run.target.profile}, seed ${run.seed}`));
     for (const [area, checks] of byArea(run.checks)) {
       const parts = [`${countOf(checks, 'passed')} passed`];
@@ -26,16 +30,38 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
       }
       lines.push(`  ${area.padEnd(22)} ${parts.join(', ')}`);
     }
-  }
-  if (failures.length > 0) {
-    lines.push('', style.paint('bold', `Failures and errors (${failures.length}):`));
-    for (const [area, checks] of byArea(failures)) {
-      lines.push('', style.paint('dim', `  ${area}`));
-      for (const check of checks) lines.push(...failureLines(check, style));
+    if (run.selection) {
+      const left = run.selection.deselected;
+      lines.push('', `${describeSelection(run.selection)}; not run: ${left.slice(0, 12).join(', ')}${left.length > 12 ? ` and ${left.length - 12} more` : ''}`);
     }
   }
-  if (!options.quiet) {
-    const skipped = run.checks.filter((c) => c.status === 'skipped');
+  lines.push(...failureSection(failuresOf(run), style));
+  const advice = adviceOf(run);
+  if (advice.length > 0 && !quiet) {
+    lines.push('', style.paint('bold', `Advice: SHOULD checks that failed, not gating (${advice.length}; --fail-on should makes them gate):`));
+    for (const check of advice) lines.push(...detailLines(check, style, 'skipped'));
+  }
+  const waived = waivedOf(run);
+  if (waived.length > 0) {
+    lines.push('', style.paint('bold', `Waived (${waived.length}): not gating while the waiver is in force`));
+    for (const check of waived) {
+      lines.push(`  ~ ${check.id} ${check.level} ${check.status}: ${firstLine(check.message)}`, style.paint('dim', `      waived until ${check.waiver!.expires}: ${check.waiver!.reason}`));
+    }
+  }
+  const notices = waiverNoticesOf(run);
+  if (notices.length > 0) {
+    lines.push('', style.paint('bold', `Waivers to act on (${notices.length}):`));
+    for (const w of notices) lines.push(`  ${w.state === 'unused' ? '-' : '!'} ${w.check} (${w.reason}): ${w.note ?? w.state}`);
+  }
+  const notJudged = notJudgedOf(run);
+  if (notJudged.length > 0) {
+    const gating = notJudged.some((c) => c.effect === 'blocks');
+    const consequence = gating ? 'the run cannot conform without them (waive them or pass --allow-incomplete)' : 'allowed by --allow-incomplete';
+    lines.push('', style.paint('bold', `Not judged (${notJudged.length}), their precondition is absent on this target; ${consequence}:`));
+    for (const check of notJudged) lines.push(`  ${style.paint('skipped', symbols.skipped)} ${check.id} ${check.level} ${check.message ?? ''}`);
+  }
+  if (!quiet) {
+    const skipped = run.checks.filter((c) => c.status === 'skipped' && !notJudged.includes(c) && c.effect !== 'waived');
     if (skipped.length > 0) {
       lines.push('', 'Skipped (precondition absent on this target):');
       for (const check of skipped) lines.push(`  ${style.paint('skipped', symbols.skipped)} ${check.id} ${check.message ?? ''}`);
@@ -49,18 +75,39 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
   for (const problem of run.safety.problems) lines.push('', style.paint('error', `SAFETY: ${problem}`));
   const c = run.counts;
   lines.push('');
-  if (!options.quiet) {
+  if (!quiet) {
     lines.push(`${c.passed} passed, ${c.failed} failed, ${c.error} errors, ${c.skipped} skipped, ${c['not-applicable']} not applicable`);
   }
   lines.push(style.paint(run.exitCode === 0 ? 'passed' : run.exitCode === 1 ? 'failed' : 'error', `verdict: ${run.verdict} (${run.reason}); exit ${run.exitCode}`), '');
   return lines.join('\n');
 }
 
-function failureLines(check: CheckResult, style: Style): string[] {
-  return [
-    style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.section}] (${check.status})`),
-    ...failureText(check)
-      .split('\n')
-      .map((l) => `      ${l}`),
-  ];
+/** Failures that share a cause first (one block naming the cause and every check, the first in full), then the rest by area. */
+function failureSection(failures: readonly CheckResult[], style: Style): string[] {
+  if (failures.length === 0) return [];
+  const lines = ['', style.paint('bold', `Failures and errors (${failures.length}):`)];
+  const groups = byCause(failures);
+  for (const group of groups.filter((g) => g.cause !== undefined && g.checks.length > 1)) {
+    lines.push('', style.paint('bold', `  ${group.checks.length} checks share one cause: ${group.cause}`));
+    for (const check of group.checks) lines.push(style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.section}] (${check.status})`));
+    lines.push(...indented(failureText(group.checks[0]!)).map((l) => style.paint('dim', l)));
+  }
+  const alone = groups.filter((g) => g.checks.length === 1).map((g) => g.checks[0]!);
+  for (const [area, checks] of byArea(alone)) {
+    lines.push('', style.paint('dim', `  ${area}`));
+    for (const check of checks) lines.push(...detailLines(check, style, check.status));
+  }
+  return lines;
+}
+
+function detailLines(check: CheckResult, style: Style, paint: CheckResult['status']): string[] {
+  const mark = check.effect === 'advice' ? '△' : symbols[check.status];
+  const label = check.effect === 'advice' ? 'advice' : check.status;
+  return [style.paint(paint, `  ${mark} ${check.id} ${check.level} ${check.title} [${check.section}] (${label})`), ...indented(failureText(check))];
+}
+
+const indented = (text: string): string[] => text.split('\n').map((l) => `      ${l}`);
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0] ?? '';
 }

@@ -21,6 +21,8 @@ export const DEFAULT_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
 export interface SeedRun {
   seed: number;
   statuses: Record<string, Status>;
+  /** Per check, its level (MUST or SHOULD). */
+  levels: Record<string, string>;
   exitCode: number;
   harnessErrors: string[];
   ms: number;
@@ -43,8 +45,10 @@ export interface SelfTestRow {
   /** For mutants: seeds under which every named check failed, and seeds under which one did not. */
   killedSeeds?: number[];
   survivedSeeds?: number[];
-  /** For variants: checks the reference of the same profile passes under a seed but this variant left unjudged. */
+  /** For variants: checks the reference of the same profile passes under a seed but this variant left unjudged (and may not). */
   unjudged?: string[];
+  /** For clean targets: the checks that failed under some seed, with their level (a SHOULD failure counts as much as a MUST one). */
+  failedChecks?: string[];
   ok: boolean;
 }
 
@@ -54,13 +58,15 @@ interface Target {
   description: string;
   expected: string[];
   profile: 'primary' | 'staging';
+  /** For variants: checks whose precondition the variant's choice removes (they may skip), with the reason. */
+  mayLeaveUnjudged?: Record<string, string>;
 }
 
 function cleanTargets(): Target[] {
   return [
     { kind: 'reference', id: 'reference', description: 'the reference, primary profile', expected: [], profile: 'primary' },
     { kind: 'reference', id: 'reference-staging', description: 'the reference, staging profile', expected: [], profile: 'staging' },
-    ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, expected: [], profile: v.profile ?? 'primary' })),
+    ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, expected: [], profile: v.profile ?? 'primary', mayLeaveUnjudged: v.mayLeaveUnjudged ?? {} })),
   ];
 }
 
@@ -83,7 +89,7 @@ async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: numb
         next();
       });
       child.on('exit', (code) => {
-        if (current) results.push({ job: current, statuses: {}, exitCode: -1, harnessErrors: [], ms: 0, crash: `the worker exited (${code ?? 'signal'}) during the job` });
+        if (current) results.push({ job: current, statuses: {}, levels: {}, exitCode: -1, harnessErrors: [], ms: 0, crash: `the worker exited (${code ?? 'signal'}) during the job` });
         current = undefined;
         resolve();
       });
@@ -111,15 +117,20 @@ function rowOf(target: Target, runs: SeedRun[], baseline: (profile: string, seed
     return { ...target, runs, statuses, exitCode, harnessErrors, killedSeeds, survivedSeeds, ok: runs.length > 0 && survivedSeeds.length === 0 };
   }
   const statuses = merge(runs, (all) => all.find(bad) ?? all.find((s) => s !== 'passed') ?? all[0]!);
-  // A variant that makes a check skip hides a false failure as surely as one that makes it fail.
+  // A variant that makes a check skip hides a false failure as surely as one that makes it fail,
+  // unless the variant names the check and why its choice removes the check's precondition.
+  const allowed = target.mayLeaveUnjudged ?? {};
   const unjudged = target.kind === 'variant'
     ? [...new Set(runs.flatMap((r) => {
         const base = baseline(target.profile, r.seed);
-        return Object.keys(base).filter((id) => base[id] === 'passed' && r.statuses[id] !== 'passed');
+        return Object.keys(base).filter((id) => base[id] === 'passed' && r.statuses[id] !== 'passed' && !(id in allowed && r.statuses[id] === 'skipped'));
       }))]
     : [];
+  // A clean target fails no check at all: a SHOULD failure on a correct implementation is a false alarm too.
+  const failedChecks = [...new Set(runs.flatMap((r) => Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id} (${r.levels[id] ?? '?'}, ${s})`)))];
   const conforms = (r: SeedRun) => !r.crash && r.exitCode === 0 && !Object.values(r.statuses).some(bad);
-  return { ...target, runs, statuses, exitCode, harnessErrors, unjudged, ok: runs.length > 0 && runs.every(conforms) && unjudged.length === 0 };
+  const { mayLeaveUnjudged: _allowed, ...described } = target;
+  return { ...described, runs, statuses, exitCode, harnessErrors, unjudged, failedChecks, ok: runs.length > 0 && runs.every(conforms) && failedChecks.length === 0 && unjudged.length === 0 };
 }
 
 export interface SelfTestOptions {
@@ -145,7 +156,7 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
     results
       .filter((r) => r.job.id === id)
       .sort((a, b) => a.job.seed - b.job.seed)
-      .map((r) => ({ seed: r.job.seed, statuses: r.statuses, exitCode: r.exitCode, harnessErrors: r.harnessErrors, ms: r.ms, ...(r.crash ? { crash: r.crash } : {}) }));
+      .map((r) => ({ seed: r.job.seed, statuses: r.statuses, levels: r.levels, exitCode: r.exitCode, harnessErrors: r.harnessErrors, ms: r.ms, ...(r.crash ? { crash: r.crash } : {}) }));
   const baseline = (profile: string, seed: number) => runsOf(profile === 'staging' ? 'reference-staging' : 'reference').find((r) => r.seed === seed)?.statuses ?? {};
   return targets.filter((t) => !filter || filter(t.id)).map((t) => rowOf(t, runsOf(t.id), baseline));
 }
@@ -165,7 +176,7 @@ function detail(row: SelfTestRow): string {
     return `${when} (${alive})${crashed.length ? `; ${crashed.join('; ')}` : ''}`;
   }
   const failing = row.runs.filter((r) => r.crash || r.exitCode !== 0 || Object.values(r.statuses).some(bad));
-  const problems = failing.map((r) => `seed ${r.seed}: ${r.crash ?? `exit ${r.exitCode} ${Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id}=${s}`).join(' ')}`}`);
+  const problems = failing.map((r) => `seed ${r.seed}: ${r.crash ?? `exit ${r.exitCode} ${Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id}=${s} (${r.levels[id] ?? '?'})`).join(' ')}`}`);
   const unjudged = row.unjudged?.length ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}` : '';
   return `${problems.length === 0 ? 'exit 0 under every seed' : problems.join('; ')}${unjudged}`;
 }

@@ -28,6 +28,8 @@ export interface Job {
 export interface JobResult {
   job: Job;
   statuses: Record<string, Status>;
+  /** Per check, its level (MUST or SHOULD). */
+  levels: Record<string, string>;
   exitCode: number;
   harnessErrors: string[];
   /** Wall time of the job. */
@@ -72,7 +74,12 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
       ...(job.only.length > 0 && known ? { files: [...new Set(needed)] } : {}),
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });
-    return { statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])), exitCode: result.exitCode, harnessErrors };
+    return {
+      statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])),
+      levels: Object.fromEntries(result.checks.map((c) => [c.id, c.level])),
+      exitCode: result.exitCode,
+      harnessErrors,
+    };
   } finally {
     await target.close();
     await server.close();
@@ -125,7 +132,7 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
         const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job, files);
         send({ type: 'result', result: { job, ...run, ms: Date.now() - started } });
       } catch (error) {
-        send({ type: 'result', result: { job, statuses: {}, exitCode: -1, harnessErrors: [], ms: Date.now() - started, crash: error instanceof Error ? error.message : String(error) } });
+        send({ type: 'result', result: { job, statuses: {}, levels: {}, exitCode: -1, harnessErrors: [], ms: Date.now() - started, crash: error instanceof Error ? error.message : String(error) } });
       }
     })();
   });

@@ -95,6 +95,50 @@ export function operationOf(doc: unknown, path: string, method: string): Record<
   return deref(doc, item?.[method.toLowerCase()]);
 }
 
+/** Whether the catalog declares itself an OpenAPI (or Swagger) document, valid or not. */
+export function claimsOpenApi(doc: unknown): boolean {
+  return isObject(doc) && (doc.openapi !== undefined || doc.swagger !== undefined);
+}
+
+const PATH_LIKE = /^(?:(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+)?(?:https?:\/\/[^/\s]+)?(\/?[\w.~%/{}:-]*\.php|\/[\w.~%/{}:-]*)(?:[?#]\S*)?$/i;
+
+/**
+ * Every path a catalog names, whatever its format (§1: its content is not shown): object keys and string
+ * values that read as a path, a URL or "METHOD /path". Descriptions and other prose are not read.
+ */
+export function namedPaths(doc: unknown): Set<string> {
+  const found = new Set<string>();
+  const consider = (text: string): void => {
+    const match = text.length <= 300 ? PATH_LIKE.exec(text.trim()) : null;
+    if (!match) return;
+    const path = match[1]!.startsWith('/') ? match[1]! : `/${match[1]!}`;
+    found.add(path.replace(/\/+$/, '') || '/');
+  };
+  const seen = new Set<unknown>();
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > 60 || seen.has(node)) return;
+    if (typeof node === 'string') return consider(node);
+    if (Array.isArray(node)) {
+      seen.add(node);
+      for (const child of node) visit(child, depth + 1);
+    } else if (isObject(node)) {
+      seen.add(node);
+      for (const [key, child] of Object.entries(node)) {
+        consider(key);
+        visit(child, depth + 1);
+      }
+    }
+  };
+  visit(doc, 0);
+  return found;
+}
+
+/** The endpoint paths (e.g. `/uses.php`) that the catalog names nowhere, also not under a prefix of its own. */
+export function unnamedPaths(doc: unknown, wanted: readonly string[]): string[] {
+  const named = [...namedPaths(doc)];
+  return wanted.filter((path) => !named.some((n) => n === path || n.endsWith(path)));
+}
+
 /** The endpoints (as "METHOD /path") that the catalog does not describe. */
 export function missingOperations(doc: unknown, wanted: readonly { method: string; path: string }[]): string[] {
   return wanted.filter(({ method, path }) => operationOf(doc, path, method) === undefined).map(({ method, path }) => `${method} ${path}`);

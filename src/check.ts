@@ -101,6 +101,7 @@ function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, start
   const message = error instanceof Error ? error.message : String(error);
   const failure: RecordedFailure = {
     message: meta.outcome === 'error' && !(error instanceof TransportError) ? `harness error: ${message}` : message,
+    ...(error instanceof CheckFailure && error.clause !== undefined ? { clause: error.clause } : {}),
     ...(shown ? { exchange: summarize(shown), reproduction: toCurl(shown.request) } : {}),
   };
   if (meta.failure?.reproduction && shown) failure.reproduction = `${meta.failure.reproduction}\n${toCurl(shown.request)}`;
@@ -142,5 +143,6 @@ async function runProperty<T>(
     `${reason}\ncounterexample (after ${result.numShrinks} shrinks): ${fc.stringify(result.counterexample)}\n` +
       `fast-check seed ${result.seed}, path ${result.counterexamplePath}; replay: ${replay}`,
     cause instanceof CheckFailure ? cause.exchangeId : undefined,
+    cause instanceof CheckFailure ? cause.clause : undefined,
   );
 }

@@ -39,10 +39,10 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     error('PUT, PATCH and DELETE on any endpoint: 403', ['WRITE-001'], ['write-put-item-accepted', 'write-delete-404-before-permission']),
     error('POST to a read-only endpoint: 403', ['WRITE-002'], ['write-post-uses-created', 'write-post-types-405']),
     rule('a refused write changes nothing', ['WRITE-001'], ['write-refused-but-applied']),
-    error('user enumeration reveals no user', ['ENUM-001'], ['enum-users-listed']),
-    error('user enumeration: 403', ['ENUM-002'], ['enum-users-not-found']),
+    error('user enumeration reveals no user', ['ENUM-001'], ['enum-users-listed', 'enum-users-listed-past-catch-all']),
+    error('user enumeration, where the path exists: 403', ['ENUM-002'], ['enum-users-405']),
   ],
-  'C1.4': [rule('a JSON catalog at /api-docs?format=json', ['CAT-001'], ['catalog-not-json'])],
+  'C1.4': [rule('a JSON catalog at /api-docs?format=json', ['CAT-001'], ['catalog-not-json', 'catalog-html-page'])],
   'C1.5': [
     field('is_in_secondary_collection untouched by the toggle', ['KEPT-002'], ['kept-keep-clears-secondary', 'kept-clears-secondary']),
     field('is_physical untouched by the toggle', ['KEPT-002'], ['kept-keep-clears-physical']),
@@ -74,6 +74,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     rule('plays counts the recorded uses', ['FIELD-003'], ['plays-off-by-one']),
     value('last_use is a date YYYY-MM-DD', ['FIELD-002'], ['last-use-as-datetime']),
     value('last_use is null for an item never used', ['FIELD-002'], ['last-use-empty-when-unused']),
+    value('last_use is a date for an item with uses', ['FIELD-002'], ['last-use-null-when-used']),
     rule('last_use is the latest use', ['FIELD-003'], ['last-use-first-use']),
   ],
   'C2.7': [rule('the single read returns the whole record, beyond the list row', ['STAGE-006'], ['staging-single-read-projected'])],
@@ -108,7 +109,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   ],
   'C2.15': [
     rule('only kept items have an upcoming interaction', ['UPCOMING-001'], ['upcoming-includes-unkept']),
-    field('an interact-by date', ['UPCOMING-002'], ['upcoming-date-missing', 'upcoming-dates-day-first']),
+    field('an interact-by date', ['UPCOMING-002'], ['upcoming-date-missing', 'upcoming-dates-day-first', 'upcoming-date-missing-beside-reminder']),
     rule('derived from recorded uses', ['UPCOMING-003'], ['upcoming-from-proposals']),
   ],
   'C3.1': [
@@ -121,7 +122,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     field('is_in_secondary_collection', ['KEPT-002'], ['kept-keep-clears-secondary', 'kept-clears-secondary']),
     field('is_physical', ['KEPT-002'], ['kept-keep-clears-physical']),
     field('is_digital', ['KEPT-002'], ['kept-keep-clears-digital']),
-    field('tags', ['KEPT-002'], ['kept-keep-drops-tags', 'kept-unkeep-drops-tags', 'kept-drops-tags']),
+    field('tags', ['KEPT-002'], ['kept-keep-drops-tags', 'kept-unkeep-drops-tags', 'kept-drops-tags', 'kept-drops-tags-enveloped']),
     field('the get-rid-of setting', ['KEPT-002'], ['kept-keep-resets-get-rid-of', 'kept-unkeep-marks-get-rid-of']),
   ],
   'C3.3': [rule('no other item changes', ['KEPT-005'], ['kept-toggles-neighbour'])],
@@ -147,7 +148,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     error('edge values of page and per_page: no 5xx', ['PAGE-004'], ['page-zero-crashes']),
   ],
   'C4.4': [
-    value('cursor null starts at the lowest id', ['PAGE-009'], ['cursor-first-page-reversed']),
+    value('cursor null starts at the first id of the walk\'s order', ['PAGE-009'], ['cursor-first-page-reversed']),
     field('next_cursor leads to the very next item', ['PAGE-006'], ['cursor-skips-first-of-page']),
     field('no next_cursor on the last page', ['PAGE-006'], ['cursor-next-on-last-page']),
     field('has_more exactly when another page exists', ['PAGE-005'], ['page-has-more-when-full']),
@@ -162,7 +163,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   ],
   'C4.7': [rule('tag keeps only items labelled with it', ['FILT-003', 'FILT-001'], ['filter-tag-ignored'])],
   'C4.8': [
-    value('kept true and false', ['FILT-001', 'FILT-006'], ['filter-kept-inverted', 'filter-kept-excludes-secondary']),
+    value('kept true and false', ['FILT-001', 'FILT-006'], ['filter-kept-inverted', 'filter-kept-excludes-secondary', 'filter-kept-true-lists-unset']),
     value('physical true and false', ['FILT-001'], ['filter-physical-ignored']),
     value('digital true and false', ['FILT-001', 'FILT-006'], ['filter-digital-ignored']),
     value('secondary_collection true and false', ['FILT-001'], ['filter-secondary-ignored']),
@@ -177,7 +178,6 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   'C4.11': [
     error('a flag filter that is not true or false: 400', ['ERR-004'], ['err-flag-word-accepted']),
     error('a type_id that is not an id: 400', ['ERR-004'], ['err-type-word-accepted']),
-    error('a tag that is not a string: 400', ['ERR-004'], ['err-tag-object-accepted']),
     field('the 400 carries a non-empty errors list', ['ERR-001', 'ERR-004'], ['err-400-without-errors', 'err-400-empty-errors']),
   ],
   'C4.13': [
@@ -200,6 +200,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     value('artifact_id keeps exactly that item\'s uses', ['USES-003'], ['uses-artifact-filter-ignored', 'uses-artifact-filter-repeats-newest']),
     value('player_id keeps exactly the player\'s uses', ['USES-004'], ['uses-player-filter-ignored', 'uses-player-filter-first-participant']),
     error('an artifact_id no item has: empty list or 4xx, no 5xx', ['USES-005'], ['uses-bad-item-crashes']),
+    error('a malformed artifact_id: refused or ignored, never another item\'s uses', ['USES-005'], ['uses-bad-item-first-item']),
   ],
   'C4.16': [omission('player_id on /uses.php on staging', ['STAGE-004'], ['staging-honours-player-filter'])],
   'C4.17': [
@@ -217,12 +218,12 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     value('sort chose_something_else', ['PROP-003'], ['proposals-sort-else-by-declines']),
     value('the default: explicit_declines descending', ['PROP-003'], ['proposals-default-ascending']),
     value('direction', ['PROP-003'], ['proposals-direction-ignored']),
-    error('an unknown sort or direction: 4xx, no 5xx', ['PROP-005'], ['proposals-bad-sort-crashes']),
+    error('an unknown sort or direction: refused or ignored, no 5xx', ['PROP-005'], ['proposals-bad-sort-crashes', 'proposals-bad-sort-drops-other']),
   ],
   'C4.20': [
     value('start', ['PROP-004'], ['proposals-start-ignored']),
     value('end', ['PROP-004'], ['proposals-window-end-ignored']),
-    error('a start or end that is not YYYY-MM-DD: 4xx', ['PROP-005'], ['proposals-bad-date-ignored']),
+    error('a start or end that is not YYYY-MM-DD: refused, or read leniently with counts within the unwindowed ones', ['PROP-005'], ['proposals-bad-date-doubles']),
   ],
   'C4.22': [
     rule('the types of the user\'s items are listed', ['TYPE-001'], ['types-missing-one']),
@@ -230,15 +231,15 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   ],
   'C4.23': [
     rule('kept items only', ['UPCOMING-001'], ['upcoming-includes-unkept']),
-    field('an interact-by date per row', ['UPCOMING-002'], ['upcoming-date-missing', 'upcoming-dates-day-first']),
+    field('an interact-by date per row', ['UPCOMING-002'], ['upcoming-date-missing', 'upcoming-dates-day-first', 'upcoming-date-missing-beside-reminder']),
     rule('from uses', ['UPCOMING-003'], ['upcoming-from-proposals']),
   ],
   'C4.24': [
     error('id required', ['KEPT-008'], ['kept-missing-id-accepted']),
     error('is_kept required', ['KEPT-003'], ['kept-missing-value-accepted']),
     value('is_kept only the integers 0 and 1', ['KEPT-003'], ['kept-coerces-truthy']),
-    error('an id no item has is refused', ['KEPT-003'], ['kept-unknown-id-accepted']),
-    error('malformed JSON: 4xx, no 5xx', ['KEPT-003'], ['kept-500-on-malformed-json']),
+    error('an id no item has creates no item', ['KEPT-003'], ['kept-absent-id-creates-item']),
+    error('malformed JSON: no 5xx, and nothing changes', ['KEPT-003'], ['kept-500-on-malformed-json', 'kept-malformed-json-repaired']),
   ],
   'C5.1': [
     error('no Authorization header', ['AUTH-001'], ['auth-missing-header-served']),
@@ -257,7 +258,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   ],
   'C5.3': [
     error('other writes: 403', ['WRITE-001', 'WRITE-002'], ['write-put-item-accepted', 'write-post-types-405']),
-    error('user enumeration: refused with 403', ['ENUM-001', 'ENUM-002'], ['enum-users-listed', 'enum-users-not-found']),
+    error('user enumeration: refused with 403', ['ENUM-001', 'ENUM-002'], ['enum-users-listed', 'enum-users-405']),
   ],
   'C7.1': [
     error('invalid filter values: 400', ['ERR-004', 'ERR-001'], ['err-flag-word-accepted', 'err-400-without-errors']),
@@ -278,6 +279,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     limit('default page size 50', ['PAGE-001'], ['page-default-20']),
     limit('maximum page size 200', ['PAGE-002', 'PAGE-010'], ['page-no-maximum', 'page-states-oversized-size']),
     limit('no list body yields more than 200 rows or a 5xx', ['ERR-003'], ['err-unknown-field-crashes']),
+    limit('malformed JSON as list body yields at most 200 rows', ['ERR-002'], ['err-malformed-body-whole-collection']),
   ],
   'C9.1': [
     omission('fewer list parameters', ['STAGE-002'], ['staging-honours-kept-filter']),
@@ -288,10 +290,10 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     rule('the full record on the staging single read', ['STAGE-006'], ['staging-single-read-projected']),
   ],
   'C9.2': [
-    rule('the catalog is served', ['CAT-001'], ['catalog-not-json']),
-    rule('it names every endpoint of the profile', ['CAT-002'], ['catalog-missing-types']),
-    rule('its schemas agree with the answers', ['CAT-003'], ['catalog-schema-disagrees']),
-    omission('the staging catalog describes the staging subset', ['STAGE-005'], ['staging-serves-primary-catalog', 'staging-catalog-offers-list-filters']),
+    rule('the catalog is served as JSON', ['CAT-001'], ['catalog-not-json', 'catalog-html-page']),
+    rule('it names every endpoint of the profile, in any format', ['CAT-002'], ['catalog-missing-types', 'catalog-custom-missing-upcoming']),
+    rule('its schemas agree with the answers (when it is OpenAPI)', ['CAT-003'], ['catalog-schema-disagrees']),
+    omission('the staging catalog describes the staging subset', ['STAGE-005'], ['staging-serves-primary-catalog', 'staging-catalog-offers-list-filters', 'staging-custom-catalog-names-players']),
   ],
 };
 

@@ -1,9 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from './cli/args.ts';
+import { configFileProblem } from './config-schema.ts';
 import { UsageError } from './errors.ts';
 import { isProfileName, type ProfileName } from './profiles.ts';
 import { splitList } from './selection.ts';
+import type { FailOn, GateOptions } from './verdict.ts';
+import { loadWaiversFile, parseConfigWaivers, type Waiver } from './waivers.ts';
 import { defaultReporters, isReporterName, reporterNames, type ReporterName } from '../reporters/index.ts';
 
 export const DEFAULT_CONFIG_FILE = 'conform.config.json';
@@ -15,11 +20,13 @@ export const DEFAULT_MAX_REQUESTS = 2500;
 /** A remote deployment to check, or the embedded reference started in-process. */
 export type TargetChoice =
   | { kind: 'embedded'; profile: ProfileName; label: string }
-  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string } };
+  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string }; keySource?: string };
 
 export interface RunConfig {
   target: TargetChoice;
   outDir: string;
+  /** `--out -`: the JSON report goes to stdout, every other line to stderr, and outDir is a temporary folder for the journal. */
+  reportToStdout?: boolean;
   seed: number;
   fcPath?: string;
   runs: number;
@@ -32,6 +39,10 @@ export interface RunConfig {
   maxRequests: number;
   reporters: ReporterName[];
   quiet: boolean;
+  /** --fail-on, --allow-incomplete. */
+  gate: GateOptions;
+  /** From the config file (global and the target's) and --waivers; filtered by target at run time. */
+  waivers: Waiver[];
 }
 
 interface TargetEntry {
@@ -39,6 +50,7 @@ interface TargetEntry {
   profile?: ProfileName;
   keyEnv?: string;
   otherKeyEnv?: string;
+  waivers?: unknown;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,11 +62,14 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
     throw new UsageError(`--profile must be primary or staging, got '${profileFlag}'`);
   }
   const fcPath = args['fc-path'];
+  if (fcPath !== undefined) checkFcPath(fcPath, args.seed);
   const target = resolveTarget(args, env, cwd, profileFlag);
   const remote = target.kind === 'remote';
+  const reportToStdout = args.out === '-';
   return {
     target,
-    outDir: resolve(cwd, args.out ?? 'conform-report'),
+    outDir: reportToStdout ? join(tmpdir(), `conform-journal-${randomUUID()}`) : resolve(cwd, args.out ?? 'conform-report'),
+    ...(reportToStdout ? { reportToStdout } : {}),
     seed: integerOption('seed', args.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomSeed(),
     ...(fcPath !== undefined ? { fcPath } : {}),
     runs: integerOption('runs', args.runs, 1, 10_000) ?? 20,
@@ -65,12 +80,56 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
     concurrency: integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8),
     rps: integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0),
     maxRequests: integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS,
-    reporters: resolveReporters(args.reporter, env),
+    reporters: reportToStdout ? stdoutReporters(args.reporter) : resolveReporters(args.reporter, env),
     quiet: args.quiet === true,
+    gate: { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true },
+    waivers: resolveWaivers(args, cwd, target),
   };
 }
 
-function resolveReporters(flags: string[] | undefined, env: Env): ReporterName[] {
+function resolveFailOn(value: string | undefined): FailOn {
+  if (value === undefined) return 'must';
+  if (value !== 'must' && value !== 'should') throw new UsageError(`--fail-on must be must or should, got '${value}'`);
+  return value;
+}
+
+/**
+ * Waivers from the config file (its top-level "waivers" and the named target's) and from --waivers.
+ * The default config file is read for them only when it exists; a --config that cannot be read is an error.
+ */
+function resolveWaivers(args: ParsedArgs['values'], cwd: string, target: TargetChoice): Waiver[] {
+  const path = resolve(cwd, args.config ?? DEFAULT_CONFIG_FILE);
+  const config = args.config !== undefined || existsSync(path) ? readConfigFile(path) : undefined;
+  const fromConfig: Waiver[] = [];
+  if (typeof config === 'object' && config !== null) {
+    const relative = (file: string) => resolve(dirname(path), file);
+    const global = (config as { waivers?: unknown }).waivers;
+    if (global !== undefined) fromConfig.push(...parseConfigWaivers(global, `config file ${path}`, relative));
+    const name = args.target;
+    const entry = name !== undefined ? (config as { targets?: Record<string, TargetEntry> }).targets?.[name] : undefined;
+    if (target.kind === 'remote' && entry?.waivers !== undefined) {
+      fromConfig.push(...parseConfigWaivers(entry.waivers, `config file ${path}, target '${name}'`, relative, name));
+    }
+  }
+  return [...fromConfig, ...(args.waivers !== undefined ? loadWaiversFile(resolve(cwd, args.waivers)) : [])];
+}
+
+/** A fast-check path is counters joined by ':' (as a failure prints it); it only means something with the seed it came from. */
+function checkFcPath(path: string, seed: string | undefined): void {
+  if (!/^\d+(:\d+)*$/.test(path)) throw new UsageError(`--fc-path must be a fast-check path such as 4:1:0 (as a failure prints it), got '${path}'`);
+  if (seed === undefined) throw new UsageError('--fc-path needs the --seed it was printed with');
+}
+
+/** With `--out -` only the JSON report can go to stdout; the terminal summary goes to stderr. */
+function stdoutReporters(flags: string[] | undefined): ReporterName[] {
+  if (flags === undefined) return ['json'];
+  const names = resolveReporters(flags, {});
+  const needFolder = names.filter((n) => n === 'junit' || n === 'html');
+  if (needFolder.length > 0) throw new UsageError(`--out - prints the JSON report on stdout; ${needFolder.join(' and ')} need a folder (--out DIR)`);
+  return [...new Set<ReporterName>(['json', ...names])];
+}
+
+export function resolveReporters(flags: string[] | undefined, env: Env): ReporterName[] {
   if (flags === undefined) return defaultReporters(env);
   const names = splitList(flags);
   for (const name of names) {
@@ -90,22 +149,34 @@ function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profil
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
     const baseUrl = parseBaseUrl(name, '--target');
-    const keys = resolveKeys(args, env, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, baseUrl);
-    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'primary', label: baseUrl, keys };
+    const { keySource, ...keys } = resolveKeys(args, env, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, baseUrl);
+    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'primary', label: baseUrl, keys, keySource };
   }
-  const entry = loadTargets(args.config, cwd)[name];
-  if (!entry) throw new UsageError(`unknown target '${name}': not a URL and not a name in the targets file`);
+  const entry = namedTarget(name, args.config, cwd);
   const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
-  const keys = resolveKeys(args, env, entry.keyEnv ?? DEFAULT_KEY_ENV, entry.otherKeyEnv ?? DEFAULT_OTHER_KEY_ENV, name);
-  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'primary', label: name, keys };
+  const { keySource, ...keys } = resolveKeys(args, env, entry.keyEnv ?? DEFAULT_KEY_ENV, entry.otherKeyEnv ?? DEFAULT_OTHER_KEY_ENV, name);
+  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'primary', label: name, keys, keySource };
 }
 
+/** A target of the targets file by name; an unknown name lists the known ones. */
+export function namedTarget(name: string, configPath: string | undefined, cwd: string, flag = '--target'): TargetEntry {
+  const targets = loadTargets(configPath, cwd);
+  const entry = Object.hasOwn(targets, name) ? targets[name] : undefined;
+  if (entry) return entry;
+  const known = Object.keys(targets);
+  const where = resolve(cwd, configPath ?? DEFAULT_CONFIG_FILE);
+  throw new UsageError(`unknown ${flag === '--target' ? '' : `${flag} `}target '${name}': not a URL and not a name in ${where} (${known.length > 0 ? `known: ${known.join(', ')}` : 'it names no target'})`);
+}
+
+/** The keys, and where the primary one came from (`--key` or the variable), for the refused-key message. */
 function resolveKeys(args: ParsedArgs['values'], env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
+  const fromEnv = (variable: string) => (nonEmpty(env[variable]) !== undefined ? variable : undefined);
+  const keySource = nonEmpty(args.key) !== undefined ? '--key' : fromEnv(keyEnv) ?? fromEnv(DEFAULT_KEY_ENV);
   const primary = nonEmpty(args.key) ?? nonEmpty(env[keyEnv]) ?? nonEmpty(env[DEFAULT_KEY_ENV]);
-  if (primary === undefined) throw new UsageError(`no key for ${target}: pass --key or set ${keyEnv}`);
+  if (primary === undefined || keySource === undefined) throw new UsageError(`no key for ${target}: pass --key or set ${keyEnv}`);
   const other = nonEmpty(args['other-key']) ?? nonEmpty(env[otherKeyEnv]) ?? nonEmpty(env[DEFAULT_OTHER_KEY_ENV]);
   if (other !== undefined && other === primary) throw new UsageError('--other-key must belong to a different user than --key');
-  return other === undefined ? { primary } : { primary, other };
+  return other === undefined ? { primary, keySource } : { primary, other, keySource };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -125,10 +196,14 @@ export function parseBaseUrl(value: string, where: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-const FORBIDDEN_CONFIG_KEYS = /^(key|apikey|api_key|token|secret|otherkey|other_key)$/i;
-
 export function loadTargets(configPath: string | undefined, cwd: string): Record<string, TargetEntry> {
   const path = resolve(cwd, configPath ?? DEFAULT_CONFIG_FILE);
+  const parsed = readConfigFile(path);
+  const { $comment: _comment, ...targets } = (parsed as { targets: Record<string, TargetEntry> }).targets;
+  return targets;
+}
+
+function readConfigFile(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -142,35 +217,9 @@ export function loadTargets(configPath: string | undefined, cwd: string): Record
   } catch (error) {
     throw new UsageError(`targets file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  const targets = (parsed as { targets?: unknown } | null)?.targets;
-  if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) {
-    throw new UsageError(`targets file ${path}: expected an object with a "targets" object`);
-  }
-  const out: Record<string, TargetEntry> = {};
-  for (const [name, raw] of Object.entries(targets)) {
-    out[name] = validateEntry(name, raw, path);
-  }
-  return out;
-}
-
-function validateEntry(name: string, raw: unknown, path: string): TargetEntry {
-  const where = `targets file ${path}, target '${name}'`;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${where}: expected an object`);
-  const entry = raw as Record<string, unknown>;
-  for (const field of Object.keys(entry)) {
-    if (FORBIDDEN_CONFIG_KEYS.test(field)) throw new UsageError(`${where}: keys must not be stored in the file; name an environment variable with keyEnv`);
-    if (!['url', 'profile', 'keyEnv', 'otherKeyEnv', 'description'].includes(field)) throw new UsageError(`${where}: unknown field '${field}'`);
-  }
-  if (typeof entry.url !== 'string') throw new UsageError(`${where}: "url" must be a string`);
-  if (entry.profile !== undefined && (typeof entry.profile !== 'string' || !isProfileName(entry.profile))) {
-    throw new UsageError(`${where}: "profile" must be primary or staging`);
-  }
-  for (const field of ['keyEnv', 'otherKeyEnv'] as const) {
-    if (entry[field] !== undefined && (typeof entry[field] !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry[field] as string))) {
-      throw new UsageError(`${where}: "${field}" must be an environment variable name`);
-    }
-  }
-  return entry as unknown as TargetEntry;
+  const problem = configFileProblem(parsed);
+  if (problem !== undefined) throw new UsageError(`targets file ${path}: ${problem}`);
+  return parsed;
 }
 
 function randomSeed(): number {

@@ -1,9 +1,9 @@
-import { okObject, okRows } from './expect.ts';
-import { cursorWalk, cursorWindow, type CursorWindow, type Page } from './paging.ts';
+import { fail, okJson, okRows } from './expect.ts';
+import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirection, type Page } from './paging.ts';
 import type { Api } from './http/api.ts';
 import type { Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
-import { flag, idOf, type Row } from './lenient.ts';
+import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from './lenient.ts';
 
 export const PAGE_MAX = 200;
 /**
@@ -18,6 +18,8 @@ export interface Collection {
   ids: string[];
   /** The walk's pages, in order: the last one ended it. */
   pages: Page[];
+  /** The walk's id order (cursor paging is by id, §4; its direction is not shown). */
+  direction: IdDirection;
 }
 
 const sharedReads = {
@@ -73,7 +75,7 @@ export class Discovery {
   uses(user: KeyRef = 'primary'): Promise<Uses> {
     return cached(this.usesReads, user, async () => {
       const exchange = await this.api.uses({}, user);
-      return { rows: okRows(exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
+      return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
     });
   }
 
@@ -99,9 +101,12 @@ export class Discovery {
     return (await this.collection(user)).rows[0];
   }
 
-  /** Full single-item record (§4 GET /artifact.php). */
+  /** Full single-item record (§4 GET /artifact.php), bare or inside an envelope. */
   async record(id: string, user: KeyRef = 'primary'): Promise<Record<string, unknown>> {
-    return okObject(await this.api.item(id, user), `GET /artifact.php?id=${id}`);
+    const exchange = await this.api.item(id, user);
+    const what = `GET /artifact.php?id=${id}`;
+    const body = okJson('C4.14', exchange, what);
+    return recordOf(body, id) ?? fail('C4.14', `${what}: looked for the item record (an object with id and item fields, the body itself or inside an envelope); found ${shapeOf(body)}`, exchange);
   }
 
   /** Up to `count` items whose kept flag equals `kept`, by single reads when rows lack the flag. */
@@ -109,9 +114,9 @@ export class Discovery {
     const { rows } = await this.collection(user);
     const found: Row[] = [];
     for (const row of rows) {
-      let value = flag(row.is_kept);
-      if (value === undefined) value = flag((await this.record(String(row.id), user)).is_kept);
-      if (value === kept) found.push(row);
+      let value = itemFlag(row.is_kept);
+      if (value === undefined) value = itemFlag((await this.record(String(row.id), user)).is_kept);
+      if (isSet(value) === kept) found.push(row);
       if (found.length >= count) break;
     }
     return found;
@@ -128,13 +133,21 @@ export class Discovery {
     const { ids } = await this.collection(user);
     const numeric = ids.map(Number).filter(Number.isSafeInteger);
     if (numeric.length === ids.length) return numeric.reduce((max, id) => Math.max(max, id), 0) + 987_654_321;
+    // String ids: one shaped like the served ones (their prefix, other digits), so that it reads as an id no item has.
+    const taken = new Set(ids);
+    const shaped = /^(.*?)(\d+)$/.exec(ids.find((id) => /\d$/.test(id)) ?? '');
+    for (let n = 987_654_321; shaped && n < 987_654_331; n++) {
+      const candidate = `${shaped[1]}${n}`;
+      if (!taken.has(candidate)) return candidate;
+    }
     return `conform-absent-${Date.now().toString(36)}`;
   }
 
   private async walk(user: KeyRef): Promise<Collection> {
     const pages = await cursorWalk(this.api, { per_page: PAGE_MAX }, { user, maxPages: MAX_WALK_PAGES });
     const rows = pages.flatMap((p) => p.rows);
-    return { rows, ids: rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined), pages };
+    const ids = rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined);
+    return { rows, ids, pages, direction: directionOf(ids) };
   }
 }
 

@@ -20,12 +20,13 @@ export class TransportError extends Error {
   }
 }
 
-/** The target broke a clause of the spec. */
+/** The target broke a clause of the spec (`clause`: its id in src/clauses.ts, when the assertion names it). */
 export class CheckFailure extends Error {
   override name = 'CheckFailure';
   constructor(
     message: string,
     readonly exchangeId?: number,
+    readonly clause?: string,
   ) {
     super(message);
   }

@@ -4,11 +4,12 @@ import type { Reporter } from 'vitest/node';
 import type { OpenTarget } from './cli/targets.ts';
 import { DEFAULT_MAX_REQUESTS } from './config.ts';
 import { UsageError } from './errors.ts';
-import { checkResults, type RunResult } from './results.ts';
+import { checkIds, checkResults, type RunResult, type Selection } from './results.ts';
 import { packageRoot, type SuiteRunner } from './run.ts';
 import { settleJournal } from './safety.ts';
 import { selectionPattern } from './selection.ts';
-import { countStatuses, decideVerdict, exitCodes, type Verdict } from './verdict.ts';
+import { countStatuses, decideVerdict, defaultGate, type GateOptions } from './verdict.ts';
+import { todayUtc, waiversFor, type Waiver } from './waivers.ts';
 
 export interface ExecuteOptions {
   seed: number;
@@ -28,6 +29,10 @@ export interface ExecuteOptions {
   reporters?: Reporter[];
   /** The signal that interrupted the run, if one did. */
   interrupted?: () => string | undefined;
+  /** What gates (default: MUST checks only, incomplete runs fail). */
+  gate?: GateOptions;
+  /** Waivers from --waivers and the config file; those naming another target are left out here. */
+  waivers?: readonly Waiver[];
 }
 
 export function version(): string {
@@ -67,25 +72,37 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
     throw new UsageError(`the selection (--only ${options.only.join(',') || '-'} --skip ${options.skip.join(',') || '-'}) matches no check; see conform --list`);
   }
   const harnessErrors = unhandled.map((e) => (e instanceof Error ? e.message : String(e)));
-  let { verdict, reason }: { verdict: Verdict; reason: string } = decideVerdict(checks);
-  if (verdict === 'no verdict' && Date.now() > options.deadline) {
-    const hung = checks.find((c) => c.status === 'error')?.message?.split('\n')[0];
-    reason = `the run's deadline passed${hung ? `; first unanswered: ${hung}` : ''}`;
-  }
-  if (options.interrupted?.()) ({ verdict, reason } = { verdict: 'no verdict', reason: `interrupted (${options.interrupted()}); kept values restored: ${safety.problems.length === 0 ? 'yes' : 'NO'}` });
-  if (verdict === 'conforms' && harnessErrors.length > 0) ({ verdict, reason } = { verdict: 'no verdict', reason: `${harnessErrors.length} harness error(s) outside checks` });
-  if (verdict === 'conforms' && safety.problems.length > 0) ({ verdict, reason } = { verdict: 'no verdict', reason: 'kept values could not all be restored' });
+  const ids = checkIds(modules);
+  // A selection that leaves nothing out (e.g. --only '*') is a full run.
+  const selection: Selection | undefined = pattern && ids.deselected.length > 0
+    ? { only: [...options.only], skip: [...options.skip], selected: ids.all.length - ids.deselected.length, total: ids.all.length, deselected: ids.deselected }
+    : undefined;
+  const gate = options.gate ?? defaultGate;
+  const interruptedBy = options.interrupted?.();
+  const decision = decideVerdict(checks, gate, {
+    ...(interruptedBy ? { interrupted: interruptedBy } : {}),
+    deadlinePassed: Date.now() > options.deadline,
+    harnessErrors: harnessErrors.length,
+    safetyProblems: safety.problems.length,
+    ...(selection ? { selection } : {}),
+    waivers: waiversFor(options.waivers ?? [], target),
+    today: todayUtc(),
+    knownChecks: ids.all,
+  });
   const result: RunResult = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: 'conform', version: version() },
     target: { label: target.label, url: target.baseUrl, profile: target.profile },
     seed: options.seed,
-    verdict,
-    reason,
-    exitCode: exitCodes[verdict],
-    counts: countStatuses(checks),
-    requests: checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
-    checks,
+    verdict: decision.verdict,
+    reason: decision.reason,
+    exitCode: decision.exitCode,
+    policy: gate,
+    ...(selection ? { selection } : {}),
+    waivers: decision.waivers,
+    counts: countStatuses(decision.checks),
+    requests: decision.checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
+    checks: decision.checks,
     safety,
   };
   return { result, harnessErrors };

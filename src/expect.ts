@@ -1,54 +1,98 @@
 import { CheckFailure } from './errors.ts';
 import type { Exchange } from './http/exchange.ts';
-import { errorsList, isObject, rowsOf, type Row } from './lenient.ts';
+import { errorsList, isObject, rowsOf, shapeOf, type Row } from './lenient.ts';
 
-/** Fails the check: the target broke the clause. The exchange, if given, is shown and reproduced. */
-export function fail(message: string, exchange?: Exchange): never {
-  throw new CheckFailure(message, exchange?.seq);
+/**
+ * The id of the clause (src/clauses.ts) that makes an assertion necessary. Every assertion in suites/
+ * names one as its first argument; test/assertions.test.ts holds each to the registry.
+ */
+export type ClauseId = `C${number}.${number}`;
+
+const CLAUSE = /^C\d+\.\d+$/;
+const isClause = (value: unknown): value is ClauseId => typeof value === 'string' && CLAUSE.test(value);
+
+/** Splits optional leading clause ids off an argument list (the clause-less forms are kept for callers outside suites/). */
+function clauseAnd<T extends unknown[]>(args: unknown[]): [ClauseId | undefined, ...T] {
+  return (isClause(args[0]) ? args : [undefined, ...args]) as [ClauseId | undefined, ...T];
 }
 
-export function ensure(condition: unknown, message: string, exchange?: Exchange): asserts condition {
-  if (!condition) fail(message, exchange);
+/** Fails the check: the target broke the clause. The exchange, if given, is shown and reproduced. */
+export function fail(clause: ClauseId, message: string, exchange?: Exchange): never;
+export function fail(message: string, exchange?: Exchange): never;
+export function fail(...args: unknown[]): never {
+  const [clause, message, exchange] = isClause(args[0]) && typeof args[1] === 'string' ? (args as [ClauseId, string, Exchange?]) : ([undefined, ...args] as [undefined, string, Exchange?]);
+  throw new CheckFailure(message, exchange?.seq, clause);
+}
+
+export function ensure(clause: ClauseId, condition: unknown, message: string, exchange?: Exchange): asserts condition;
+export function ensure(condition: unknown, message: string, exchange?: Exchange): asserts condition;
+export function ensure(...args: unknown[]): void {
+  const [clause, condition, message, exchange] = isClause(args[0]) && typeof args[2] === 'string' ? (args as [ClauseId, unknown, string, Exchange?]) : ([undefined, ...args] as [undefined, unknown, string, Exchange?]);
+  if (!condition) throw new CheckFailure(message, exchange?.seq, clause);
 }
 
 export const is2xx = (ex: Exchange): boolean => ex.response.status >= 200 && ex.response.status < 300;
 export const is4xx = (ex: Exchange): boolean => ex.response.status >= 400 && ex.response.status < 500;
 
 /** Never acceptable for anything a client sends. */
-export function ensureNo5xx(ex: Exchange, what: string): void {
-  ensure(ex.response.status < 500, `${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex);
+export function ensureNo5xx(clause: ClauseId, ex: Exchange, what: string): void;
+export function ensureNo5xx(ex: Exchange, what: string): void;
+export function ensureNo5xx(...args: unknown[]): void {
+  const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
+  if (ex.response.status >= 500) throw new CheckFailure(`${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex.seq, clause);
 }
 
 /** A successful JSON answer; returns the parsed body. */
-export function okJson(ex: Exchange, what: string): unknown {
-  ensure(is2xx(ex), `${what}: expected a 2xx answer, got ${ex.response.status}`, ex);
-  ensure(ex.response.json !== undefined, `${what}: the body is not JSON (${ex.response.parseError ?? 'empty body'})`, ex);
+export function okJson(clause: ClauseId, ex: Exchange, what: string): unknown;
+export function okJson(ex: Exchange, what: string): unknown;
+export function okJson(...args: unknown[]): unknown {
+  const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
+  return jsonOf(clause, ex, what);
+}
+
+function jsonOf(clause: ClauseId | undefined, ex: Exchange, what: string): unknown {
+  if (!is2xx(ex)) throw new CheckFailure(`${what}: expected a 2xx answer, got ${ex.response.status}`, ex.seq, clause);
+  if (ex.response.json === undefined) throw new CheckFailure(`${what}: the body is not JSON (${ex.response.parseError ?? 'empty body'})`, ex.seq, clause);
   return ex.response.json;
 }
 
 /** A successful list answer; returns its rows, wherever the envelope keeps them. */
-export function okRows(ex: Exchange, what: string): Row[] {
-  const rows = rowsOf(okJson(ex, what));
-  ensure(rows, `${what}: no list of records found in the body`, ex);
+export function okRows(clause: ClauseId, ex: Exchange, what: string): Row[];
+export function okRows(ex: Exchange, what: string): Row[];
+export function okRows(...args: unknown[]): Row[] {
+  const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
+  const body = jsonOf(clause, ex, what);
+  const rows = rowsOf(body);
+  if (!rows) throw new CheckFailure(`${what}: looked for a list of records (a bare list, or the one list of objects in the envelope); found ${shapeOf(body)}`, ex.seq, clause);
   return rows;
 }
 
-export function okObject(ex: Exchange, what: string): Record<string, unknown> {
-  const body = okJson(ex, what);
-  ensure(isObject(body), `${what}: expected a JSON object`, ex);
+export function okObject(clause: ClauseId, ex: Exchange, what: string): Record<string, unknown>;
+export function okObject(ex: Exchange, what: string): Record<string, unknown>;
+export function okObject(...args: unknown[]): Record<string, unknown> {
+  const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
+  const body = jsonOf(clause, ex, what);
+  if (!isObject(body)) throw new CheckFailure(`${what}: expected a JSON object, found ${shapeOf(body)}`, ex.seq, clause);
   return body;
 }
 
 /** A 4xx refusal (the exact status is not shown unless the caller asks for one). */
-export function refused(ex: Exchange, what: string, status?: number): void {
-  ensureNo5xx(ex, what);
-  if (status !== undefined) ensure(ex.response.status === status, `${what}: expected ${status}, got ${ex.response.status}`, ex);
-  else ensure(is4xx(ex), `${what}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+export function refused(clause: ClauseId, ex: Exchange, what: string, status?: number): void;
+export function refused(ex: Exchange, what: string, status?: number): void;
+export function refused(...args: unknown[]): void {
+  const [clause, ex, what, status] = (isClause(args[0]) ? args : [undefined, ...args]) as [ClauseId | undefined, Exchange, string, number?];
+  if (ex.response.status >= 500) throw new CheckFailure(`${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex.seq, clause);
+  if (status !== undefined && ex.response.status !== status) throw new CheckFailure(`${what}: expected ${status}, got ${ex.response.status}`, ex.seq, clause);
+  if (!is4xx(ex)) throw new CheckFailure(`${what}: expected a 4xx refusal, got ${ex.response.status}`, ex.seq, clause);
 }
 
-/** 400 with a non-empty errors list (§4 rule 4, §7). */
-export function badRequestWithErrors(ex: Exchange, what: string): void {
-  refused(ex, what, 400);
+/** 400 with a non-empty errors list (§4 rule 4, §7); the shape of its entries is not shown. */
+export function badRequestWithErrors(clause: ClauseId, ex: Exchange, what: string): void;
+export function badRequestWithErrors(ex: Exchange, what: string): void;
+export function badRequestWithErrors(...args: unknown[]): void {
+  const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
+  if (clause) refused(clause, ex, what, 400);
+  else refused(ex, what, 400);
   const errors = errorsList(ex.response.json);
-  ensure(errors && errors.length > 0, `${what}: the 400 body must carry a non-empty errors list`, ex);
+  if (!(errors && errors.length > 0)) throw new CheckFailure(`${what}: the 400 body must carry a non-empty errors list; found ${shapeOf(ex.response.json)}`, ex.seq, clause);
 }

@@ -3,17 +3,28 @@ import type { Api } from './http/api.ts';
 import { TRANSIENT_STATUSES } from './http/client.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import { Journal, type KeyRef } from './journal.ts';
-import { flag, isObject } from './lenient.ts';
+import { itemFlag, recordOf, shapeOf } from './lenient.ts';
 
-/** Reads an item's kept flag with a single-item read (§4 GET /artifact.php). */
-export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange }> {
+/**
+ * Reads an item's kept flag with a single-item read (§4 GET /artifact.php). The record is found by its
+ * structure (bare, or inside an envelope); a flag served as null reads as 0 ("not set").
+ */
+export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange; unset: boolean; servedId: unknown }> {
   const exchange = await api.item(id, user);
-  const body = exchange.response.json;
-  const value = exchange.response.status === 200 && isObject(body) ? flag(body.is_kept) : undefined;
+  const { status, json } = exchange.response;
+  const ok = status >= 200 && status < 300;
+  const record = ok ? recordOf(json, id) : undefined;
+  const value = record ? itemFlag(record.is_kept) : undefined;
   if (value === undefined) {
-    throw new CheckFailure(`could not read is_kept of item ${id} (status ${exchange.response.status})`, exchange.seq);
+    const found = !ok
+      ? `it answered ${status} (${shapeOf(json)})`
+      : record
+        ? `found the record, but its is_kept is ${JSON.stringify(record.is_kept)}, not 0/1, a boolean or null`
+        : `found ${shapeOf(json)}`;
+    throw new CheckFailure(`could not read is_kept of item ${id}: looked for a 2xx answer holding the item record (the body itself, or an object inside an envelope) with is_kept; ${found}`, exchange.seq, 'C4.14');
   }
-  return { value: value ? 1 : 0, exchange };
+  // servedId: the id as the record carries it (a number, or a string even when it looks numeric), to send back as it came.
+  return { value: value ? 1 : 0, exchange, unset: value === null, servedId: record!.id };
 }
 
 /**
@@ -22,6 +33,8 @@ export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): 
  */
 export class KeptWriter {
   private readonly originals = new Map<string, { user: KeyRef; id: string; value: 0 | 1 }>();
+  /** Each item's id as its record serves it, sent back in the same type. */
+  private readonly servedIds = new Map<string, unknown>();
 
   constructor(
     private readonly api: Api,
@@ -37,7 +50,8 @@ export class KeptWriter {
     const owner = options.owner ?? (options.as === 'other' ? 'other' : 'primary');
     const as = options.as ?? owner;
     await this.journalChange(owner, id, value);
-    const body = options.body ?? { id: numericIfPossible(id), is_kept: value };
+    const served = this.servedIds.get(`${owner}:${id}`);
+    const body = options.body ?? { id: typeof served === 'number' || typeof served === 'string' ? served : numericIfPossible(id), is_kept: value };
     return this.sendOnce(() => this.api.setKept(body, as), owner, id);
   }
 
@@ -55,8 +69,9 @@ export class KeptWriter {
   private async journalChange(owner: KeyRef, id: string, sent: unknown): Promise<void> {
     const key = `${owner}:${id}`;
     if (!this.originals.has(key)) {
-      const { value: current } = await readKept(this.api, id, owner);
+      const { value: current, servedId } = await readKept(this.api, id, owner);
       this.originals.set(key, { user: owner, id, value: current });
+      this.servedIds.set(key, servedId);
     }
     this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
   }

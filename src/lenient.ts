@@ -38,6 +38,77 @@ export function flag(value: unknown): boolean | undefined {
   return undefined;
 }
 
+/**
+ * An item's flag (is_kept and the independent flags, §2): read as flag(), and `null` as "not set". A
+ * `true` filter must leave such an item out; a `false` filter may list it or not.
+ */
+export function itemFlag(value: unknown): boolean | null | undefined {
+  return value === null ? null : flag(value);
+}
+
+/** Whether an item's flag is set; a flag served as null is not. */
+export const isSet = (value: unknown): boolean => itemFlag(value) === true;
+
+/** A short description of a JSON value's shape, for failures whose cause is an answer the suite could not read. */
+export function shapeOf(value: unknown): string {
+  if (value === undefined) return 'no JSON body';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    const kinds = [...new Set(value.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v)))];
+    return value.length === 0 ? 'an empty list' : `a list of ${value.length} ${kinds.join('/')} entr${value.length === 1 ? 'y' : 'ies'}`;
+  }
+  if (isObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 0) return 'an empty object';
+    const shown = keys.slice(0, 8).map((k) => `${k} (${kindOf(value[k])})`).join(', ');
+    return `an object with ${shown}${keys.length > 8 ? `, and ${keys.length - 8} more keys` : ''}`;
+  }
+  const text = JSON.stringify(value);
+  return `the ${typeof value} ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `list of ${value.length}`;
+  return isObject(value) ? 'object' : typeof value;
+}
+
+/** Fields that mark an object as an item record (§2): it has an id and at least one of the others. */
+const RECORD_FIELDS = ['Title', 'is_kept', 'tags', 'type_id', 'type', 'is_physical', 'is_digital', 'is_in_secondary_collection'];
+const looksLikeRecord = (value: unknown): value is Row => isObject(value) && idOf(value.id) !== undefined && RECORD_FIELDS.some((f) => f in value);
+
+/**
+ * The item record in a single-item read (§4 GET /artifact.php), found by its structure: the body itself,
+ * or an object inside an envelope whose name the spec does not show (`{ "<name>": { ...record } }`,
+ * also one level deeper, or a list holding just the record). With `id`, a record carrying that id
+ * is preferred; otherwise the record must be the only one found at the shallowest depth.
+ */
+export function recordOf(body: unknown, id?: string): Row | undefined {
+  if (looksLikeRecord(body) && (id === undefined || idOf(body.id) === id)) return body;
+  const levels: Row[][] = [[], [], []];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 2) return;
+    if (Array.isArray(value)) {
+      if (value.length === 1) visit(value[0], depth);
+      return;
+    }
+    if (!isObject(value)) return;
+    if (depth > 0 && looksLikeRecord(value)) {
+      levels[depth]!.push(value);
+      return;
+    }
+    for (const child of Object.values(value)) visit(child, depth + 1);
+  };
+  visit(body, 0);
+  if (looksLikeRecord(body)) levels[0]!.push(body);
+  if (id !== undefined) {
+    const match = levels.flat().find((r) => idOf(r.id) === id);
+    if (match) return match;
+  }
+  const shallowest = levels.find((l) => l.length > 0);
+  return shallowest?.length === 1 ? shallowest[0] : undefined;
+}
+
 export function isIsoDate(value: unknown): value is string {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const parsed = new Date(`${value}T00:00:00Z`);

@@ -15,12 +15,19 @@ export interface CheckInfo {
   appliesTo?: readonly ProfileName[];
   /** Needs the second user's key (--other-key). */
   needsOtherKey?: boolean;
+  /**
+   * The freedoms the check accepts where the spec leaves a choice open ("not shown"), in our own words;
+   * CONFORMANCE.md publishes them beside the clauses the check enforces, and conform explain prints them.
+   */
+  accepts?: readonly string[];
 }
 
 export type Outcome = 'failed' | 'error' | 'not-applicable';
 
 export interface RecordedFailure {
   message: string;
+  /** The clause (src/clauses.ts) the failed assertion enforces. */
+  clause?: string;
   /** What was sent and what came back, trimmed; credentials masked. */
   exchange?: { request: string; status: number; responseBody: string };
   reproduction?: string;

@@ -2,7 +2,7 @@ import { ensure, okRows } from './expect.ts';
 import type { Api } from './http/api.ts';
 import type { Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
-import { flag, isObject, type Row } from './lenient.ts';
+import { flag, isObject, shapeOf, type Row } from './lenient.ts';
 
 export interface Page {
   rows: Row[];
@@ -14,18 +14,31 @@ export interface Page {
 /** One page of POST /artifacts.php, with has_more and next_cursor read leniently (§4 rule 2). */
 export async function fetchPage(api: Api, body: Record<string, unknown>, user: KeyRef = 'primary'): Promise<Page> {
   const exchange = await api.list(body, user);
-  const rows = okRows(exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
+  const rows = okRows('C4.4', exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
   const envelope = exchange.response.json;
-  ensure(isObject(envelope), `POST /artifacts.php ${JSON.stringify(body)}: the body must be an object carrying has_more`, exchange);
+  ensure('C4.4', isObject(envelope), `POST /artifacts.php ${JSON.stringify(body)}: looked for an object carrying has_more beside the rows; found ${shapeOf(envelope)}`, exchange);
   return { rows, hasMore: flag(envelope.has_more), nextCursor: envelope.next_cursor, exchange };
 }
 
 export const noCursor = (cursor: unknown): boolean => cursor === null || cursor === undefined || cursor === '';
 
-/** Ids in the order cursor paging returns them (§4): numerically when both are numbers, else by code units. */
+/** Ids in ascending order: numerically when both are numbers, else by code units. */
 export function compareIds(a: string, b: string): number {
   const numeric = /^\d+$/.test(a) && /^\d+$/.test(b);
   return numeric ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Cursor paging is by id (§4); whether ascending or descending is not shown. */
+export type IdDirection = 'ascending' | 'descending';
+
+/** The direction of a cursor walk, read from its first and last ids. */
+export function directionOf(ids: readonly string[]): IdDirection {
+  return ids.length > 1 && compareIds(ids[0]!, ids.at(-1)!) > 0 ? 'descending' : 'ascending';
+}
+
+/** Compares ids in the order a walk in `direction` returns them. */
+export function inWalkOrder(direction: IdDirection): (a: string, b: string) => number {
+  return direction === 'ascending' ? compareIds : (a, b) => compareIds(b, a);
 }
 
 /** The first pages of a cursor walk, and whether they are all of them. */
@@ -48,10 +61,10 @@ export async function cursorWindow(
   for (let i = 0; i < maxPages; i++) {
     const page = await fetchPage(api, { ...body, cursor }, user);
     pages.push(page);
-    ensure(page.hasMore !== undefined, 'cursor paging: has_more must be a boolean (or 0/1)', page.exchange);
+    ensure('C4.4', page.hasMore !== undefined, `cursor paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(page).has_more)}`, page.exchange);
     if (!page.hasMore) return { pages, complete: true };
-    ensure(!noCursor(page.nextCursor), 'cursor paging: has_more is true but there is no next_cursor', page.exchange);
-    ensure(page.rows.length > 0, 'cursor paging: an empty page claims has_more', page.exchange);
+    ensure('C4.4', !noCursor(page.nextCursor), 'cursor paging: has_more is true but there is no next_cursor', page.exchange);
+    ensure('C4.4', page.rows.length > 0, 'cursor paging: an empty page claims has_more', page.exchange);
     if (enough?.(page)) break;
     cursor = page.nextCursor;
   }
@@ -65,16 +78,23 @@ export async function cursorWalk(api: Api, body: Record<string, unknown>, { user
   return pages;
 }
 
+function envelopeOf(page: Page): Record<string, unknown> {
+  const json = page.exchange.response.json;
+  return isObject(json) ? json : {};
+}
+
 /**
  * The rows of a cursor window that an oracle can be held to: all of them when the walk is complete,
- * else those up to the highest id seen (cursor pages come in ascending id order, §4), so that "every
- * matching item up to there was returned" is a claim about the window alone.
+ * else those up to the last id seen in the walk's order (cursor pages come in id order, §4; `direction`
+ * is the whole walk's), so that "every matching item up to there was returned" is a claim about the
+ * window alone.
  */
-export function windowBound(window: CursorWindow, idOf: (row: Row) => string | undefined): (id: string) => boolean {
+export function windowBound(window: CursorWindow, idOf: (row: Row) => string | undefined, direction: IdDirection = 'ascending'): (id: string) => boolean {
   if (window.complete) return () => true;
+  const order = inWalkOrder(direction);
   const ids = window.pages.flatMap((p) => p.rows.map(idOf)).filter((id): id is string => id !== undefined);
-  const highest = ids.reduce<string | undefined>((max, id) => (max === undefined || compareIds(id, max) > 0 ? id : max), undefined);
-  return (id) => highest !== undefined && compareIds(id, highest) <= 0;
+  const furthest = ids.reduce<string | undefined>((max, id) => (max === undefined || order(id, max) > 0 ? id : max), undefined);
+  return (id) => furthest !== undefined && order(id, furthest) <= 0;
 }
 
 /** Walks every page of a listing by page number. */
@@ -83,7 +103,7 @@ export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages
   for (let page = 1; page <= maxPages; page++) {
     const current = await fetchPage(api, { ...body, page });
     pages.push(current);
-    ensure(current.hasMore !== undefined, 'page paging: has_more must be a boolean (or 0/1)', current.exchange);
+    ensure('C4.4', current.hasMore !== undefined, `page paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(current).has_more)}`, current.exchange);
     if (!current.hasMore) return pages;
   }
   throw new Error(`page walk did not end within ${maxPages} pages`);

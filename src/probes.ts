@@ -2,7 +2,7 @@ import type { Api } from './http/api.ts';
 import { endpoints } from './http/api.ts';
 import type { Auth, Exchange } from './http/exchange.ts';
 import type { KeyRef } from './journal.ts';
-import { isObject, rowsOf, type Row } from './lenient.ts';
+import { isObject, recordOf, rowsOf, type Row } from './lenient.ts';
 import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from './profiles.ts';
 
@@ -44,8 +44,34 @@ export function userDataIn(exchange: Exchange, known: readonly string[]): string
   const rows = rowsOf(exchange.response.json);
   if (rows && rows.length > 0) return `the body carries ${rows.length} record(s)`;
   const body = exchange.response.json;
-  if (isObject(body) && ('Title' in body || 'is_kept' in body)) return 'the body carries an item record';
+  if ((isObject(body) && ('Title' in body || 'is_kept' in body)) || recordOf(body) !== undefined) return 'the body carries an item record';
   return undefined;
+}
+
+/** A path no API serves: how a target answers it shows how it answers the paths it does not serve. */
+export const NO_SUCH_PATH = '/conform-no-such-endpoint-5e0c7a.php';
+
+/** The body with the request's own path masked: catch-all pages often quote the path asked for. */
+function maskedBody(exchange: Exchange): string {
+  const path = new URL(exchange.request.url).pathname;
+  return exchange.response.text.split(path).join('{path}');
+}
+
+/** Two answers alike but for the path each quotes: the same status and body. */
+export function sameAnswer(a: Exchange, b: Exchange): boolean {
+  return a.response.status === b.response.status && maskedBody(a) === maskedBody(b);
+}
+
+/**
+ * Whether an answer shows the path is no endpoint of the target: 404 or 410, or a 2xx page that holds
+ * no records and none of the user's data (a catch-all page), or the very answer a path no API serves
+ * gets (`baseline`, the path masked).
+ */
+export function answersAsAbsent(exchange: Exchange, known: readonly string[], baseline?: Exchange): boolean {
+  const { status } = exchange.response;
+  if (status === 404 || status === 410) return true;
+  if (baseline && sameAnswer(exchange, baseline)) return true;
+  return status >= 200 && status < 300 && userDataIn(exchange, known) === undefined;
 }
 
 /** Cursor pages a snapshot reads: the whole collection up to 1,000 items, else its first 1,000 by id. */
@@ -72,7 +98,8 @@ export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName
     if (probe.title !== undefined) reads.push(api.list({ query: probe.title, per_page: 200 }, user));
   }
   const others = await Promise.all(reads);
-  return JSON.stringify([rows.map(stripStamps), ...others.map((e) => [e.response.status, e.response.json])]);
+  // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
+  return JSON.stringify([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
 }
 
 function stripStamps(row: Row): Row {

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { CheckMeta, Level, RecordedFailure } from './meta.ts';
+import type { Waiver, WaiverState } from './waivers.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -19,6 +20,42 @@ export interface CheckResult {
   durationMs: number;
   /** Requests sent while the check ran; the run's shared reads (walks, uses) count where they were sent. */
   requests?: number;
+  /** How the outcome weighs in the verdict; absent when it neither gates nor needs a word. Set by decideVerdict. */
+  effect?: Effect;
+  /** The waiver that names this check, and what became of it. */
+  waiver?: { reason: string; expires: string; state: WaiverState };
+}
+
+/**
+ * How a check's outcome weighs in the verdict, decided in src/verdict.ts so that no reporter has to:
+ * - blocks: counts against the gate (a failure at a gating level, an error, or a gating check that could not be judged)
+ * - advice: a SHOULD failure while only MUST checks gate; shown as advice, never gating
+ * - waived: would block, but a waiver in force accepts it
+ * - unexpected-pass: passed although a waiver in force names it (the waiver can go)
+ */
+export type Effect = 'blocks' | 'advice' | 'waived' | 'unexpected-pass';
+
+/** A partial run: what --only/--skip chose, and the checks they left out. */
+export interface Selection {
+  only: string[];
+  skip: string[];
+  /** Checks that ran (or were judged not applicable) / checks the suite has. */
+  selected: number;
+  total: number;
+  deselected: string[];
+}
+
+/** "partial run: --only AUTH-* (4 of 67 checks)". */
+export function describeSelection(selection: Selection): string {
+  const flags = [selection.only.length > 0 ? `--only ${selection.only.join(',')}` : '', selection.skip.length > 0 ? `--skip ${selection.skip.join(',')}` : ''];
+  return `partial run: ${flags.filter(Boolean).join(' ')} (${selection.selected} of ${selection.total} checks)`;
+}
+
+/** A waiver that names the run's target, and what became of it. */
+export interface WaiverOutcome extends Waiver {
+  state: WaiverState;
+  /** Why an unused waiver was not used. */
+  note?: string;
 }
 
 export function areaOf(moduleId: string): string {
@@ -35,6 +72,22 @@ export function checkResults(modules: readonly TestModule[]): CheckResult[] {
     }
   }
   return results.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+}
+
+/** Ids of every check the suite has, and of those --only/--skip left out of the run. */
+export function checkIds(modules: readonly TestModule[]): { all: string[]; deselected: string[] } {
+  const all: string[] = [];
+  const deselected: string[] = [];
+  for (const module of modules) {
+    for (const testCase of module.children.allTests()) {
+      const meta = testCase.meta().conform as CheckMeta | undefined;
+      if (!meta) continue;
+      all.push(meta.id);
+      if (!checkResultOf(testCase)) deselected.push(meta.id);
+    }
+  }
+  const byId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+  return { all: all.sort(byId), deselected: deselected.sort(byId) };
 }
 
 /** One check's result; undefined for tests that are not checks or were deselected. */
@@ -72,13 +125,19 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
 }
 
 export interface RunResult {
-  schemaVersion: 1;
+  schemaVersion: 2;
   tool: { name: 'conform'; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;
   verdict: import('./verdict.ts').Verdict;
   reason: string;
   exitCode: number;
+  /** What gates: --fail-on and --allow-incomplete. */
+  policy: import('./verdict.ts').GateOptions;
+  /** Present when --only/--skip left checks out. */
+  selection?: Selection;
+  /** Waivers that name this target (or every target), and what became of each. */
+  waivers: WaiverOutcome[];
   counts: import('./verdict.ts').Counts;
   checks: CheckResult[];
   /** Requests the checks sent in all (bounded by --max-requests). */

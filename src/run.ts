@@ -37,32 +37,31 @@ export class SuiteRunner {
 
   static async create(options: { checkTimeoutMs: number }): Promise<SuiteRunner> {
     const relay = new Relay();
-    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-    const vitest = await createVitest(
-      'test',
-      {
-        root: packageRoot,
-        config: false,
-        watch: false,
-        include: ['suites/**/*.test.ts'],
-        reporters: [relay],
-        // One worker, files in sequence: checks that toggle kept values must never overlap reads
-        // that use the collection as an oracle. Requests inside a check run concurrently instead.
-        fileParallelism: false,
-        maxWorkers: 1,
-        isolate: false,
-        pool: 'threads',
-        testTimeout: options.checkTimeoutMs,
-        hookTimeout: options.checkTimeoutMs,
-        passWithNoTests: true,
-      },
-      { cacheDir: join(tmpdir(), 'conform-vite-cache'), logLevel: 'silent', clearScreen: false },
+    // vitest's logger installs SIGINT/SIGTERM handlers that exit the process; the CLI handles signals
+    // itself so that kept values are restored first. Removing them after start-up left a window in
+    // which a signal ended the run with 143, so they are never installed.
+    const vitest = await withoutSignalHandlers(() =>
+      createVitest(
+        'test',
+        {
+          root: packageRoot,
+          config: false,
+          watch: false,
+          include: ['suites/**/*.test.ts'],
+          reporters: [relay],
+          // One worker, files in sequence: checks that toggle kept values must never overlap reads
+          // that use the collection as an oracle. Requests inside a check run concurrently instead.
+          fileParallelism: false,
+          maxWorkers: 1,
+          isolate: false,
+          pool: 'threads',
+          testTimeout: options.checkTimeoutMs,
+          hookTimeout: options.checkTimeoutMs,
+          passWithNoTests: true,
+        },
+        { cacheDir: join(tmpdir(), 'conform-vite-cache'), logLevel: 'silent', clearScreen: false },
+      ),
     );
-    // vitest's logger exits the process on SIGINT/SIGTERM; the CLI handles them itself so that
-    // kept values are restored before it exits.
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      for (const listener of process.listeners(signal)) if (!before[signal].includes(listener)) process.off(signal, listener);
-    }
     return new SuiteRunner(vitest, relay);
   }
 
@@ -88,6 +87,22 @@ export class SuiteRunner {
 
   async close(): Promise<void> {
     await this.vitest.close();
+  }
+}
+
+async function withoutSignalHandlers<T>(start: () => Promise<T>): Promise<T> {
+  const { on, once } = process;
+  const skipSignals = (register: typeof process.on): typeof process.on =>
+    function (this: NodeJS.Process, event: string | symbol, listener: (...args: any[]) => void) {
+      return event === 'SIGINT' || event === 'SIGTERM' ? process : register.call(this, event, listener);
+    } as typeof process.on;
+  process.on = skipSignals(on);
+  process.once = skipSignals(once);
+  try {
+    return await start();
+  } finally {
+    process.on = on;
+    process.once = once;
   }
 }
 

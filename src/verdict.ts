@@ -1,10 +1,50 @@
-import type { CheckResult, Status } from './results.ts';
+import { describeSelection, type CheckResult, type Effect, type Selection, type Status, type WaiverOutcome } from './results.ts';
+import { isExpired, waiverOf, type Waiver } from './waivers.ts';
 
-export type Verdict = 'conforms' | 'does not conform' | 'no verdict';
+export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdict';
 
-export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, 'no verdict': 3 } as const;
+export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, incomplete: 3, 'no verdict': 3 } as const;
 
 export type Counts = Record<Status, number>;
+
+export type FailOn = 'must' | 'should';
+
+/** What gates a run (recorded in every report). */
+export interface GateOptions {
+  /** must: only MUST checks gate (SHOULD failures are advice); should: SHOULD checks gate too. */
+  failOn: FailOn;
+  /** A gating check skipped for an absent precondition does not make the run incomplete. */
+  allowIncomplete: boolean;
+}
+
+export const defaultGate: GateOptions = { failOn: 'must', allowIncomplete: false };
+
+/** Everything besides the checks' own outcomes that bears on the verdict. */
+export interface Circumstances {
+  /** The signal that interrupted the run. */
+  interrupted?: string;
+  deadlinePassed?: boolean;
+  /** Errors outside any check (vitest's unhandled errors). */
+  harnessErrors?: number;
+  /** Kept values the end-of-run sweep could not put back. */
+  safetyProblems?: number;
+  /** A partial run (--only/--skip): named in the reason. */
+  selection?: Selection;
+  /** Waivers that name the target, and the day (YYYY-MM-DD, UTC) they are judged on. */
+  waivers?: readonly Waiver[];
+  today?: string;
+  /** Every check id the suite has: a waiver naming none of them is reported as such. */
+  knownChecks?: readonly string[];
+}
+
+export interface Decision {
+  verdict: Verdict;
+  reason: string;
+  exitCode: number;
+  /** The checks, each with the effect its outcome has on the verdict and its waiver. */
+  checks: CheckResult[];
+  waivers: WaiverOutcome[];
+}
 
 export function countStatuses(checks: readonly CheckResult[]): Counts {
   const counts: Counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
@@ -13,15 +53,108 @@ export function countStatuses(checks: readonly CheckResult[]): Counts {
 }
 
 /**
- * The one place a verdict is decided. It fails closed: a MUST failure is non-conformance; otherwise
- * any harness error, or a run where nothing could be judged, gives no verdict rather than a pass.
+ * The one place a verdict is decided, overrides included. It fails closed, in this order: an
+ * interrupted run has no verdict; a failure at a gating level is non-conformance; an error, an error
+ * outside the checks, a restore that could not be verified, or a run where nothing passed gives no
+ * verdict; a gating check that could not be judged makes the run incomplete (unless waived or
+ * allowed). Only then does the target conform.
  */
-export function decideVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
-  const counts = countStatuses(checks);
-  const mustFailures = checks.filter((c) => c.status === 'failed' && c.level === 'MUST').length;
-  if (mustFailures > 0) return { verdict: 'does not conform', reason: `${mustFailures} MUST check(s) failed` };
-  if (counts.error > 0) return { verdict: 'no verdict', reason: `${counts.error} check(s) could not be judged (errors)` };
-  if (counts.passed === 0) return { verdict: 'no verdict', reason: 'no check could pass or fail (all skipped or not applicable)' };
-  const shouldFailures = counts.failed;
-  return { verdict: 'conforms', reason: shouldFailures > 0 ? `every MUST check passed; ${shouldFailures} SHOULD check(s) failed` : 'every MUST check passed' };
+export function decideVerdict(input: readonly CheckResult[], gate: GateOptions = defaultGate, circumstances: Circumstances = {}): Decision {
+  const waivers = circumstances.waivers ?? [];
+  const today = circumstances.today ?? new Date().toISOString().slice(0, 10);
+  const checks = input.map((check) => withEffect(check, gate, waiverOf(check.id, waivers, today), today));
+  const { verdict, reason } = verdictOf(checks, gate, circumstances);
+  const partial = circumstances.selection ? `; ${describeSelection(circumstances.selection)}` : '';
+  return { verdict, reason: `${reason}${partial}`, exitCode: exitCodes[verdict], checks, waivers: waiverOutcomes(waivers, checks, today, circumstances.knownChecks) };
+}
+
+function verdictOf(checks: readonly CheckResult[], gate: GateOptions, c: Circumstances): { verdict: Verdict; reason: string } {
+  const blocking = (status: Status) => checks.filter((k) => k.status === status && k.effect === 'blocks');
+  if (c.interrupted) {
+    return { verdict: 'no verdict', reason: `interrupted (${c.interrupted}); kept values restored: ${(c.safetyProblems ?? 0) === 0 ? 'yes' : 'NO'}` };
+  }
+  const failed = blocking('failed');
+  if (failed.length > 0) {
+    const must = failed.filter((k) => k.level === 'MUST').length;
+    const should = failed.length - must;
+    const parts = [must > 0 ? `${must} MUST check(s) failed` : '', should > 0 ? `${should} SHOULD check(s) failed (--fail-on should)` : ''];
+    return { verdict: 'does not conform', reason: parts.filter(Boolean).join('; ') };
+  }
+  const errors = blocking('error');
+  const hung = () => errors[0]?.message?.split('\n')[0];
+  if (errors.length > 0 || (c.deadlinePassed && checks.every((k) => k.status !== 'passed'))) {
+    if (c.deadlinePassed) return { verdict: 'no verdict', reason: `the run's deadline passed${hung() ? `; first unanswered: ${hung()}` : ''}` };
+    return { verdict: 'no verdict', reason: `${errors.length} check(s) could not be judged (errors)` };
+  }
+  if ((c.harnessErrors ?? 0) > 0) return { verdict: 'no verdict', reason: `${c.harnessErrors} harness error(s) outside checks` };
+  if ((c.safetyProblems ?? 0) > 0) return { verdict: 'no verdict', reason: 'kept values could not all be restored' };
+  // A waived failure was judged too: a run of nothing else has a verdict.
+  if (!checks.some((k) => k.status === 'passed' || (k.status === 'failed' && k.effect === 'waived'))) {
+    return { verdict: 'no verdict', reason: 'no check could pass or fail (all skipped or not applicable)' };
+  }
+  const unjudged = blocking('skipped');
+  if (unjudged.length > 0) {
+    const how = gate.failOn === 'should' ? 'MUST or SHOULD' : 'MUST';
+    return { verdict: 'incomplete', reason: `${unjudged.length} ${how} check(s) could not be judged (a precondition is absent on this target); waive them or pass --allow-incomplete` };
+  }
+  return { verdict: 'conforms', reason: conformsReason(checks, gate) };
+}
+
+function conformsReason(checks: readonly CheckResult[], gate: GateOptions): string {
+  const count = (test: (k: CheckResult) => boolean) => checks.filter(test).length;
+  const allowed = count((k) => k.status === 'skipped' && gates(k, gate) && k.effect === undefined);
+  const waived = count((k) => k.effect === 'waived');
+  const levels = gate.failOn === 'should' ? 'MUST and SHOULD' : 'MUST';
+  const parts = [`every ${levels} check${allowed > 0 ? ' that could be judged' : ''} passed${waived > 0 ? ` except ${waived} waived` : ''}`];
+  if (allowed > 0) parts.push(`${allowed} not judged (--allow-incomplete)`);
+  const advice = count((k) => k.effect === 'advice');
+  if (advice > 0) parts.push(`${advice} SHOULD check(s) failed (advice)`);
+  const unexpected = count((k) => k.effect === 'unexpected-pass');
+  if (unexpected > 0) parts.push(`${unexpected} waived check(s) passed: remove their waivers`);
+  return parts.join('; ');
+}
+
+/** MUST checks always gate; SHOULD checks under --fail-on should. */
+const gates = (check: CheckResult, gate: GateOptions): boolean => check.level === 'MUST' || gate.failOn === 'should';
+
+function withEffect(check: CheckResult, gate: GateOptions, waiver: Waiver | undefined, today: string): CheckResult {
+  const inForce = waiver !== undefined && !isExpired(waiver, today);
+  const { effect: _old, waiver: _oldWaiver, ...plain } = check;
+  let effect: Effect | undefined;
+  switch (check.status) {
+    case 'passed':
+      effect = inForce ? 'unexpected-pass' : undefined;
+      break;
+    case 'failed':
+      effect = inForce ? 'waived' : gates(check, gate) ? 'blocks' : 'advice';
+      break;
+    case 'error':
+      effect = inForce ? 'waived' : 'blocks';
+      break;
+    case 'skipped':
+      effect = inForce ? 'waived' : gates(check, gate) && !gate.allowIncomplete ? 'blocks' : undefined;
+      break;
+    case 'not-applicable':
+      effect = undefined;
+  }
+  const state = !waiver ? undefined
+    : !inForce ? 'expired'
+      : check.status === 'passed' ? 'unexpected-pass'
+        : check.status === 'not-applicable' ? 'unused'
+          : 'applied';
+  return { ...plain, ...(effect ? { effect } : {}), ...(waiver && state ? { waiver: { reason: waiver.reason, expires: waiver.expires, state } } : {}) };
+}
+
+function waiverOutcomes(waivers: readonly Waiver[], checks: readonly CheckResult[], today: string, known?: readonly string[]): WaiverOutcome[] {
+  return waivers.map((waiver) => {
+    const check = checks.find((k) => k.id === waiver.check);
+    if (isExpired(waiver, today)) return { ...waiver, state: 'expired', note: `expired on ${waiver.expires}: no longer applies` };
+    if (!check) {
+      const note = known && !known.includes(waiver.check) ? 'no check has this id (see conform --list)' : 'the check was not selected in this run';
+      return { ...waiver, state: 'unused', note };
+    }
+    if (check.status === 'not-applicable') return { ...waiver, state: 'unused', note: `the check is not applicable here` };
+    if (check.status === 'passed') return { ...waiver, state: 'unexpected-pass', note: 'the check passed: remove the waiver' };
+    return { ...waiver, state: 'applied' };
+  });
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure } from '../src/expect.ts';
-import { flag, idOf, type Row } from '../src/lenient.ts';
+import { idOf, itemFlag, type Row } from '../src/lenient.ts';
 import { cursorWindow, windowBound } from '../src/paging.ts';
 import { mulberry32 } from '../src/random.ts';
 
@@ -23,18 +23,32 @@ interface Filters {
 
 const tagsOf = (row: Row): string[] => (Array.isArray(row.tags) ? row.tags.filter((t): t is string => typeof t === 'string') : []);
 
-/** The spec's meaning of each filter, applied to the rows of one full read: the oracle (§4). */
-function satisfies(row: Row, filters: Filters): boolean {
+/** Whether a row must be in a filtered answer ('yes'), must not ('no'), or may be either way ('either'). */
+type Verdict = 'yes' | 'no' | 'either';
+
+/**
+ * The spec's meaning of each filter, applied to the rows of one full read: the oracle (§4). Where the
+ * spec is silent the row may go either way: a flag served as null (not set) under a false filter, and
+ * a tag that matches only when case is ignored. An item with no type matches no type filter.
+ */
+function satisfies(row: Row, filters: Filters): Verdict {
+  let verdict: Verdict = 'yes';
   for (const name of Object.keys(FLAG_FILTERS) as FlagFilter[]) {
     const wanted = filters[name];
-    if (wanted !== undefined && flag(row[FLAG_FILTERS[name]]) !== wanted) return false;
+    if (wanted === undefined) continue;
+    const value = itemFlag(row[FLAG_FILTERS[name]]);
+    if (value === null && !wanted) verdict = 'either';
+    else if (Boolean(value) !== wanted) return 'no';
   }
-  if (filters.tag !== undefined && !tagsOf(row).includes(filters.tag)) return false;
+  if (filters.tag !== undefined && !tagsOf(row).includes(filters.tag)) {
+    if (!tagsOf(row).some((t) => t.toLowerCase() === filters.tag!.toLowerCase())) return 'no';
+    verdict = 'either';
+  }
   if (filters.type_id !== undefined) {
     const allowed = (Array.isArray(filters.type_id) ? filters.type_id : [filters.type_id]).map(String);
-    if (!allowed.includes(String(row.type_id))) return false;
+    if (idOf(row.type_id) === undefined || !allowed.includes(String(row.type_id))) return 'no';
   }
-  return true;
+  return verdict;
 }
 
 /** A seeded word of rare letters that `unused` accepts (it occurs in no item's listed fields). */
@@ -55,7 +69,6 @@ async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>>
   t.need(rows[0], 'the collection is empty, so filters cannot be observed');
   const tags = [...new Set(rows.flatMap(tagsOf))];
   const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
-  ensure(typeIds.length > 0, 'no list row carries a type_id (§4 rows of the primary profile do), so the type filter cannot be checked');
   const flagArb = fc.option(fc.boolean(), { nil: undefined });
   return fc.record(
     {
@@ -64,7 +77,8 @@ async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>>
       digital: flagArb,
       secondary_collection: flagArb,
       tag: fc.option(tags.length > 0 ? fc.constantFrom(...tags) : fc.constant('conform-absent-tag'), { nil: undefined, freq: 3 }),
-      type_id: fc.option(fc.oneof(fc.constantFrom(...typeIds), fc.subarray(typeIds, { minLength: 1 })), { nil: undefined, freq: 2 }),
+      // Items with no type are possible (type_id null): with none typed, the type filter is not drawn.
+      type_id: typeIds.length === 0 ? fc.constant(undefined) : fc.option(fc.oneof(fc.constantFrom(...typeIds), fc.subarray(typeIds, { minLength: 1 })), { nil: undefined, freq: 2 }),
     },
     { requiredKeys: [] },
   ).map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Filters);
@@ -78,29 +92,41 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       section: '§4',
       title: 'any combination of filters returns exactly the items that satisfy all of them',
       requires: ['list-filters', 'full-rows'],
+      accepts: [
+        'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
+        'items with no type (type and type_id null): no type filter lists them',
+        'a tag filter that ignores case',
+        'cursor pages in ascending or descending id order',
+      ],
     },
     async (t) => {
-      const { rows } = await t.discover.collection();
+      const { rows, direction } = await t.discover.collection();
       await t.property(await filtersArbitrary(t), async (filters) => {
         // The first pages of the answer, judged against the matching items up to the last id they reach.
         const window = await cursorWindow(t.api, { per_page: 200, ...filters }, { maxPages: WINDOW_PAGES });
         const { pages } = window;
         const got = pages.flatMap((p) => p.rows);
-        const wrong = got.find((row) => !satisfies(row, filters));
-        ensure(!wrong, `filters ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy them`, pages[0]?.exchange);
+        const wrong = got.find((row) => satisfies(row, filters) === 'no');
+        ensure('C4.8', !wrong, `filters ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy them`, pages[0]?.exchange);
         const gotIds = new Set(got.map((r) => idOf(r.id)));
-        const covered = windowBound(window, (r) => idOf(r.id));
-        const missing = rows.filter((row) => satisfies(row, filters) && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
+        const covered = windowBound(window, (r) => idOf(r.id), direction);
+        const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
         const scope = window.complete ? '' : ` among the ids its first ${pages.length} pages cover`;
-        ensure(missing.length === 0, `filters ${JSON.stringify(filters)} left out ${missing.length} matching item(s)${scope}, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, pages[0]?.exchange);
+        ensure('C4.8', missing.length === 0, `filters ${JSON.stringify(filters)} left out ${missing.length} matching item(s)${scope}, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, pages[0]?.exchange);
       });
     },
   );
 
   check(
-    { id: 'FILT-002', level: 'MUST', section: '§4', title: 'an item\'s exact title as query finds that item' },
+    {
+      id: 'FILT-002',
+      level: 'MUST',
+      section: '§4',
+      title: 'an item\'s exact title as query finds that item',
+      accepts: ['any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it', 'cursor pages in ascending or descending id order'],
+    },
     async (t) => {
-      const { rows } = await t.discover.collection();
+      const { rows, direction } = await t.discover.collection();
       const titled = rows.filter((r) => typeof r.Title === 'string' && r.Title.trim() !== '');
       t.need(titled[0], 'no item has a title');
       await t.property(fc.constantFrom(...titled), async (row) => {
@@ -108,14 +134,14 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         const window = await cursorWindow(t.api, { per_page: 200, query: row.Title }, { maxPages: WINDOW_PAGES, enough: (p) => p.rows.some((r) => idOf(r.id) === id) });
         const found = window.pages.some((p) => p.rows.some((r) => idOf(r.id) === id));
         // Pages come in id order: an item past the window's last id is judged by no page read.
-        if (!found && !windowBound(window, (r) => idOf(r.id))(id)) return;
-        ensure(found, `query ${JSON.stringify(row.Title)} did not find item ${String(row.id)} with exactly that title`, window.pages[0]?.exchange);
+        if (!found && !windowBound(window, (r) => idOf(r.id), direction)(id)) return;
+        ensure('C4.6', found, `query ${JSON.stringify(row.Title)} did not find item ${String(row.id)} with exactly that title`, window.pages[0]?.exchange);
       }, { runs: Math.min(t.target.runs, 10) });
     },
   );
 
   check(
-    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag' },
+    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag', accepts: ['a tag filter that ignores case'] },
     async (t) => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
@@ -123,33 +149,55 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // The item is the lowest id to carry a tag, so the first page of the tag's answer must hold it.
       const { pages } = await cursorWindow(t.api, { per_page: 200, tag }, { maxPages: WINDOW_PAGES });
       const got = pages.flatMap((p) => p.rows);
-      ensure(got.some((r) => idOf(r.id) === idOf(row.id)), `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`, pages[0]?.exchange);
+      ensure('C4.7', got.some((r) => idOf(r.id) === idOf(row.id)), `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`, pages[0]?.exchange);
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
-      ensure(!stranger, `tag ${JSON.stringify(tag)} returned item ${String(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`, pages[0]?.exchange);
+      ensure('C4.7', !stranger, `tag ${JSON.stringify(tag)} returned item ${String(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`, pages[0]?.exchange);
     },
   );
 
   check(
-    { id: 'FILT-004', level: 'MUST', section: '§2, §4', title: 'every list row carries id, Title, type, type_id, the four flags and a tags list', requires: ['full-rows'] },
+    {
+      id: 'FILT-004',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'every list row carries id, Title, type, type_id, the four flags and a tags list',
+      requires: ['full-rows'],
+      accepts: [
+        'ids and type ids as numbers or strings',
+        'flags as 0/1, booleans, "0"/"1" or null (not set)',
+        'an item with no type: type and type_id null',
+        'fields the spec does not list',
+      ],
+    },
     async (t) => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
       for (const row of rows) {
         const where = `list row of item ${String(row.id)}`;
-        ensure(idOf(row.id) !== undefined, `${where}: id is missing`);
-        ensure(typeof row.Title === 'string', `${where}: Title is ${JSON.stringify(row.Title)}, not a string`);
-        ensure(typeof row.type === 'string', `${where}: type is ${JSON.stringify(row.type)}, not a type name`);
-        ensure(idOf(row.type_id) !== undefined, `${where}: type_id is ${JSON.stringify(row.type_id)}`);
+        ensure('C4.10', idOf(row.id) !== undefined, `${where}: id is ${JSON.stringify(row.id)}, not an id`);
+        ensure('C4.10', typeof row.Title === 'string', `${where}: Title is ${JSON.stringify(row.Title)}, not a string`);
+        ensure('C4.10', typeof row.type === 'string' || (row.type === null && 'type' in row), `${where}: type is ${JSON.stringify(row.type)}, not a type name (or null for an item with no type)`);
+        ensure('C4.10', idOf(row.type_id) !== undefined || (row.type_id === null && 'type_id' in row), `${where}: type_id is ${JSON.stringify(row.type_id)}, not an id (or null for an item with no type)`);
         for (const field of Object.values(FLAG_FILTERS)) {
-          ensure(flag(row[field]) !== undefined, `${where}: ${field} is ${JSON.stringify(row[field])}, not a flag`);
+          ensure('C4.10', field in row && itemFlag(row[field]) !== undefined, `${where}: ${field} is ${field in row ? JSON.stringify(row[field]) : 'missing'}, not a flag`);
         }
-        ensure(Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`);
+        ensure('C2.3', Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`);
       }
     },
   );
 
   check(
-    { id: 'FILT-005', level: 'MUST', section: '§4', title: 'a search for text that no item shows returns no item (at most 1 in 100 of the collection)' },
+    {
+      id: 'FILT-005',
+      level: 'MUST',
+      section: '§4',
+      title: 'a search for text that no item shows returns no item (at most 1 in 100 of the collection)',
+      accepts: [
+        'any search semantics (substring, words, case-insensitive, fuzzy) that leaves out items showing none of the text',
+        'a stray item matched through fields the list does not show: at most 1 in 100 of the collection',
+        'cursor pages in ascending or descending id order',
+      ],
+    },
     async (t) => {
       const { rows } = await t.discover.collection();
       t.need(rows.length >= 2 ? rows : undefined, 'fewer than two items, so a search cannot be seen to narrow the list');
@@ -162,6 +210,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const window = await cursorWindow(t.api, { per_page: 200, query }, { maxPages: Math.ceil((bound + 1) / 200), enough: (p) => (seen += p.rows.length) > bound });
       const found = window.pages.flatMap((p) => p.rows);
       ensure(
+        'C4.6',
         found.length <= bound,
         `query ${JSON.stringify(query)} occurs in no item's listed fields, yet ${window.complete ? '' : 'at least '}${found.length} of the ${rows.length} items came back (at most ${bound} tolerated): the search did not narrow the list`,
         window.pages[0]?.exchange,
@@ -176,10 +225,16 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       section: '§4',
       title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
       requires: ['list-filters', 'full-rows'],
+      accepts: [
+        'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
+        'items with no type (type and type_id null): no type filter lists them',
+        'a tag filter that ignores case',
+        'cursor pages in ascending or descending id order',
+      ],
     },
     async (t) => {
       // The examples FILT-001 may draw by chance, every one of them, every time.
-      const { rows } = await t.discover.collection();
+      const { rows, direction } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so filters cannot be observed');
       const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
       const tag = rows.flatMap(tagsOf)[0];
@@ -192,12 +247,12 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       for (const filters of examples) {
         const window = await cursorWindow(t.api, { per_page: 200, ...filters }, { maxPages: WINDOW_PAGES });
         const got = window.pages.flatMap((p) => p.rows);
-        const wrong = got.find((row) => !satisfies(row, filters));
-        ensure(!wrong, `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`, window.pages[0]?.exchange);
+        const wrong = got.find((row) => satisfies(row, filters) === 'no');
+        ensure('C4.8', !wrong, `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`, window.pages[0]?.exchange);
         const gotIds = new Set(got.map((r) => idOf(r.id)));
-        const covered = windowBound(window, (r) => idOf(r.id));
-        const missing = rows.filter((row) => satisfies(row, filters) && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
-        ensure(missing.length === 0, `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, window.pages[0]?.exchange);
+        const covered = windowBound(window, (r) => idOf(r.id), direction);
+        const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
+        ensure('C4.8', missing.length === 0, `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, window.pages[0]?.exchange);
       }
     },
   );

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
 import { readKept } from '../src/kept.ts';
-import { flag, idOf, isModificationStamp, isObject, type Row } from '../src/lenient.ts';
+import { idOf, isModificationStamp, isObject, isSet, itemFlag, recordOf, type Row } from '../src/lenient.ts';
 import { profiles } from '../src/profiles.ts';
 import { PAGE_MAX } from '../src/discovery.ts';
 
@@ -15,7 +15,7 @@ async function richestItem(t: CheckContext): Promise<Row> {
   const rows = (await t.discover.collection()).rows.slice(0, PAGE_MAX - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const score = (r: Row) =>
-    [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter((v) => flag(v) === true).length +
+    [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length +
     (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
   return [...rows].sort((a, b) => score(b) - score(a))[0]!;
 }
@@ -25,12 +25,15 @@ const RECORD_SAMPLE = 100;
 
 /** A value that shows nothing: what a toggle that reset the field would leave behind. */
 function isBlank(value: unknown): boolean {
-  if (value === null || value === undefined || value === '' || flag(value) === false) return true;
+  if (value === null || value === undefined || value === '' || itemFlag(value) === false) return true;
   return Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
 }
 
-/** The fields a toggle could be seen to change: all but is_kept and modification stamps (§3). */
-const watched = (name: string) => name !== 'is_kept' && !isModificationStamp(name);
+/** Fields of the kept state itself (is_kept, and a stamp of when it was set such as kept_at): the toggle changes them. */
+const KEPT_STATE = /(^|_)kept($|_)/i;
+
+/** The fields a toggle could be seen to change: all but the kept state and modification stamps (§3). */
+const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModificationStamp(name);
 
 /**
  * Witnesses of KEPT-002, chosen by the data: full records (single reads) of the first items, from
@@ -40,9 +43,9 @@ const watched = (name: string) => name !== 'is_kept' && !isModificationStamp(nam
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const { rows } = await t.discover.collection();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  const sample = rows.slice(0, RECORD_SAMPLE).map((r) => String(r.id));
+  const sample = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
   const records = await Promise.all(sample.map(async (id) => ({ id, record: await t.discover.record(id) })));
-  const shown = (r: (typeof records)[number]) => Object.keys(r.record).filter((f) => watched(f) && !isBlank(r.record[f]));
+  const shown = (r: (typeof records)[number]) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
   const uncovered = new Set(records.flatMap(shown));
   const chosen: typeof records = [];
   while (uncovered.size > 0) {
@@ -57,53 +60,71 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter(
-    (name) => name !== 'is_kept' && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
+    (name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
   );
 }
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */
 async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<Row | undefined> {
   const ex = await t.api.list({ query: title, per_page: 200, ...filters });
-  return okRows(ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
+  return okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
 }
+
+/** What the toggle checks accept where the spec is silent (§4: its answer is not shown). */
+const TOGGLE_FREEDOMS = ['any 2xx for a successful toggle (200, 204 …), with any body', 'the single-item read bare or inside an envelope', 'is_kept as 0/1, a boolean or null (not set)'];
 
 const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
 
 describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
-    { id: 'KEPT-001', level: 'MUST', section: '§3, §4', title: 'the toggle sets is_kept to exactly the value sent, in both directions' },
+    { id: 'KEPT-001', level: 'MUST', section: '§3, §4', title: 'the toggle sets is_kept to exactly the value sent, in both directions', accepts: TOGGLE_FREEDOMS },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
       const start = (await readKept(t.api, id)).value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
-        ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+        ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
         const now = await readKept(t.api, id);
-        ensure(now.value === value, `after setting is_kept=${value} on item ${id}, a single read shows ${now.value}`, now.exchange);
+        ensure('C3.1', now.value === value, `after setting is_kept=${value} on item ${id}, a single read shows ${now.value}`, now.exchange);
       }
     },
   );
 
   check(
-    { id: 'KEPT-002', level: 'MUST', section: '§3, §4', title: 'the toggle leaves every other field of the full record unchanged' },
+    {
+      id: 'KEPT-002',
+      level: 'MUST',
+      section: '§3, §4',
+      title: 'the toggle leaves every other field of the full record unchanged',
+      accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves', 'a stamp of the kept state itself (kept_at, kept_since and the like) that moves'],
+    },
     async (t) => {
       // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time.
       for (const { id, record: before } of await witnesses(t)) {
-        const start = flag(before.is_kept) ? 1 : 0;
+        const start = isSet(before.is_kept) ? 1 : 0;
         for (const value of [1 - start, start]) {
           const ex = await t.kept.set(id, value);
-          ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+          ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
           const after = await t.discover.record(id);
           const changed = changedFields(before, after);
-          ensure(changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+          ensure('C3.2', changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
         }
       }
     },
   );
 
   check(
-    { id: 'KEPT-003', level: 'MUST', section: '§4, §7', title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing' },
+    {
+      id: 'KEPT-003',
+      level: 'MUST',
+      section: '§4, §7',
+      title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing',
+      accepts: [
+        'any 4xx for an invalid is_kept or a missing one (the status is not stated, §7)',
+        'any answer but a 5xx to malformed JSON or to an id no item has, provided nothing changes (their statuses are not shown, §7)',
+      ],
+    },
     async (t) => {
       const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
       const id = String(item.id);
@@ -114,17 +135,23 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       ];
       for (const { label, body } of bodies) {
         const ex = await t.kept.set(id, (body as { is_kept?: unknown }).is_kept, { body });
-        ensureNo5xx(ex, `POST /artifact-kept.php with ${label}`);
-        ensure(is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        ensureNo5xx('C7.2', ex, `POST /artifact-kept.php with ${label}`);
+        ensure('C7.3', is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
         const now = await readKept(t.api, id);
-        ensure(now.value === start, `POST /artifact-kept.php with ${label} changed is_kept of item ${id} from ${start} to ${now.value}`, ex);
+        ensure('C7.3', now.value === start, `POST /artifact-kept.php with ${label} changed is_kept of item ${id} from ${start} to ${now.value}`, ex);
       }
-      const malformed = await t.kept.setRaw(id, `{"id": ${JSON.stringify(item.id)}, "is_kept": 1`);
-      ensureNo5xx(malformed, 'POST /artifact-kept.php with malformed JSON');
-      ensure(is4xx(malformed), `POST /artifact-kept.php with malformed JSON: expected a 4xx, got ${malformed.response.status}`, malformed);
-      const absent = await t.api.setKept({ id: await t.discover.unusedId(), is_kept: start });
-      ensureNo5xx(absent, 'POST /artifact-kept.php with an id no item has');
-      ensure(is4xx(absent), `POST /artifact-kept.php with an id no item has: expected a 4xx, got ${absent.response.status}`, absent);
+      const malformed = await t.kept.setRaw(id, `{"id": ${JSON.stringify(item.id)}, "is_kept": ${start === 1 ? 0 : 1}`);
+      ensureNo5xx('C7.2', malformed, 'POST /artifact-kept.php with malformed JSON');
+      const afterMalformed = await readKept(t.api, id);
+      ensure('C4.24', afterMalformed.value === start, `POST /artifact-kept.php with malformed JSON (${malformed.response.status}) changed is_kept of item ${id} from ${start} to ${afterMalformed.value}`, malformed);
+      const absentId = await t.discover.unusedId();
+      const absent = await t.api.setKept({ id: absentId, is_kept: start });
+      ensureNo5xx('C7.2', absent, 'POST /artifact-kept.php with an id no item has');
+      if (is2xx(absent)) {
+        const read = await t.api.item(String(absentId));
+        const made = is2xx(read) ? recordOf(read.response.json, String(absentId)) : undefined;
+        ensure('C1.2', idOf(made?.id) !== String(absentId), `POST /artifact-kept.php with an id no item has (${String(absentId)}) was accepted, and an item with that id can now be read`, read);
+      }
     },
   );
 
@@ -135,6 +162,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       section: '§3, §4',
       title: 'a new kept value shows in list rows and in the kept filter',
       requires: ['full-rows', 'list-filters'],
+      accepts: [...TOGGLE_FREEDOMS, 'a row showing 0 as null: then kept=false may leave it out'],
     },
     async (t) => {
       const item = await richestItem(t);
@@ -143,20 +171,21 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const start = (await readKept(t.api, id)).value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
-        ensure(is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+        ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
         const row = await listedRow(t, title, id);
-        ensure(row, `item ${id} ("${title}") is missing from the list searched by its title`);
-        ensure(flag(row.is_kept) === (value === 1), `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`);
+        ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`);
+        const shown = itemFlag(row.is_kept);
+        ensure('C3.4', value === 1 ? shown === true : shown === false || shown === null, `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`);
         const inMatching = await listedRow(t, title, id, { kept: value === 1 });
-        ensure(inMatching, `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`);
+        ensure('C3.4', inMatching || shown === null, `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`);
         const inOpposite = await listedRow(t, title, id, { kept: value !== 1 });
-        ensure(!inOpposite, `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`);
+        ensure('C3.4', !inOpposite, `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`);
       }
     },
   );
 
   check(
-    { id: 'KEPT-005', level: 'MUST', section: '§3', title: 'toggling one item changes no other item' },
+    { id: 'KEPT-005', level: 'MUST', section: '§3', title: 'toggling one item changes no other item', accepts: TOGGLE_FREEDOMS },
     async (t) => {
       const { rows } = await t.discover.collection();
       if (rows.length < 2) t.skip('fewer than two items, so there is no other item to watch');
@@ -167,7 +196,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         if (profiles[t.target.profile].has('full-rows')) {
           // The first two cursor pages: the toggled item and every item near it by id.
           const fresh = (await t.discover.freshWindow(2)).pages.flatMap((p) => p.rows);
-          return new Map(fresh.map((r) => [idOf(r.id) ?? '', flag(r.is_kept)]));
+          return new Map(fresh.map((r) => [idOf(r.id) ?? '', itemFlag(r.is_kept) ?? false]));
         }
         const sample = witnesses.slice(0, 10);
         const values = await Promise.all(sample.map(async (r) => (await readKept(t.api, String(r.id))).value));
@@ -177,16 +206,16 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const start = (await readKept(t.api, id)).value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
-        ensure(is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
+        ensure('C3.1', is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
         const after = await keptOf();
         const moved = [...before].filter(([other, was]) => other !== id && after.has(other) && after.get(other) !== was).map(([other]) => other);
-        ensure(moved.length === 0, `setting is_kept=${value} on item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
+        ensure('C3.3', moved.length === 0, `setting is_kept=${value} on item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
       }
     },
   );
 
   check(
-    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1' },
+    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
@@ -194,34 +223,40 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       for (const value of [start, start === 1 ? 0 : 1]) {
         if (value !== start) {
           const change = await t.kept.set(id, value);
-          ensure(is2xx(change), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${change.response.status}`, change);
+          ensure('C3.1', is2xx(change), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${change.response.status}`, change);
         }
         // The next state is the value sent (§3), whatever the state was: sending it again is no flip.
         const again = await t.kept.set(id, value);
-        ensureNo5xx(again, `POST /artifact-kept.php {is_kept: ${value}} on item ${id}, which is already ${value}`);
+        ensureNo5xx('C7.2', again, `POST /artifact-kept.php {is_kept: ${value}} on item ${id}, which is already ${value}`);
         const now = await readKept(t.api, id);
-        ensure(now.value === value, `item ${id} was is_kept=${value}; sending is_kept=${value} again made it ${now.value}`, again);
+        ensure('C3.1', now.value === value, `item ${id} was is_kept=${value}; sending is_kept=${value} again made it ${now.value}`, again);
       }
     },
   );
 
   check(
-    { id: 'KEPT-008', level: 'MUST', section: '§4, §7', title: 'a toggle without an id is refused with a 4xx and changes no item' },
+    {
+      id: 'KEPT-008',
+      level: 'MUST',
+      section: '§4, §7',
+      title: 'a toggle without an id is refused with a 4xx and changes no item',
+      accepts: ['any 4xx (the status is not stated, §7), with any body', 'is_kept as 0/1, a boolean or null (not set)'],
+    },
     async (t) => {
       const { rows } = await t.discover.collection();
       const first = t.need(rows[0], 'the collection is empty, so there is no item whose kept flag could be watched');
-      const watched = rows.slice(0, 10).map((r) => String(r.id));
+      const watched = rows.slice(0, 10).map((r) => idOf(r.id) ?? String(r.id));
       const keptOf = async () => Promise.all(watched.map(async (id) => (await readKept(t.api, id)).value));
       const before = await keptOf();
       for (const value of [0, 1]) {
         // id is required (§4): the body names no item. The first item is journaled, as for any toggle.
         const ex = await t.kept.set(String(first.id), value, { body: { is_kept: value } });
-        ensureNo5xx(ex, `POST /artifact-kept.php {"is_kept": ${value}} without an id`);
-        ensure(is4xx(ex), `POST /artifact-kept.php {"is_kept": ${value}} without an id: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        ensureNo5xx('C7.2', ex, `POST /artifact-kept.php {"is_kept": ${value}} without an id`);
+        ensure('C4.24', is4xx(ex), `POST /artifact-kept.php {"is_kept": ${value}} without an id: expected a 4xx refusal, got ${ex.response.status}`, ex);
       }
       const after = await keptOf();
       const moved = watched.filter((_, i) => before[i] !== after[i]);
-      ensure(moved.length === 0, `toggles without an id changed is_kept of item(s) ${moved.join(', ')}`);
+      ensure('C4.24', moved.length === 0, `toggles without an id changed is_kept of item(s) ${moved.join(', ')}`);
     },
   );
 });

@@ -1,72 +1,100 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
-import { ensure, okRows } from '../src/expect.ts';
-import { idOf, isIsoDate, type Row } from '../src/lenient.ts';
+import { ensure, okRows, type ClauseId } from '../src/expect.ts';
+import { idOf, isIsoDate, isIsoDateOrDateTime, type Row } from '../src/lenient.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;
 
-async function firstPage(t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
+async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
   const body = { per_page: 200, ...extra };
-  const rows = okRows(await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
+  const rows = okRows(clause, await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
   t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
   return rows;
 }
 
-/** The field of a use that holds its date (not shown in §2): the one whose values are all YYYY-MM-DD. */
+const DATE_NAME = /date|day|(^|_)on$|_at$|time|played|used|when/i;
+const STAMP_NAME = /^(created|updated|modified|recorded|inserted|deleted)(_?(at|on|time|date))?$|^(created|updated|modified)[A-Z]/;
+
+/**
+ * The field of a use that holds its date (not shown in §2): among the fields whose every value is a
+ * date or a date-time, the first named like a date that is not a record stamp (created_at …).
+ */
 function dateFieldOf(uses: readonly Row[]): string | undefined {
-  const first = uses[0];
-  if (!first) return undefined;
-  return Object.keys(first).find((key) => uses.every((u) => isIsoDate(u[key]) || (typeof u[key] === 'string' && isIsoDate(String(u[key]).slice(0, 10)))));
+  const keys = [...new Set(uses.flatMap((u) => Object.keys(u)))];
+  const dated = keys.filter((key) => uses.every((u) => isIsoDateOrDateTime(u[key])));
+  const plain = dated.filter((key) => !STAMP_NAME.test(key));
+  return plain.find((key) => DATE_NAME.test(key)) ?? (plain.length === 1 ? plain[0] : undefined);
 }
 
 describe('optional row fields (§2, §4 fields and include)', () => {
   check(
-    { id: 'FIELD-001', level: 'MUST', section: '§2, §4', title: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq to every row', requires: ['list-fields'] },
+    {
+      id: 'FIELD-001',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq to every row',
+      requires: ['list-fields'],
+      accepts: ['any type, unit or null for each of the eight fields (their meaning beyond the names is not shown, §2)'],
+    },
     async (t) => {
-      for (const row of await firstPage(t, { fields: 'collection' })) {
+      for (const row of await firstPage('C2.4', t, { fields: 'collection' })) {
         const absent = COLLECTION_FIELDS.filter((f) => !(f in row));
-        ensure(absent.length === 0, `with fields "collection", the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
+        ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
       }
     },
   );
 
   check(
-    { id: 'FIELD-002', level: 'MUST', section: '§2, §4', title: 'include uses_summary adds plays (a count) and last_use (YYYY-MM-DD or null) to every row', requires: ['list-include'] },
+    {
+      id: 'FIELD-002',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'include uses_summary adds plays (a count) and last_use (YYYY-MM-DD or null) to every row',
+      requires: ['list-include'],
+      accepts: ['plays as a number or a numeric string', 'last_use set while plays is 0 (uses recorded before the service counted them)'],
+    },
     async (t) => {
-      for (const row of await firstPage(t, { include: ['uses_summary'] })) {
+      for (const row of await firstPage('C2.6', t, { include: ['uses_summary'] })) {
         const where = `with include uses_summary, the row of item ${String(row.id)}`;
-        ensure(Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '', `${where} has plays ${JSON.stringify(row.plays)}`);
-        ensure(row.last_use === null || isIsoDate(row.last_use), `${where} has last_use ${JSON.stringify(row.last_use)}, not YYYY-MM-DD or null`);
-        ensure((Number(row.plays) === 0) === (row.last_use === null), `${where} has plays ${String(row.plays)} but last_use ${JSON.stringify(row.last_use)}`);
+        ensure('C2.6', Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean', `${where} has plays ${JSON.stringify(row.plays)}, not a count`);
+        ensure('C2.6', 'last_use' in row && (row.last_use === null || isIsoDate(row.last_use)), `${where} has last_use ${'last_use' in row ? JSON.stringify(row.last_use) : 'missing'}, not YYYY-MM-DD or null`);
+        ensure('C2.6', Number(row.plays) === 0 || row.last_use !== null, `${where} counts ${String(row.plays)} use(s) but has no last_use`);
       }
     },
   );
 
   check(
-    { id: 'FIELD-003', level: 'MUST', section: '§2, §4', title: 'plays and last_use agree with the uses recorded for the item', requires: ['list-include'] },
+    {
+      id: 'FIELD-003',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'plays and last_use agree with the uses recorded for the item',
+      requires: ['list-include'],
+      accepts: ['a use\'s date under any name, as a date or a date-time (its fields are not shown, §2)', 'last_use set for an item with no recorded use (not judged)'],
+    },
     async (t) => {
-      const rows = await firstPage(t, { include: ['uses_summary'] });
+      const rows = await firstPage('C2.6', t, { include: ['uses_summary'] });
       const sample = [...rows.filter((r) => Number(r.plays) > 0).slice(0, SAMPLE - 1), ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
       const answers = await Promise.all(sample.map((row) => t.api.uses({ artifact_id: idOf(row.id) })));
       sample.forEach((row, i) => {
-        const uses = okRows(answers[i]!, `GET /uses.php?artifact_id=${String(row.id)}`);
-        ensure(Number(row.plays) === uses.length, `item ${String(row.id)}: plays is ${String(row.plays)} but /uses.php lists ${uses.length} use(s)`, answers[i]);
+        const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${String(row.id)}`);
+        ensure('C2.6', Number(row.plays) === uses.length, `item ${String(row.id)}: plays is ${String(row.plays)} but /uses.php lists ${uses.length} use(s)`, answers[i]);
         const dateField = dateFieldOf(uses);
         if (dateField && uses.length > 0) {
           const latest = uses.map((u) => String(u[dateField]).slice(0, 10)).sort().at(-1);
-          ensure(row.last_use === latest, `item ${String(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`, answers[i]);
+          ensure('C2.6', row.last_use === latest, `item ${String(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`, answers[i]);
         }
       });
     },
   );
 
   check(
-    { id: 'FIELD-004', level: 'MUST', section: '§4', title: 'fields and include combine in one request', requires: ['list-fields', 'list-include'] },
+    { id: 'FIELD-004', level: 'MUST', section: '§4', title: 'fields and include combine in one request', requires: ['list-fields', 'list-include'], accepts: ['any value of the ten fields'] },
     async (t) => {
-      for (const row of await firstPage(t, { fields: 'collection', include: ['uses_summary'] })) {
+      for (const row of await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] })) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
-        ensure(absent.length === 0, `with both fields and include, the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
+        ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
       }
     },
   );

@@ -7,42 +7,49 @@ const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents
 
 describe('players (§2 Player, §4 GET /players.php)', () => {
   check(
-    { id: 'PLAY-001', level: 'MUST', section: '§2', title: 'every player carries id, name, FirstName, LastName, birth_year and represents_user_id', requires: ['players'] },
+    {
+      id: 'PLAY-001',
+      level: 'MUST',
+      section: '§2',
+      title: 'every player carries id, name, FirstName, LastName, birth_year and represents_user_id',
+      requires: ['players'],
+      accepts: ['any envelope or a bare list', 'any value of each field (types are not shown), ids as numbers or strings', 'fields the spec does not list'],
+    },
     async (t) => {
       const ex = await t.api.players();
-      const players = okRows(ex, 'GET /players.php');
+      const players = okRows('C4.17', ex, 'GET /players.php');
       t.need(players[0], 'the household has no players');
       for (const player of players) {
         const absent = FIELDS.filter((f) => !(f in player));
-        ensure(absent.length === 0, `player ${String(player.id)} lacks ${absent.join(', ')}`, ex);
-        ensure(idOf(player.id) !== undefined, `a player's id is ${JSON.stringify(player.id)}`, ex);
+        ensure('C2.11', absent.length === 0, `player ${String(player.id)} lacks ${absent.join(', ')}`, ex);
+        ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${JSON.stringify(player.id)}`, ex);
       }
     },
   );
 
   check(
-    { id: 'PLAY-002', level: 'MUST', section: '§2, §5', title: 'the household is the key\'s own: two users\' players do not overlap', requires: ['players'], needsOtherKey: true },
+    { id: 'PLAY-002', level: 'MUST', section: '§2, §5', title: 'the household is the key\'s own: two users\' players do not overlap', requires: ['players'], needsOtherKey: true, accepts: ['any envelope or a bare list'] },
     async (t) => {
       const [mine, theirs] = await Promise.all([t.api.players('primary'), t.api.players('other')]);
-      const own = okRows(mine, 'GET /players.php');
-      const other = okRows(theirs, 'GET /players.php (second user)');
+      const own = okRows('C4.17', mine, 'GET /players.php');
+      const other = okRows('C4.17', theirs, 'GET /players.php (second user)');
       t.need(own[0] && other[0] ? true : undefined, 'one of the two households has no players');
       const theirRecords = new Set(other.map((p) => JSON.stringify(p)));
       const shared = own.filter((p) => theirRecords.has(JSON.stringify(p)));
-      ensure(shared.length === 0, `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${String(shared[0]?.id)})`, mine);
+      ensure('C5.2', shared.length === 0, `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${String(shared[0]?.id)})`, mine);
     },
   );
 
   check(
-    { id: 'PLAY-003', level: 'MUST', section: '§2', title: 'every participant of a use is a player of the household', requires: ['players'] },
+    { id: 'PLAY-003', level: 'MUST', section: '§2', title: 'every participant of a use is a player of the household', requires: ['players'], accepts: ['ids as numbers or strings'] },
     async (t) => {
       const [players, { rows, exchange: uses }] = await Promise.all([t.api.players(), t.discover.uses()]);
-      const household = new Set(okRows(players, 'GET /players.php').map((p) => idOf(p.id)));
+      const household = new Set(okRows('C4.17', players, 'GET /players.php').map((p) => idOf(p.id)));
       t.need(rows[0], 'no use is recorded');
       for (const use of rows) {
         const named = [...playerIdsOf(use), ...participantIdsOf(use)];
         const strangers = [...new Set(named.filter((p) => !household.has(p)))];
-        ensure(strangers.length === 0, `use ${String(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
+        ensure('C2.11', strangers.length === 0, `use ${String(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
       }
     },
   );

@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
-import { ensure, ensureNo5xx, is4xx, okRows } from '../src/expect.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows, type ClauseId } from '../src/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { flag, idOf, itemFieldOf, itemRefOf, titleCollations, type Row } from '../src/lenient.ts';
+import { idOf, isSet, itemFieldOf, itemRefOf, rowsOf, shapeOf, titleCollations, type Row } from '../src/lenient.ts';
 import type { Query } from '../src/http/api.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
@@ -25,52 +25,69 @@ function fieldsOf(rows: readonly Row[], itemIds: ReadonlySet<string>, titles: Re
   return item && declines && elsewhere ? { item, declines, elsewhere, ...(name ? { name } : {}) } : undefined;
 }
 
-async function proposals(t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
+/** Whether two answers hold the same items with the same counts, in any order. */
+function sameRows(a: readonly Row[], b: readonly Row[], fields: ProposalFields): boolean {
+  const key = (r: Row) => `${itemRefOf(r[fields.item])}:${Number(r[fields.declines])}:${Number(r[fields.elsewhere])}`;
+  const left = a.map(key).sort();
+  const right = b.map(key).sort();
+  return left.length === right.length && left.every((k, i) => k === right[i]);
+}
+
+/** The freedoms every proposal check accepts: the row's field names are not shown (§2). */
+const ROW_FREEDOMS = ['any envelope or a bare list', 'any names for the row\'s fields: the item reference (an id or a nested item), its name and the two counts are found by what they hold'];
+
+async function proposals(clause: ClauseId, t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
   // The default answer is the run's shared read; others are asked for.
   const exchange = await (Object.keys(query).length === 0 ? t.discover.shared('GET /proposals.php') : t.api.proposals(query));
-  return { rows: okRows(exchange, `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`), exchange };
+  return { rows: okRows(clause, exchange, `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`), exchange };
 }
 
 async function discover(t: CheckContext): Promise<{ fields: ProposalFields; all: Row[]; collection: Row[] }> {
   const [{ rows: collection, ids }, wide] = await Promise.all([t.discover.collection(), t.discover.shared('GET /proposals.php?include_other=1')]);
-  const all = okRows(wide, 'GET /proposals.php?include_other=1');
+  const all = okRows('C4.18', wide, 'GET /proposals.php?include_other=1');
   t.need(all[0], 'no proposal outcome is recorded');
-  const fields = t.need(fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))), 'the proposal rows\' item, declines and chose-something-else fields could not be recognised');
+  const fields = t.need(fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))), `the proposal rows' item, declines and chose-something-else fields could not be recognised (a row: ${shapeOf(all[0])})`);
   return { fields, all, collection };
 }
 
 describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   check(
-    { id: 'PROP-001', level: 'MUST', section: '§4', title: 'by default only kept and secondary-collection items are covered', requires: ['full-rows'] },
+    { id: 'PROP-001', level: 'MUST', section: '§4', title: 'by default only kept and secondary-collection items are covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'] },
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      const { rows, exchange } = await proposals(t, {});
+      const { rows, exchange } = await proposals('C4.18', t, {});
       for (const row of rows) {
         const item = byId.get(itemRefOf(row[fields.item]));
-        const covered = item && (flag(item.is_kept) || flag(item.is_in_secondary_collection));
-        ensure(covered, `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
+        const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
+        ensure('C4.18', covered, `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
       }
     },
   );
 
   check(
-    { id: 'PROP-002', level: 'MUST', section: '§4', title: 'include_other=1 gives a superset of the default rows, with the same counts' },
+    { id: 'PROP-002', level: 'MUST', section: '§4', title: 'include_other=1 gives a superset of the default rows, with the same counts', accepts: ROW_FREEDOMS },
     async (t) => {
       const { fields, all } = await discover(t);
-      const { rows, exchange } = await proposals(t, {});
+      const { rows, exchange } = await proposals('C4.18', t, {});
       const wide = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       for (const row of rows) {
         const match = wide.get(itemRefOf(row[fields.item]));
-        ensure(match, `item ${String(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
-        ensure(Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]), `item ${String(row[fields.item])} has different counts with include_other=1`, exchange);
+        ensure('C4.18', match, `item ${String(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
+        ensure('C4.18', Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]), `item ${String(row[fields.item])} has different counts with include_other=1`, exchange);
       }
-      ensure(all.length >= rows.length, `include_other=1 gave ${all.length} rows, fewer than the default ${rows.length}`, exchange);
+      ensure('C4.18', all.length >= rows.length, `include_other=1 gave ${all.length} rows, fewer than the default ${rows.length}`, exchange);
     },
   );
 
   check(
-    { id: 'PROP-003', level: 'MUST', section: '§2, §4', title: 'each sort key orders the rows in both directions; the default is explicit_declines descending' },
+    {
+      id: 'PROP-003',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'each sort key orders the rows in both directions; the default is explicit_declines descending',
+      accepts: [...ROW_FREEDOMS, 'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown', 'any usual collation for item_name; any order among equal keys'],
+    },
     async (t) => {
       const { fields } = await discover(t);
       const key = { explicit_declines: fields.declines, chose_something_else: fields.elsewhere, item_name: fields.name } as const;
@@ -82,24 +99,29 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         }
         return rows.every((r, i) => i === 0 || (dir === 'asc' ? Number(rows[i - 1]![field]) <= Number(r[field]) : Number(rows[i - 1]![field]) >= Number(r[field])));
       };
-      const byDefault = await proposals(t, {});
-      ensure(ordered(byDefault.rows, fields.declines, 'desc'), 'without sort or direction, rows are not ordered by explicit declines descending', byDefault.exchange);
+      const byDefault = await proposals('C4.19', t, {});
+      ensure('C4.19', ordered(byDefault.rows, fields.declines, 'desc'), 'without sort or direction, rows are not ordered by explicit declines descending', byDefault.exchange);
       const sorts = Object.entries(key).filter((entry): entry is [string, string] => entry[1] !== undefined);
       const queries = sorts.flatMap(([sort, field]) => (['asc', 'desc'] as const).map((direction) => ({ sort, field, direction })));
       const answers = await Promise.all(queries.map(({ sort, direction }) => t.api.proposals({ include_other: 1, sort, direction })));
       queries.forEach(({ sort, field, direction }, i) => {
         const exchange = answers[i]!;
         const label = `GET /proposals.php?include_other=1&sort=${sort}&direction=${direction}`;
-        ensureNo5xx(exchange, label);
-        // Directions other than desc are not shown (§4): an implementation may refuse asc.
+        ensureNo5xx('C7.2', exchange, label);
+        // Directions other than desc are not shown (§4): an implementation may refuse asc, or ignore it.
         if (direction === 'asc' && is4xx(exchange)) return;
-        ensure(ordered(okRows(exchange, label), field, direction), `${label}: rows are not in that order`, exchange);
+        const rows = okRows('C4.19', exchange, label);
+        if (direction === 'asc' && ordered(rows, field, 'desc') && !ordered(rows, field, 'asc')) {
+          const desc = answers[queries.findIndex((q) => q.sort === sort && q.direction === 'desc')]!;
+          if (is2xx(desc) && sameRows(rows, rowsOf(desc.response.json) ?? [], fields)) return;
+        }
+        ensure('C4.19', ordered(rows, field, direction), `${label}: rows are not in that order`, exchange);
       });
     },
   );
 
   check(
-    { id: 'PROP-004', level: 'MUST', section: '§4', title: 'a start/end window narrows the counts' },
+    { id: 'PROP-004', level: 'MUST', section: '§4', title: 'a start/end window narrows the counts', accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'] },
     async (t) => {
       const { fields, all } = await discover(t);
       const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
@@ -111,50 +133,69 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own.
       const beyond: Query[] = [{ start: '2999-01-01' }, { end: '1900-01-01' }];
-      const answers = await Promise.all([...windows, ...beyond].map((w) => proposals(t, { include_other: 1, ...w })));
+      const answers = await Promise.all([...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
       windows.forEach((w, i) => {
         const { rows, exchange } = answers[i]!;
         for (const row of rows) {
           const whole = full.get(itemRefOf(row[fields.item]));
           const within = (field: string) => Number(row[field]) <= Number(whole?.[field] ?? 0);
-          ensure(within(fields.declines) && within(fields.elsewhere), `item ${String(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`, exchange);
+          ensure('C4.20', within(fields.declines) && within(fields.elsewhere), `item ${String(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`, exchange);
         }
       });
       beyond.forEach((w, i) => {
         const { rows, exchange } = answers[windows.length + i]!;
         const counted = rows.filter((r) => Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0);
-        ensure(counted.length === 0, `the window ${JSON.stringify(w)} lies outside every plausible outcome date but still counts outcomes for ${counted.length} item(s)`, exchange);
+        ensure('C4.20', counted.length === 0, `the window ${JSON.stringify(w)} lies outside every plausible outcome date but still counts outcomes for ${counted.length} item(s)`, exchange);
       });
     },
   );
 
   check(
-    { id: 'PROP-005', level: 'MUST', section: '§4, §7', title: 'an invalid sort, direction or date gives a 4xx, never a 5xx' },
+    {
+      id: 'PROP-005',
+      level: 'MUST',
+      section: '§4, §7',
+      title: 'an invalid sort, direction or date never causes a 5xx, and an answer to it still follows the spec',
+      accepts: [
+        'any 4xx refusal (the statuses for invalid query values are not shown, §7)',
+        'the value ignored: a 2xx answer with the same rows and counts as without it (an invalid sort or direction)',
+        'a date read leniently: a 2xx answer whose counts are within the counts without a window',
+      ],
+    },
     async (t) => {
-      const invalid: Query[] = [{ sort: 'popularity' }, { direction: 'sideways' }, { start: '2024-13-45' }, { end: 'yesterday' }, { start: '20240101' }];
+      const { fields, all } = await discover(t);
+      const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
+      const invalid: Query[] = [{ sort: 'popularity' }, { direction: 'sideways' }, { start: '2024-13-45' }, { end: 'yesterday' }];
       for (const query of invalid) {
-        const ex = await t.api.proposals(query);
-        const label = `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`;
-        ensureNo5xx(ex, label);
-        ensure(is4xx(ex), `${label}: expected a 4xx for an invalid value, got ${ex.response.status}`, ex);
+        const ex = await t.api.proposals({ include_other: 1, ...query });
+        const label = `GET /proposals.php?include_other=1&${new URLSearchParams(query as Record<string, string>).toString()}`;
+        ensureNo5xx('C7.2', ex, label);
+        if (!is2xx(ex)) continue;
+        const rows = okRows('C4.19', ex, label);
+        if (query.sort !== undefined || query.direction !== undefined) {
+          ensure('C4.19', sameRows(rows, all, fields), `${label} was answered (${ex.response.status}) with other rows or counts than without it: sort and direction only order the rows`, ex);
+          continue;
+        }
+        const over = rows.find((row) => ['declines', 'elsewhere'].some((k) => Number(row[fields[k as 'declines' | 'elsewhere']]) > Number(full.get(itemRefOf(row[fields.item]))?.[fields[k as 'declines' | 'elsewhere']] ?? 0)));
+        ensure('C4.20', !over, `${label} was answered (${ex.response.status}) with more outcomes for item ${String(over?.[fields.item])} than without a window: a date bound can only narrow the counts`, ex);
       }
     },
   );
 
   check(
-    { id: 'PROP-006', level: 'MUST', section: '§4', title: 'by default every kept or secondary-collection item with outcomes is covered', requires: ['full-rows'] },
+    { id: 'PROP-006', level: 'MUST', section: '§4', title: 'by default every kept or secondary-collection item with outcomes is covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'] },
     async (t) => {
       const { fields, all, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      const { rows, exchange } = await proposals(t, {});
+      const { rows, exchange } = await proposals('C4.18', t, {});
       const listed = new Set(rows.map((r) => itemRefOf(r[fields.item])));
       // Rows of items with no outcome at all may be listed or not: only counted outcomes must show.
       const missing = all.filter((r) => {
         const item = byId.get(itemRefOf(r[fields.item]));
         const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
-        return counted && item && (flag(item.is_kept) || flag(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
+        return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
       });
-      ensure(missing.length === 0, `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${String(missing[0]?.[fields.item])}`, exchange);
+      ensure('C4.18', missing.length === 0, `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${String(missing[0]?.[fields.item])}`, exchange);
     },
   );
 });

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, okRows } from '../src/expect.ts';
-import { flag, idOf, isIsoDateOrDateTime, itemFieldOf, itemRefOf, type Row } from '../src/lenient.ts';
+import { idOf, isIsoDateOrDateTime, itemFieldOf, itemFlag, itemRefOf, shapeOf, type Row } from '../src/lenient.ts';
 import { readKept } from '../src/kept.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 
@@ -9,72 +9,97 @@ import type { Exchange } from '../src/http/exchange.ts';
 async function upcoming(t: CheckContext): Promise<{ rows: Row[]; itemField: string; exchange: Awaited<ReturnType<CheckContext['api']['upcoming']>> }> {
   const [exchange, { ids }] = await Promise.all([t.discover.shared('GET /upcoming-interactions.php'), t.discover.collection()]);
   const rows = listedRows(t, exchange);
-  const itemField = t.need(itemFieldOf(rows, new Set(ids)), 'the upcoming rows name their item in no recognisable field');
+  const itemField = t.need(itemFieldOf(rows, new Set(ids)), `the upcoming rows name their item in no recognisable field (a row: ${shapeOf(rows[0])})`);
   return { rows, itemField, exchange };
 }
 
 /** The rows of the upcoming answer; with none listed there is nothing to judge. */
 function listedRows(t: CheckContext, exchange: Exchange): Row[] {
-  const rows = okRows(exchange, 'GET /upcoming-interactions.php');
+  const rows = okRows('C4.23', exchange, 'GET /upcoming-interactions.php');
   t.need(rows[0], 'no upcoming interaction is listed (no kept item has a recorded use)');
   return rows;
 }
 
 const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/;
 const INTERACT_NAME = /interact|due|next|upcoming|(^|_)by$|deadline/i;
+const dateLike = (v: unknown): boolean => typeof v === 'string' && DATE_LIKE.test(v);
 
 /**
- * The field holding the interact-by date (names not shown, §2): the one named for it, or else the only
- * field written like a date. A row may have no date (null) where the implementation lists one.
+ * The fields that may hold the interact-by date (names not shown, §2), found by what they hold: fields
+ * written like a date in some row and empty (null) or written like a date in every other. Those named
+ * for it are preferred; among them, the ones that hold a date in every row.
  */
-function interactByField(rows: readonly Row[]): string | undefined {
+function interactByCandidates(rows: readonly Row[]): { named: boolean; candidates: string[]; complete: string[] } {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const named = keys.filter((k) => INTERACT_NAME.test(k) && rows.every((r) => typeof r[k] === 'string' || r[k] === null) && rows.some((r) => typeof r[k] === 'string'));
-  if (named.length === 1) return named[0];
-  const dateLike = (v: unknown): boolean => typeof v === 'string' && DATE_LIKE.test(v);
-  const dated = keys.filter((k) => rows.every((r) => r[k] === null || dateLike(r[k])) && rows.some((r) => dateLike(r[k])));
-  return dated.length === 1 ? dated[0] : undefined;
+  const dated = keys.filter((k) => rows.some((r) => dateLike(r[k])) && rows.every((r) => r[k] === null || r[k] === undefined || dateLike(r[k])));
+  const named = dated.filter((k) => INTERACT_NAME.test(k));
+  const candidates = named.length > 0 ? named : dated;
+  return { named: named.length > 0, candidates, complete: candidates.filter((k) => rows.every((r) => dateLike(r[k]))) };
 }
 
 describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () => {
   check(
-    { id: 'UPCOMING-001', level: 'MUST', section: '§2, §4', title: 'every upcoming interaction is for a kept item' },
+    {
+      id: 'UPCOMING-001',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'every upcoming interaction is for a kept item',
+      accepts: ['any envelope or a bare list', 'the item named under any field, as an id or a nested item', 'is_kept as 0/1, a boolean or null (not set, so not kept)'],
+    },
     async (t) => {
       const { rows, itemField, exchange } = await upcoming(t);
       const { rows: collection } = await t.discover.collection();
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
       const referenced = [...new Set(rows.map((row) => itemRefOf(row[itemField])!))];
       // Judged by the list rows' kept flag where they carry it, else by single reads of a sample (staging).
-      const unflagged = referenced.filter((id) => flag(byId.get(id)?.is_kept) === undefined).slice(0, 10);
+      const keptInRow = (id: string) => {
+        const row = byId.get(id);
+        return row && 'is_kept' in row ? itemFlag(row.is_kept) : undefined;
+      };
+      const unflagged = referenced.filter((id) => keptInRow(id) === undefined).slice(0, 10);
       const reads = await Promise.all(unflagged.map((id) => readKept(t.api, id)));
       const keptOf = new Map(unflagged.map((id, i) => [id, reads[i]!.value === 1]));
       for (const id of referenced) {
-        const kept = flag(byId.get(id)?.is_kept) ?? keptOf.get(id);
+        const inRow = keptInRow(id);
+        const kept = inRow === undefined ? keptOf.get(id) : inRow === true;
         if (kept === undefined) continue;
-        ensure(kept, `the upcoming interactions list item ${id}, which is not kept`, exchange);
+        ensure('C2.15', kept, `the upcoming interactions list item ${id}, which is not kept`, exchange);
       }
     },
   );
 
   check(
-    { id: 'UPCOMING-002', level: 'MUST', section: '§2, §4', title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)' },
+    {
+      id: 'UPCOMING-002',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)',
+      accepts: [
+        'a date or a date-time in ISO 8601 form under any name',
+        'other date fields beside it, null in some rows: the interact-by date is the field that holds a date in every row (preferring one named for it)',
+      ],
+    },
     async (t) => {
       const exchange = await t.discover.shared('GET /upcoming-interactions.php');
       const rows = listedRows(t, exchange);
-      const field = t.need(interactByField(rows), 'no field of an upcoming row reads as its interact-by date (field names are not shown)');
-      const bad = rows.find((row) => !isIsoDateOrDateTime(row[field]));
-      ensure(!bad, `an upcoming row has ${field} ${JSON.stringify(bad?.[field])}, not a valid ISO 8601 date`, exchange);
+      const { candidates, complete } = interactByCandidates(rows);
+      t.need(candidates[0], `no field of the upcoming rows is written like a date (a row: ${shapeOf(rows[0])}; field names are not shown)`);
+      const gaps = candidates.map((k) => `${k} is ${JSON.stringify(rows.find((r) => !dateLike(r[k]))?.[k] ?? null)} in ${rows.filter((r) => !dateLike(r[k])).length} row(s)`);
+      ensure('C2.15', complete.length > 0, `no field holds an interact-by date in every upcoming row: ${gaps.join('; ')}`, exchange);
+      const valid = complete.filter((k) => rows.every((r) => isIsoDateOrDateTime(r[k])));
+      const bad = rows.find((row) => !isIsoDateOrDateTime(row[complete[0]!]));
+      ensure('C2.15', valid.length > 0, `an upcoming row has ${complete[0]} ${JSON.stringify(bad?.[complete[0]!])}, not a valid ISO 8601 date`, exchange);
     },
   );
 
   check(
-    { id: 'UPCOMING-003', level: 'SHOULD', section: '§1, §4', title: 'upcoming dates come from uses: every listed item has a recorded use' },
+    { id: 'UPCOMING-003', level: 'SHOULD', section: '§1, §4', title: 'upcoming dates come from uses: every listed item has a recorded use', accepts: ['any envelope of uses or a bare list'] },
     async (t) => {
       const { rows, itemField } = await upcoming(t);
       const sample = rows.slice(0, 10).map((r) => itemRefOf(r[itemField])!);
       const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
       sample.forEach((id, i) => {
-        ensure(okRows(answers[i]!, `GET /uses.php?artifact_id=${id}`).length > 0, `item ${id} has an upcoming interaction but no recorded use`, answers[i]);
+        ensure('C4.23', okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${id}`).length > 0, `item ${id} has an upcoming interaction but no recorded use (advice: its date should come from uses; a use recorded before the service kept uses may explain it)`, answers[i]);
       });
     },
   );

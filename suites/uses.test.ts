@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, type Row } from '../src/lenient.ts';
+import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, shapeOf, type Row } from '../src/lenient.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
 async function allUses(t: CheckContext): Promise<Row[]> {
@@ -37,7 +37,13 @@ const playersOf = (use: Row): string[] => playerIdsOf(use).map((p) => p ?? '?');
 
 describe('uses (§2 Use, §4 GET /uses.php)', () => {
   check(
-    { id: 'USES-001', level: 'MUST', section: '§2, §4', title: 'every use carries players (distinct ids) and participants (id, FirstName, LastName)' },
+    {
+      id: 'USES-001',
+      level: 'MUST',
+      section: '§2, §4',
+      title: 'every use carries players (distinct ids) and participants (id, FirstName, LastName)',
+      accepts: ['any envelope or a bare list', 'ids as numbers or strings', 'a name served as null', 'fields the spec does not list (the item reference and date under any name)'],
+    },
     async (t) => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
@@ -48,18 +54,19 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const players = playersOf(use);
         if (new Set(players).size !== players.length) return `${where()}: players lists a player twice (${players.join(', ')}); it is deduplicated`;
         if (!Array.isArray(use.participants)) return `${where()}: participants is ${JSON.stringify(use.participants)}, not a list`;
-        const bad = (use.participants as unknown[]).find((p) => !(isObject(p) && idOf(p.id) !== undefined && typeof p.FirstName === 'string' && typeof p.LastName === 'string'));
+        const name = (p: Record<string, unknown>, field: string) => field in p && (typeof p[field] === 'string' || p[field] === null);
+        const bad = (use.participants as unknown[]).find((p) => !(isObject(p) && idOf(p.id) !== undefined && name(p, 'FirstName') && name(p, 'LastName')));
         return bad === undefined ? undefined : `${where()}: participant ${JSON.stringify(bad)} lacks id, FirstName or LastName`;
       };
       for (const use of uses) {
         const problem = problemOf(use);
-        ensure(problem === undefined, problem!);
+        ensure('C2.9', problem === undefined, problem!);
       }
     },
   );
 
   check(
-    { id: 'USES-002', level: 'MUST', section: '§2', title: 'a use\'s players are exactly the distinct ids of its participants' },
+    { id: 'USES-002', level: 'MUST', section: '§2', title: 'a use\'s players are exactly the distinct ids of its participants', accepts: ['any order of players'] },
     async (t) => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
@@ -67,16 +74,22 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const players = new Set(playersOf(use));
         const participants = new Set(participantIdsOf(use));
         const same = players.size === participants.size && [...players].every((p) => participants.has(p));
-        ensure(same, `use ${String(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`);
+        ensure('C2.9', same, `use ${String(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`);
       }
     },
   );
 
   check(
-    { id: 'USES-003', level: 'MUST', section: '§4', title: 'artifact_id returns exactly the uses of that item' },
+    {
+      id: 'USES-003',
+      level: 'MUST',
+      section: '§4',
+      title: 'artifact_id returns exactly the uses of that item',
+      accepts: ['the item a use names under any field, as an id or a nested item', 'any order of uses', 'uses told apart by their own ids, or whole when they carry none'],
+    },
     async (t) => {
       const [uses, { ids }] = await Promise.all([allUses(t), t.discover.collection()]);
-      const field = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), 'no use is recorded, or the uses name their item in no recognisable field');
+      const field = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), `no use is recorded, or the uses name their item in no recognisable field (a use: ${shapeOf(uses[0])})`);
       const byItem = new Map<string, Row[]>();
       for (const use of uses) byItem.set(itemRefOf(use[field])!, [...(byItem.get(itemRefOf(use[field])!) ?? []), use]);
       // The items with most uses first, and one item with none (its filtered list must be empty).
@@ -87,12 +100,13 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
       sample.forEach((id, i) => {
         const label = `GET /uses.php?artifact_id=${id}`;
-        const got = okRows(answers[i]!, label);
+        const got = okRows('C4.15', answers[i]!, label);
         const stranger = got.find((u) => field in u && itemRefOf(u[field]) !== id);
-        ensure(!stranger, `${label} returned a use of item ${String(stranger?.[field])}`, answers[i]);
+        ensure('C4.15', !stranger, `${label} returned a use of item ${String(stranger?.[field])}`, answers[i]);
         const expected = byItem.get(id) ?? [];
         const { missing, extra } = difference(expected, got, key);
         ensure(
+          'C4.15',
           missing.length === 0 && extra.length === 0,
           `${label} returned ${got.length} use(s); the unfiltered list holds ${expected.length} for that item (${missing.length} of them missing, ${extra.length} returned that are not among them${missing[0] ? `, e.g. missing ${missing[0]}` : extra[0] ? `, e.g. extra ${extra[0]}` : ''})`,
           answers[i],
@@ -102,7 +116,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   );
 
   check(
-    { id: 'USES-004', level: 'MUST', section: '§4', title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'] },
+    { id: 'USES-004', level: 'MUST', section: '§4', title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'], accepts: ['any order of uses', 'ids as numbers or strings'] },
     async (t) => {
       const [uses, household] = await Promise.all([allUses(t), t.api.players()]);
       const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantIdsOf(use)]);
@@ -120,24 +134,37 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const answers = await Promise.all(sample.map((id) => t.api.uses({ player_id: id })));
       sample.forEach((id, i) => {
         const label = `GET /uses.php?player_id=${id}`;
-        const got = okRows(answers[i]!, label);
+        const got = okRows('C4.15', answers[i]!, label);
         const stranger = got.find((u) => !tookPart(u).has(id));
-        ensure(!stranger, `${label} returned use ${String(stranger?.id)}, in which that player did not take part`, answers[i]);
+        ensure('C4.15', !stranger, `${label} returned use ${String(stranger?.id)}, in which that player did not take part`, answers[i]);
         const expected = uses.filter((u) => tookPart(u).has(id));
         const { missing, extra } = difference(expected, got, key);
-        ensure(missing.length === 0 && extra.length === 0, `${label} returned ${got.length} use(s); player ${id} took part in ${expected.length} (${missing.length} missing, ${extra.length} not among them)`, answers[i]);
+        ensure('C4.15', missing.length === 0 && extra.length === 0, `${label} returned ${got.length} use(s); player ${id} took part in ${expected.length} (${missing.length} missing, ${extra.length} not among them)`, answers[i]);
       });
     },
   );
 
   check(
-    { id: 'USES-005', level: 'MUST', section: '§4, §7', title: 'an artifact_id no item has gives an empty list or a 4xx, never a 5xx' },
+    {
+      id: 'USES-005',
+      level: 'MUST',
+      section: '§4, §7',
+      title: 'an artifact_id no item has gives no use, and a malformed one is refused or ignored; never a 5xx',
+      accepts: [
+        'for a well-formed id no item has: an empty list or any 4xx (its status is not shown, §7)',
+        'for a malformed id: any 4xx, an empty list, or every use (the parameter ignored)',
+      ],
+    },
     async (t) => {
-      for (const id of [await t.discover.unusedId(), 'not-an-id', '-1']) {
+      const { rows: all } = await t.discover.uses();
+      for (const [id, malformed] of [[await t.discover.unusedId(), false], ['not-an-id', true], ['-1', true]] as const) {
+        const label = `GET /uses.php?artifact_id=${id}`;
         const ex = await t.api.uses({ artifact_id: id });
-        ensureNo5xx(ex, `GET /uses.php?artifact_id=${id}`);
-        if (is2xx(ex)) ensure(okRows(ex, `GET /uses.php?artifact_id=${id}`).length === 0, `GET /uses.php?artifact_id=${id} listed uses for an item that does not exist`, ex);
-        else ensure(is4xx(ex), `GET /uses.php?artifact_id=${id}: expected an empty list or a 4xx, got ${ex.response.status}`, ex);
+        ensureNo5xx('C7.2', ex, label);
+        if (is4xx(ex)) continue;
+        const got = okRows('C4.15', ex, label);
+        const ignored = malformed && got.length === all.length;
+        ensure('C4.15', got.length === 0 || ignored, `${label} listed ${got.length} use(s) for an item that does not exist${malformed ? ` (neither none nor all ${all.length}, as if the parameter were ignored)` : ''}`, ex);
       }
     },
   );

@@ -12,6 +12,7 @@ describe('argv → options', () => {
     [['serve', '--profile', 'staging'], { command: 'serve', profile: 'staging' }],
     [['--list', '--format', 'md'], { command: 'run', list: true, format: 'md' }],
     [['--only', 'AUTH-*', '--only', 'KEPT-001'], { command: 'run', only: ['AUTH-*', 'KEPT-001'] }],
+    [['--fail-on', 'should', '--allow-incomplete', '--waivers', 'w.json'], { command: 'run', 'fail-on': 'should', 'allow-incomplete': true, waivers: 'w.json' }],
   ])('%j parses', (argv, expected) => {
     const { command, values } = parseCommandLine(argv);
     expect({ command, ...values }).toMatchObject(expected);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDataset } from '../fixtures/dataset.ts';
+import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { runCli } from './support/cli.ts';
 
@@ -45,11 +46,12 @@ describe('conform against a reference it does not own', () => {
     }
   });
 
-  it('skips the cross-user checks, with the reason, when no second key is given', async () => {
+  it('skips the cross-user checks, with the reason, when no second key is given: the run is incomplete', async () => {
     const reference = await startReference();
     try {
       const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'SCOPE-*']);
-      expect(run.code).toBe(0);
+      expect(run.code).toBe(3);
+      expect(run.report().verdict).toBe('incomplete');
       const skipped = run.report().checks.filter((c) => c.status === 'skipped');
       expect(skipped.length).toBeGreaterThan(0);
       for (const c of skipped) expect(c.message).toMatch(/second user's key/);
@@ -62,10 +64,58 @@ describe('conform against a reference it does not own', () => {
     const reference = await startReference();
     try {
       const run = await runCli(['--target', reference.url, '--key', reference.keys.empty, '--other-key', reference.keys.other]);
-      expect([0, 3], run.stdout).toContain(run.code);
+      expect(run.code, run.stdout).toBe(3);
       const report = run.report();
       expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
       expect(report.checks.some((c) => c.status === 'skipped' && /empty/.test(c.message ?? ''))).toBe(true);
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
+describe('failures report whole, and say what they could not read', () => {
+  it('lists every forbidden write not answered 403, and the shape of a single read it could not interpret', async () => {
+    const deleteMutant = (await loadMutants()).find((m) => m.id === 'write-delete-404-before-permission')!;
+    const reference = await startReference({
+      wrap: (inner, ctx) => {
+        const mutated = deleteMutant.wrap!(inner, ctx);
+        return (req) => (req.method === 'GET' && req.path === '/artifact.php' ? { status: 200, body: { status: 'ok', result: 'see /items' } } : mutated(req));
+      },
+    });
+    try {
+      const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'WRITE-001,KEPT-001']);
+      expect(run.code).toBe(1);
+      const byId = new Map(run.report().checks.map((c) => [c.id, c]));
+      const write = byId.get('WRITE-001')!.message ?? '';
+      expect(write).toMatch(/^8 of 24 writes other than the kept toggle were not answered 403/);
+      for (const path of ['/artifacts.php', '/artifact-kept.php', '/artifact.php', '/uses.php', '/proposals.php', '/types.php', '/upcoming-interactions.php', '/players.php']) {
+        expect(write).toContain(`DELETE ${path} → 404`);
+      }
+      expect(byId.get('KEPT-001')!.message).toMatch(/looked for a 2xx answer holding the item record .* found an object with status \(string\), result \(string\)/);
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
+describe('user enumeration probes', () => {
+  it('probes /api/… only under a base URL at a host\'s root, never under one that already names the API root', async () => {
+    const seen: string[] = [];
+    const reference = await startReference({
+      wrap: (inner) => (req) => {
+        seen.push(req.path);
+        return inner({ ...req, path: req.path.replace(/^\/api(?=\/)/, '') });
+      },
+    });
+    try {
+      const run = await runCli(['--target', `${reference.url}/api`, '--key', reference.keys.primary, '--only', 'ENUM-*']);
+      expect(run.code, run.stdout).toBe(0);
+      expect(seen).toContain('/api/users.php');
+      expect(seen.filter((p) => p.startsWith('/api/api/'))).toEqual([]);
+      seen.length = 0;
+      expect((await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'ENUM-002'])).code).toBe(0);
+      expect(seen).toEqual(expect.arrayContaining(['/users.php', '/api/users.php']));
     } finally {
       await reference.close();
     }

@@ -1,11 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset } from '../fixtures/dataset.ts';
 import { mutants as stagingMutants } from '../fixtures/mutants/staging.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { compareIds, compareRecords, compareRows, sameValue, sampleIds } from '../src/diff/compare.ts';
+import { parseCommandLine } from '../src/cli/args.ts';
+import { compareIds, compareRecords, compareRows, sameValue, sampleIds, type Disagreement } from '../src/diff/compare.ts';
+import { resolveDiffConfig } from '../src/diff/config.ts';
+import { diffJson, renderDiff } from '../src/diff/render.ts';
+import type { DiffReport } from '../src/diff/run.ts';
 import { runCli } from './support/cli.ts';
 
 const primaryRow = { id: 7, Title: 'Azul', type: 'Board game', type_id: 3, is_kept: 1, is_physical: 1, is_digital: 0, is_in_secondary_collection: 0, tags: ['family', 'party'] };
@@ -169,5 +173,109 @@ describe('conform diff', () => {
     expect(unreachable.code, unreachable.stderr).toBe(3);
     expect(unreachable.stderr).toMatch(/--against .*unreachable/);
     for (const run of [half, refused, unreachable]) expect(run.stdout + run.stderr).not.toContain(key());
+  });
+});
+
+describe('diff options: --out, --reporter, --against-profile', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'conform-diffcfg-'));
+  const config = (argv: string[], env: Record<string, string> = {}) => resolveDiffConfig(parseCommandLine(['diff', ...argv]).values, env, cwd);
+  const remote = ['--target', 'http://a.test', '--key', 'k', '--against', 'http://b.test'];
+
+  it.each([
+    [[], {}, { reporters: ['terminal'] }],
+    [['--out', 'd'], {}, { reporters: ['terminal', 'json'], out: { dir: join(cwd, 'd') } }],
+    [['--out', '-'], {}, { reporters: ['terminal', 'json'], out: { stdout: true } }],
+    [['--reporter', 'json'], {}, { reporters: ['json'], out: { dir: join(cwd, 'conform-report') } }],
+    [['--reporter', 'terminal,github'], {}, { reporters: ['terminal', 'github'] }],
+    [[], { GITHUB_ACTIONS: 'true' }, { reporters: ['terminal', 'github'] }],
+    [['--against-profile', 'primary'], {}, { against: { kind: 'embedded', profile: 'primary' } }],
+    [remote, {}, { against: { profile: 'staging', keySource: '--key' } }],
+    [[...remote, '--against-profile', 'primary', '--against-key', 'k2'], {}, { against: { profile: 'primary', keySource: '--against-key', keys: { primary: 'k2' } } }],
+  ])('%j %j resolves', (argv, env, expected) => {
+    const resolved = config(argv, env);
+    expect(resolved).toMatchObject(expected);
+    // No JSON unless asked for: --out, or json among --reporter.
+    expect(resolved.out !== undefined).toBe(resolved.reporters.includes('json'));
+  });
+
+  it.each([
+    [['--reporter', 'junit'], /diff writes the reporters terminal, json, github; not junit/],
+    [['--against-profile', 'prod'], /--against-profile must be primary or staging/],
+    [['--target', 'http://a.test', '--key', 'k', '--against', 'elsewhere', '--config', join(import.meta.dirname, '..', 'conform.config.json')], /unknown --against target 'elsewhere'.*\(known: primary, staging\)/],
+  ])('%j is a usage error', (argv, message) => {
+    expect(() => config(argv)).toThrow(message);
+  });
+});
+
+describe('diff output', () => {
+  const d = (itemId: string, target: unknown, against: unknown): Disagreement => ({ itemId, where: 'list row', field: 'Title', values: { target, against }, note: 'the values differ' });
+  const report = (disagreements: Disagreement[]): DiffReport => ({
+    sides: { target: { label: 'a', baseUrl: 'http://a', profile: 'primary', items: 3 }, against: { label: 'b', baseUrl: 'http://b', profile: 'primary', items: 3 } },
+    common: 3, onlyOn: { target: [], against: [] }, rowsCompared: 3, sampled: [], seed: 1, requests: 4, disagreements,
+  });
+
+  it('prints the same difference on several items once, with the ids and two examples', () => {
+    const text = renderDiff(report([d('1', 'A', 'a'), d('2', 'B', 'b'), d('3', 'C', 'c')]));
+    expect(text).toContain('✗ list row, Title: the values differ, on 3 items: 1, 2, 3\n    e.g. item 1: target "A" | against "a"\n    e.g. item 2: target "B" | against "b"\n');
+    expect(text).not.toContain('item 3: target');
+    expect(renderDiff(report([d('1', 'A', 'a')]))).toContain('✗ item 1, list row, Title: the values differ: target "A" | against "a"');
+  });
+
+  it('without the terminal reporter prints only the summary; diff.json holds every difference with both values', () => {
+    const r = report([d('1', 'A', 'a'), d('2', 'B', 'b')]);
+    expect(renderDiff(r, { full: false })).toMatch(/^ids: 3 in common[^]*verdict: the deployments disagree \(2 title difference\(s\)\); exit 1\n$/);
+    const json = JSON.parse(diffJson(r)) as { agrees: boolean; exitCode: number; disagreements: Disagreement[] };
+    expect(json).toMatchObject({ agrees: false, exitCode: 1 });
+    expect(json.disagreements.map((x) => x.values)).toEqual([{ target: 'A', against: 'a' }, { target: 'B', against: 'b' }]);
+  });
+});
+
+describe('conform diff: two primaries, JSON and the job summary', () => {
+  let left: RunningReference;
+  let right: RunningReference;
+  beforeAll(async () => {
+    left = await startReference();
+    right = await startReference();
+  });
+  afterAll(async () => {
+    await left?.close();
+    await right?.close();
+  });
+  const diff = (extra: string[], env: Record<string, string> = {}) =>
+    runCli(['diff', '--target', left.url, '--key', left.keys.primary, '--against', right.url, '--seed', '3', ...extra], env);
+
+  it('--against-profile primary makes two primaries comparable: they agree; held to staging they do not', async () => {
+    const asPrimary = await diff(['--against-profile', 'primary']);
+    expect(asPrimary.code, asPrimary.stdout + asPrimary.stderr).toBe(0);
+    expect(asPrimary.stdout).toMatch(/against\s+http\S+, primary profile: 120 item\(s\)/);
+    const asStaging = await diff([]);
+    expect(asStaging.code).toBe(1);
+    expect(asStaging.stdout).toMatch(/the against row carries is_kept, which the staging profile omits/);
+  });
+
+  it('--out DIR writes diff.json; --out - prints it on stdout and the text on stderr; the key shows nowhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conform-diffout-'));
+    const toFolder = await diff(['--out', dir]);
+    expect(toFolder.code).toBe(1);
+    const json = JSON.parse(readFileSync(join(dir, 'diff.json'), 'utf8')) as { agrees: boolean; disagreements: Disagreement[]; sides: { against: { profile: string } } };
+    expect(json.agrees).toBe(false);
+    expect(json.sides.against.profile).toBe('staging');
+    expect(json.disagreements.length).toBeGreaterThan(100);
+    expect(toFolder.stdout).toContain(`report: ${join(dir, 'diff.json')}`);
+    const toStdout = await diff(['--out', '-', '--against-profile', 'primary']);
+    expect(toStdout.code).toBe(0);
+    expect(JSON.parse(toStdout.stdout)).toMatchObject({ agrees: true, exitCode: 0, common: 120 });
+    expect(toStdout.stderr).toMatch(/verdict: the deployments agree; exit 0/);
+    for (const run of [toFolder, toStdout]) expect(run.stdout + run.stderr + readFileSync(join(dir, 'diff.json'), 'utf8')).not.toContain(left.keys.primary);
+  });
+
+  it('--reporter github appends the diff to the job summary', async () => {
+    const summary = join(mkdtempSync(join(tmpdir(), 'conform-diffsum-')), 'summary.md');
+    writeFileSync(summary, '');
+    const run = await diff(['--reporter', 'github', '--against-profile', 'primary'], { GITHUB_STEP_SUMMARY: summary });
+    expect(run.code).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^## ✅ conform diff: the deployments agree\n\n```text\ntarget /);
+    expect(run.stdout).toMatch(/verdict: the deployments agree/);
+    expect(run.stdout).not.toMatch(/^target /m);
   });
 });

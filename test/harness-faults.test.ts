@@ -11,6 +11,7 @@ import { parseCommandLine } from '../src/cli/args.ts';
 import { loadTargets, resolveRunConfig } from '../src/config.ts';
 import { HarnessError, UsageError } from '../src/errors.ts';
 import { ApiClient } from '../src/http/client.ts';
+import { SuiteRunner } from '../src/run.ts';
 import { runCli, spawnCli } from './support/cli.ts';
 import { stateOf } from './support/state.ts';
 
@@ -110,6 +111,21 @@ describe('bounded time', () => {
 });
 
 describe('interruption', () => {
+  it('starting the suite runner never installs a signal handler, not even for a moment (a signal then ended the run with 143)', async () => {
+    const added: (string | symbol)[] = [];
+    const watch = (event: string | symbol) => {
+      if (event === 'SIGINT' || event === 'SIGTERM') added.push(event);
+    };
+    process.on('newListener', watch);
+    try {
+      const runner = await SuiteRunner.create({ checkTimeoutMs: 1_000 });
+      await runner.close();
+    } finally {
+      process.off('newListener', watch);
+    }
+    expect(added).toEqual([]);
+  });
+
   it.each([900, 1800, 2600])('SIGTERM after %i ms: the run restores every kept value and exits 3', async (delay) => {
     await withReference({}, async (reference) => {
       const before = stateOf(reference);

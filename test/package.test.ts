@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,10 +11,17 @@ describe('the packed package', () => {
     const folder = mkdtempSync(join(tmpdir(), 'conform-vendor-'));
     const npm = (args: string[], cwd: string) =>
       execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot)) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot)) as { filename: string; size: number; files: { path: string }[] }[];
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toContain('bin/conform.js');
-    expect(files.some((f) => f.startsWith('test/'))).toBe(false);
+    expect(files).toContain('conform.config.schema.json');
+    // What a user runs, and the mutants `conform explain` names; not the project's own tests and tools.
+    expect(files.filter((f) => /^(test|scripts|\.ci)\/|^fixtures\/variants\.ts$|^tsconfig\.json$|^Dockerfile$|^action\.yml$|\.png$/.test(f))).toEqual([]);
+    expect(files.some((f) => f.startsWith('fixtures/mutants/'))).toBe(true);
+    const stated = /npm package is about (\d+) kB packed \((\d+) kB unpacked, (\d+) files\)/.exec(readFileSync(join(repoRoot, 'README.md'), 'utf8'));
+    expect(stated, 'the README states the package size').not.toBeNull();
+    const packedKb = packed[0]!.size / 1000;
+    expect(Math.abs(packedKb - Number(stated![1])) / packedKb, `packed ${packedKb.toFixed(0)} kB, README says ${stated![1]}`).toBeLessThan(0.15);
 
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'vendor-pipeline', private: true }));
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(folder, packed[0]!.filename)], folder);
@@ -30,5 +37,14 @@ describe('the packed package', () => {
     const report = readReport(out);
     expect(report.verdict).toBe('conforms');
     expect(report.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(6);
+
+    const run = (args: string[]) => execFileSync('npx', ['conform', ...args], { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
+    expect(run(['explain', 'KEPT-001'])).toMatch(/Proven by the mutant\(s\) it fails[^]*kept-ignores-value/);
+    run(['init', '--target', 'https://agent.example.com']);
+    const config = JSON.parse(readFileSync(join(folder, 'conform.config.json'), 'utf8')) as { $schema: string };
+    expect(config.$schema).toBe('./node_modules/conform/conform.config.schema.json');
+    expect(existsSync(join(folder, config.$schema))).toBe(true);
+    // The written file loads and validates: only the key is missing.
+    expect(() => run(['--target', 'primary'])).toThrow(/no key for primary: pass --key or set CONFORM_API_KEY/);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,9 @@ import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
 import type { Handler } from '../fixtures/reference/types.ts';
 import { variants } from '../fixtures/variants.ts';
-import { states } from '../src/pact/contract.ts';
+import { PACT_FILE, states } from '../src/pact/contract.ts';
+import { reproduceInteraction, type PactInteraction } from '../src/pact/reproduce.ts';
+import { pactForProfile } from '../src/pact/subset.ts';
 import { WriteGuard } from '../src/pact/guard.ts';
 import { describeVerification, judge, verifyPact, type Verification } from '../src/pact/verify.ts';
 import { runCli } from './support/cli.ts';
@@ -40,12 +42,14 @@ describe('conform pact verify', () => {
     expect(run.stdout).not.toMatch(/ref-key-/);
   });
 
-  it.concurrent('passes against a reference that makes the other choices the spec leaves open', async () => {
-    const alternative = variants.find((v) => v.id === 'alternative-choices')!;
-    const { verification } = await verifyAgainst({ variant: alternative.variant });
-    expect(failed(verification)).toEqual([]);
-    expect(verification.exitCode).toBe(0);
-  });
+  for (const id of ['alternative-choices', 'other-choices-everywhere']) {
+    it.concurrent(`passes against a reference that makes the other choices the spec leaves open (${id})`, async () => {
+      const alternative = variants.find((v) => v.id === id)!;
+      const { verification } = await verifyAgainst({ variant: alternative.variant });
+      expect(failed(verification)).toEqual([]);
+      expect(verification.exitCode).toBe(0);
+    });
+  }
 
   it.concurrent('fails against a mutant that serves requests without a key (exit 1)', async () => {
     const { verification } = await verifyAgainst(await mutant('auth-missing-header-served'));
@@ -142,5 +146,58 @@ describe('the write guard', () => {
     expect(guard.refusal('DELETE', '/artifact.php', {}, undefined)).toMatch(/names no id/);
     guard.reset();
     expect(guard.refusal('POST', '/artifact-kept.php', {}, { id: 1063, is_kept: 1 })).toMatch(/no provider state/);
+  });
+});
+
+describe('pact verify: the staging subset and reproductions', () => {
+  it('holds a staging target to the interactions staging offers (§9)', () => {
+    expect(pactForProfile(PACT_FILE, 'primary')).toEqual({ file: PACT_FILE, verified: 22, leftOut: [] });
+    const staging = pactForProfile(PACT_FILE, 'staging');
+    expect(staging.file).not.toBe(PACT_FILE);
+    expect(staging.leftOut.map((l) => l.description).sort()).toEqual([
+      'a GET of the players',
+      'a POST of the item list with an invalid filter value',
+      'a POST of the item list with every filter',
+      'a POST of the item list with the optional fields',
+    ]);
+    const subset = JSON.parse(readFileSync(staging.file, 'utf8')) as { interactions: unknown[] };
+    expect(subset.interactions).toHaveLength(18);
+    expect(staging.verified).toBe(18);
+  });
+
+  it.concurrent('passes a staging deployment with --profile staging (exit 0), listing what it left out', async () => {
+    const run = await runCli(['pact', 'verify', '--profile', 'staging']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^n\/a {2}a GET of the players \(needs players\)$/m);
+    expect(run.stdout).toMatch(/18 passed, 0 failed, 0 not judged of 18 interactions: the target honours the pact/);
+  });
+
+  it.concurrent('prints the request and a curl for a failed interaction, with the ids the states handed out and the key masked', async () => {
+    const reference = await startReference(await mutant('kept-coerces-truthy'));
+    try {
+      const verification = await verifyPact({ baseUrl: reference.url, key: reference.keys.primary });
+      const failure = verification.outcomes.find((o) => o.status === 'failed')!;
+      const firstItem = reference.store.items(reference.store.userByKey(reference.keys.primary)!.id).map((i) => i.id).sort((a, b) => Number(a) - Number(b))[0];
+      expect(failure.request).toBe(`POST /artifact-kept.php {"id":${JSON.stringify(firstItem)},"is_kept":2}`);
+      expect(failure.reproduction).toBe(`curl -sS -i -X POST '${reference.url}/artifact-kept.php' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data-raw '{"id":${JSON.stringify(firstItem)},"is_kept":2}'`);
+      const text = describeVerification(verification);
+      expect(text).toContain(`       reproduce: ${failure.reproduction}`);
+      expect(text).not.toContain(reference.keys.primary);
+      expect(verification.outcomes.filter((o) => o.status === 'passed').every((o) => o.reproduction === undefined)).toBe(true);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('rebuilds a request from the pact: state values into the query, the placeholder key masked, other headers kept', () => {
+    const pact = JSON.parse(readFileSync(PACT_FILE, 'utf8')) as { interactions: PactInteraction[] };
+    const byName = (d: string) => pact.interactions.find((i) => i.description === d)!;
+    expect(reproduceInteraction(byName('a GET of one item'), 'http://h', { itemId: 17 })).toEqual({
+      request: 'GET /artifact.php?id=17',
+      curl: "curl -sS -i -X GET 'http://h/artifact.php?id=17' -H 'Authorization: Bearer ***'",
+    });
+    expect(reproduceInteraction(byName('a GET of one item'), 'http://h', {}).request).toBe('GET /artifact.php?id=987654321');
+    expect(reproduceInteraction(byName('a GET of the item list without an Authorization header'), 'http://h', {}).curl).toBe("curl -sS -i -X GET 'http://h/artifacts.php'");
+    expect(reproduceInteraction(byName('a GET of the item list with a key no deployment issued'), 'http://h', {}).curl).toContain("-H 'Authorization: Bearer pact-unknown-key-5c1e0b7d93a24f68'");
   });
 });

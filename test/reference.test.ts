@@ -5,10 +5,11 @@ import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { buildDataset, type Dataset, type Item } from '../fixtures/dataset.ts';
 import { createHandler } from '../fixtures/reference/handler.ts';
-import { buildCatalog } from '../fixtures/reference/openapi.ts';
+import { buildCatalog, buildCustomCatalog } from '../fixtures/reference/openapi.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { Store } from '../fixtures/reference/store.ts';
 import { defaultVariant, type ApiRequest, type ApiResponse, type Handler, type Profile, type Variant } from '../fixtures/reference/types.ts';
+import { variants } from '../fixtures/variants.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -582,6 +583,115 @@ describe('POST /artifact-kept.php (§3, §4)', () => {
 
 // ---------------------------------------------------------------------------------------------
 
+describe('the other choice wherever the spec leaves one open (issue 12)', () => {
+  const item = (s: Setup) => own(s).find((i) => i.id % 2 === 1 && i.id % 7 !== 0)!;
+
+  it('wraps the single read in an envelope with a volatile meta, also around null for an unknown id', async () => {
+    const s = setup({ variant: { itemEnvelope: 'named', unknownItemRead: 'null' } });
+    const r = await call(s, 'GET', '/artifact.php', { query: { id: item(s).id } });
+    expect(r.json.artifact).toMatchObject({ id: item(s).id, Title: item(s).Title });
+    expect(r.json.meta).toHaveProperty('served_at');
+    expect((await call(s, 'GET', '/artifact.php', { query: { id: own(s, 2)[0]!.id } })).json.artifact).toBeNull();
+  });
+
+  it('serves the unset flags of even ids as null, reads them as 0 in filters, and serves a new 0 as null there too', async () => {
+    const s = setup({ variant: { unsetFlags: 'null', flagEncoding: 'bool' } });
+    const legacy = own(s).find((i) => i.id % 2 === 0 && i.is_kept === 1)!;
+    const byId = async (id: number) => rowsOf(await list(s, { per_page: 200, cursor: null })).find((r) => r.id === id)!;
+    expect((await byId(legacy.id)).is_kept).toBe(true);
+    expect((await call(s, 'POST', '/artifact-kept.php', { body: { id: legacy.id, is_kept: 0 } })).status).toBe(200);
+    expect((await byId(legacy.id)).is_kept).toBeNull();
+    const unkept = rowsOf(await list(s, { per_page: 200, kept: false }));
+    expect(unkept.some((r) => r.is_kept === null) && unkept.every((r) => r.is_kept !== true)).toBe(true);
+    expect(rowsOf(await list(s, { per_page: 200, kept: true })).every((r) => r.is_kept === true)).toBe(true);
+  });
+
+  it('leaves every seventh item untyped: no type filter matches it and /types.php lists only the types in use', async () => {
+    const s = setup({ variant: { untypedItems: 'some' } });
+    const rows = rowsOf(await list(s, { per_page: 200, cursor: null }));
+    const untyped = rows.filter((r) => r.type_id === null);
+    expect(untyped.length).toBeGreaterThan(0);
+    expect(untyped.every((r) => r.type === null && (r.id as number) % 7 === 0)).toBe(true);
+    const typeIds = [...new Set(rows.map((r) => r.type_id).filter((t) => t !== null))];
+    expect(rowsOf(await list(s, { per_page: 200, type_id: typeIds })).some((r) => r.type_id === null)).toBe(false);
+    const listed = ((await call(s, 'GET', '/types.php')).json.types as Json[]).map((t) => t.id);
+    expect(listed.sort()).toEqual([...typeIds].sort());
+  });
+
+  it('answers paths it does not serve with a catch-all page, and keeps /users.php a refused enumeration endpoint', async () => {
+    const s = setup({ variant: { unknownPaths: 'catch-all' } });
+    const page = await call(s, 'GET', '/users');
+    expect(page.status).toBe(200);
+    expect(page.rawBody).toContain('<html>');
+    expect((await call(s, 'GET', '/users.php')).status).toBe(403);
+    expect((await call(setup({ profile: 'staging', variant: { unknownPaths: 'catch-all' } }), 'GET', '/players.php')).status).toBe(200);
+  });
+
+  it('reads malformed JSON as no body, ignores invalid non-filter fields, and still refuses invalid filters', async () => {
+    const s = setup({ variant: { malformedListBody: 'default-page', nonFilterFields: 'ignore' } });
+    const malformed = await call(s, 'POST', '/artifacts.php', { raw: '{"page": ' });
+    expect(malformed.status).toBe(200);
+    expect(rowsOf(malformed)).toHaveLength(50);
+    for (const body of [{ page: 'x' }, { per_page: -5 }, { cursor: 17 }, { query: 3 }, { fields: 'all' }, { include: ['x'] }]) {
+      expect((await list(s, body)).status, JSON.stringify(body)).toBe(200);
+    }
+    expect((await list(s, { kept: 'yes' })).status).toBe(400);
+  });
+
+  it('ignores a malformed artifact_id on /uses.php (every use) and invalid proposal parameters', async () => {
+    const s = setup({ variant: { usesMalformedId: 'ignore', proposalQuery: 'ignore' } });
+    const all = (await call(s, 'GET', '/uses.php')).json.uses as Json[];
+    expect(((await call(s, 'GET', '/uses.php', { query: { artifact_id: 'not-an-id' } })).json.uses as Json[]).length).toBe(all.length);
+    const plain = await call(s, 'GET', '/proposals.php', { query: { include_other: 1 } });
+    for (const query of [{ sort: 'popularity' }, { direction: 'sideways' }, { start: '2024-13-45' }] as Record<string, string>[]) {
+      const r = await call(s, 'GET', '/proposals.php', { query: { include_other: 1, ...query } });
+      expect(r.status).toBe(200);
+      expect(r.json).toEqual(plain.json);
+    }
+  });
+
+  it('serves opaque string ids, pages them by cursor in descending code-unit order, and takes them back in the toggle', async () => {
+    const s = setup({ variant: { idType: 'string', cursorOrder: 'descending', cursorEncoding: 'id', toggleAnswer: 'no-content' } });
+    const ids: string[] = [];
+    let cursor: unknown = null;
+    do {
+      const r = await list(s, { per_page: 50, cursor });
+      ids.push(...rowsOf(r).map((row) => row.id as string));
+      cursor = r.json.next_cursor;
+    } while (cursor !== null);
+    expect(ids).toHaveLength(own(s).length);
+    expect(ids.every((id) => id.startsWith('itm-'))).toBe(true);
+    expect(ids).toEqual([...ids].sort().reverse());
+    const target = ids[3]!;
+    expect((await call(s, 'POST', '/artifact-kept.php', { body: { id: target, is_kept: 1 } })).status).toBe(204);
+    expect((await call(s, 'GET', '/artifact.php', { query: { id: target } })).json.is_kept).toBe(1);
+    expect((await call(s, 'POST', '/artifact-kept.php', { body: { id: Number(target.slice(4)), is_kept: 1 } })).status).toBe(400);
+  });
+
+  it('adds a reminder date (null on odd ids) to upcoming rows, and a legacy last_use to some unused items', async () => {
+    const s = setup({ variant: { upcomingDates: 'several', legacyLastUse: 'some' } });
+    const upcoming = (await call(s, 'GET', '/upcoming-interactions.php')).json.upcoming as Json[];
+    expect(upcoming.some((r) => r.next_reminder === null) && upcoming.some((r) => typeof r.next_reminder === 'string')).toBe(true);
+    const rows = rowsOf(await list(s, { per_page: 200, include: ['uses_summary'] }));
+    expect(rows.some((r) => r.plays === 0 && typeof r.last_use === 'string')).toBe(true);
+  });
+
+  it('writes error entries as pointers, and serves reads as { data, meta }', async () => {
+    const s = setup({ variant: { errorShape: 'pointers', readEnvelope: 'data' } });
+    expect((await list(s, { kept: 'yes' })).json.errors).toEqual([{ code: 'invalid', detail: 'must be true or false', source: { pointer: '/kept' } }]);
+    const types = await call(s, 'GET', '/types.php');
+    expect(Object.keys(types.json).sort()).toEqual(['data', 'meta']);
+  });
+
+  it('serves a catalog of its own format that names the profile\'s endpoints', async () => {
+    const s = setup({ profile: 'staging', variant: { catalogFormat: 'custom' } });
+    const doc = (await call(s, 'GET', '/api-docs', { key: null })).json;
+    expect(doc).toEqual(JSON.parse(JSON.stringify(buildCustomCatalog('staging', s.variant))));
+    expect(doc).not.toHaveProperty('openapi');
+    expect(JSON.stringify(doc)).not.toContain('/players.php');
+  });
+});
+
 describe('catalog (/api-docs)', () => {
   const formats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: Ajv2020) => Ajv2020;
 
@@ -613,6 +723,8 @@ describe('catalog (/api-docs)', () => {
     { profile: 'primary', variant: { listKey: 'rows', authFailureStatus: 403, flagEncoding: 'bool', oversizedPage: 'reject', unknownIdStatus: 400, cursorEncoding: 'id', errorShape: 'strings', titleCollation: 'binary' } },
     { profile: 'primary', variant: { unknownIdStatus: 403, listKey: 'data' } },
     { profile: 'staging', variant: { stagingExtraFilters: 'reject', listKey: 'results', flagEncoding: 'bool', errorShape: 'strings' } },
+    // Every other choice of the other-choices variant, with an OpenAPI catalog that describes them.
+    { profile: 'primary', variant: { ...variants.find((v) => v.id === 'other-choices-everywhere')!.variant, catalogFormat: 'openapi' } },
   ];
 
   for (const config of configs) {
@@ -661,6 +773,10 @@ describe('catalog (/api-docs)', () => {
         const schema = declared(doc, path, method, r.status);
         if (path === '/players.php' && s.profile === 'staging') {
           expect(r.status).toBe(404);
+          continue;
+        }
+        if (r.status === 204) {
+          expect(((doc.paths as Json)[path] as Json)[method.toLowerCase()]).toHaveProperty(['responses', '204']);
           continue;
         }
         expect(schema, `${method} ${path} → ${r.status} has a declared schema`).toBeDefined();

@@ -29,9 +29,13 @@ describe('GitHub step summary', () => {
     expect(failed).toContain(`\`\`\`http\n${checks.failed.exchange.request}\n\`\`\``);
     expect(failed).toContain(`\`\`\`http\nHTTP 200\n${checks.failed.exchange.responseBody}\n\`\`\``);
     expect(failed).toContain(`\`\`\`sh\n${checks.failed.reproduction}\n\`\`\``);
-    expect(summary).toContain('#### ❌ ENUM-002 SHOULD: user enumeration answers 403 rather than another refusal');
     expect(summary).toContain('#### ⚠️ PAGE-003 MUST: following next cursors');
-    expect(summary).toContain('### Failures and errors (3)');
+    expect(summary).toContain('### Failures and errors (2)');
+    // A SHOULD failure is advice, in its own section after the failures that gate.
+    const advice = summary.indexOf('### 💡 Advice: SHOULD checks that failed (1), not gating');
+    expect(advice).toBeGreaterThan(summary.indexOf('### Failures and errors'));
+    expect(summary.slice(advice)).toContain('#### 💡 ENUM-002 SHOULD: user enumeration answers 403 rather than another refusal');
+    expect(summary).toContain('failed \\(advice, not gating\\)');
     expect(summary).not.toContain('AUTH-001');
   });
 
@@ -54,19 +58,20 @@ describe('GitHub step summary', () => {
 describe('GitHub annotations', () => {
   const lines = renderAnnotations(run).split('\n').filter(Boolean);
 
-  it('emits ::error per failed check and ::warning per errored one, nothing for the rest', () => {
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^::error title=ENUM-002 SHOULD \[§1%2C §5%2C §7\]::/);
-    expect(lines[1]).toMatch(/^::error title=KEPT-001 MUST \[§3%2C §4\]::is_kept of item 17/);
-    expect(lines[2]).toBe('::warning title=PAGE-003 MUST [§4%2C §8]::harness error: GET /artifacts.php: no answer within 800 ms');
+  it('emits ::error for what gates (MUST failure, error, unjudged MUST check), ::warning for a SHOULD failure, nothing for the rest', () => {
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^::error title=KEPT-001 MUST \[§3%2C §4\]::is_kept of item 17/);
+    expect(lines[1]).toBe('::error title=PAGE-003 MUST [§4%2C §8]::harness error: GET /artifacts.php: no answer within 800 ms');
+    expect(lines[2]).toMatch(/^::warning title=ENUM-002 SHOULD \[§1%2C §5%2C §7\] \(advice%2C not gating\)::/);
+    expect(lines[3]).toBe('::error title=conform%3A 1 check(s) not judged::precondition absent on this target: PLAY-001 (precondition: the target has no players)');
   });
 
   it('escapes %, \\r and \\n in the message so each annotation stays on one line', () => {
-    expect(lines[0]).toBe('::error title=ENUM-002 SHOULD [§1%2C §5%2C §7]::expected 403, got 404: 50%25 of probes%0D%0Asecond line: a, b');
-    expect(lines[1]).toContain('after sending 0%0Atitle <script>');
+    expect(lines[2]).toBe('::warning title=ENUM-002 SHOULD [§1%2C §5%2C §7] (advice%2C not gating)::expected 403, got 404: 50%25 of probes%0D%0Asecond line: a, b');
+    expect(lines[0]).toContain('after sending 0%0Atitle <script>');
     expect(escapeData('100%\r\n%0A')).toBe('100%25%0D%0A%250A');
     expect(escapeProperty('a: b, c%\n')).toBe('a%3A b%2C c%25%0A');
-    expect(renderAnnotations(syntheticRun([checks.passed, checks.skipped]))).toBe('');
+    expect(renderAnnotations(syntheticRun([checks.passed, checks.notApplicable]))).toBe('');
   });
 });
 
@@ -107,22 +112,46 @@ describe('terminal summary', () => {
   it('groups failures by area with their reproduction, and respects NO_COLOR', () => {
     const text = renderSummary(run, plain);
     expect(text).not.toContain('\u001b[');
-    expect(text).toMatch(/Failures and errors \(3\):\n\n {2}forbidden-writes\n {2}✗ ENUM-002/);
+    expect(text).toMatch(/Failures and errors \(2\):\n\n {2}kept-toggle\n {2}✗ KEPT-001/);
+    expect(text).toMatch(/Advice: SHOULD checks that failed, not gating \(1; --fail-on should makes them gate\):\n {2}△ ENUM-002 SHOULD .* \(advice\)\n {6}expected 403/);
     expect(text).toMatch(/ {2}kept-toggle\n {2}✗ KEPT-001 MUST .* \[§3, §4\] \(failed\)\n {6}is_kept of item 17/);
     expect(text).toContain(`      reproduce:\n      ${checks.failed.reproduction}`);
-    expect(text).toContain('Skipped (precondition absent on this target):\n  - PLAY-001 precondition: the target has no players');
+    expect(text).toContain('Not judged (1), their precondition is absent on this target; the run cannot conform without them (waive them or pass --allow-incomplete):\n  - PLAY-001 MUST precondition: the target has no players');
     expect(text).toContain('STAGE-001 not applicable to the primary profile');
     expect(text).toContain('2 passed, 2 failed, 1 errors, 1 skipped, 1 not applicable');
     expect(text.trimEnd().split('\n').at(-1)).toBe('verdict: does not conform (1 MUST check(s) failed); exit 1');
     expect(renderSummary(run, terminalStyle({ isTTY: true }, {}))).toContain('\u001b[31m');
   });
 
-  it('--quiet prints only the failures and the verdict line', () => {
+  it('shows failures that share one cause together: the cause, every check, and the details once', () => {
+    const broken = (id: string, area: string, message: string) => ({
+      ...checks.failed,
+      id,
+      area,
+      message,
+      exchange: { request: `GET http://127.0.0.1:4010/types.php?x=${id}`, status: 500, responseBody: '{"error":"db down"}' },
+    });
+    const shared = syntheticRun([
+      checks.passed,
+      broken('TYPE-001', 'types', 'GET /types.php: expected 200, got 500'),
+      broken('TYPE-002', 'types', 'types: the answer is not 2xx (500)'),
+      broken('AUTH-002', 'auth', 'refused, but with 500'),
+      checks.failed,
+    ]);
+    const text = renderSummary(shared, plain, { quiet: true });
+    expect(text).toMatch(/Failures and errors \(4\):\n\n {2}3 checks share one cause: GET \/types\.php answered 500\n {2}✗ AUTH-002 .*\n {2}✗ TYPE-001 .*\n {2}✗ TYPE-002 .*\n {6}refused, but with 500\n/);
+    expect(text.match(/db down/g)).toHaveLength(1);
+    // A failure with a cause of its own stays under its area, in full.
+    expect(text).toMatch(/\n {2}kept-toggle\n {2}✗ KEPT-001 .*\n {6}is_kept of item 17/);
+  });
+
+  it('--quiet prints only the failures, what could not be judged, and the verdict line', () => {
     const text = renderSummary(run, plain, { quiet: true });
     expect(text).toContain('✗ KEPT-001');
     expect(text).toContain('! PAGE-003');
     expect(text).toContain(checks.failed.reproduction);
-    expect(text).not.toMatch(/conform: reference|PLAY-001|STAGE-001|AUTH-001|2 passed/);
+    expect(text).toContain('- PLAY-001 MUST precondition: the target has no players');
+    expect(text).not.toMatch(/conform: reference|STAGE-001|AUTH-001|ENUM-002|2 passed/);
     expect(text.trimEnd().split('\n').at(-1)).toBe('verdict: does not conform (1 MUST check(s) failed); exit 1');
     expect(renderSummary(syntheticRun([checks.passed]), plain, { quiet: true }).trim()).toBe('verdict: conforms (every MUST check passed); exit 0');
   });

@@ -116,6 +116,53 @@ describe('report.html', () => {
   });
 });
 
+describe('report.html: what gates and what does not', () => {
+  const sectionText = (page: string, id: string) => {
+    const start = page.indexOf(`<section id="${id}"`);
+    return start === -1 ? '' : visibleText(page.slice(start, page.indexOf('</section>', start)));
+  };
+
+  it('puts a SHOULD failure under advice, not under the failures that gate', () => {
+    expect(sectionText(html, 'failures')).not.toContain(checks.shouldFailed.id);
+    const advice = sectionText(html, 'advice');
+    expect(advice).toContain('Advice: SHOULD checks that failed (1)');
+    expect(advice).toContain(`${checks.shouldFailed.id} SHOULD`);
+    expect(advice).toContain('advice: a SHOULD check, not gating');
+    expect(html).toContain('<article class="failure f-advice" id="check-ENUM-002">');
+  });
+
+  it('lists the checks that could not be judged and why, and colour-codes an incomplete verdict', () => {
+    expect(sectionText(html, 'not-judged')).toContain(`${checks.skipped.id}MUST${checks.skipped.section}${checks.skipped.title}${checks.skipped.message}`);
+    const incomplete = renderHtml(syntheticRun([checks.passed, checks.skipped]));
+    expect(incomplete).toContain('class="banner v-incomplete"');
+    expect(sectionText(incomplete, 'not-judged')).toMatch(/cannot conform without them/);
+  });
+
+  it('shows waived checks, expired waivers and unexpected passes, and a partial selection in the banner', () => {
+    const page = renderHtml(
+      syntheticRun([checks.passed, checks.passed2, checks.failed, checks.shouldFailed], {}, {
+        circumstances: {
+          waivers: [
+            { check: checks.failed.id, reason: 'vendor <ticket> 42', expires: '2999-01-01' },
+            { check: checks.shouldFailed.id, reason: 'old', expires: '2001-01-01' },
+            { check: checks.passed.id, reason: 'flaky once', expires: '2999-01-01' },
+          ],
+          selection: { only: ['AUTH-*'], skip: [], selected: 4, total: 67, deselected: [] },
+        },
+      }),
+    );
+    const waivers = sectionText(page, 'waivers');
+    expect(waivers).toContain('KEPT-001failed, waived2999-01-01vendor <ticket> 42');
+    expect(waivers).toContain('ENUM-002expired2001-01-01oldexpired on 2001-01-01: no longer applies');
+    expect(waivers).toContain('AUTH-001unexpected pass2999-01-01flaky oncethe check passed: remove the waiver');
+    expect(page).toContain('<span class="tag tag-waived"');
+    expect(page).toContain('<span class="tag tag-unexpected-pass"');
+    expect(page).toContain('<span class="tag tag-waiver-expired"');
+    expect(page).toContain('<dt>Selection</dt><dd>partial run: --only AUTH-* (4 of 67 checks)</dd>');
+    expect(page).not.toContain('vendor <ticket>');
+  });
+});
+
 const chromium = '/usr/bin/chromium';
 const hasChromium = existsSync(chromium);
 if (!hasChromium) console.warn(`reporters-html: ${chromium} not found; skipping the headless browser rendering test (CI installs chromium)`);

@@ -18,15 +18,29 @@ describe('report.json and its schema', () => {
     expect(text).not.toContain(SECRET);
     const report = JSON.parse(text) as Record<string, unknown>;
     expect(validateReport(report)).toEqual([]);
-    expect(report).toMatchObject({ verdict: 'does not conform', exitCode: 1, schemaVersion: 1 });
+    expect(report).toMatchObject({ verdict: 'does not conform', exitCode: 1, schemaVersion: 2, policy: { failOn: 'must', allowIncomplete: false }, waivers: [] });
   });
 
   it('every verdict and a run without checks validate', () => {
-    const conforms = syntheticRun([checks.passed, checks.shouldFailed, checks.skipped]);
+    const conforms = syntheticRun([checks.passed, checks.shouldFailed, checks.notApplicable]);
+    const incomplete = syntheticRun([checks.passed, checks.shouldFailed, checks.skipped]);
     const noVerdict = syntheticRun([checks.passed, checks.error]);
     const empty = syntheticRun([checks.skipped, checks.notApplicable]);
-    expect([conforms.verdict, noVerdict.verdict, empty.verdict]).toEqual(['conforms', 'no verdict', 'no verdict']);
-    for (const r of [conforms, noVerdict, empty, syntheticRun([])]) expect(validateReport(JSON.parse(renderJson(r)))).toEqual([]);
+    expect([conforms.verdict, incomplete.verdict, noVerdict.verdict, empty.verdict]).toEqual(['conforms', 'incomplete', 'no verdict', 'no verdict']);
+    expect(incomplete.exitCode).toBe(3);
+    const waived = syntheticRun([checks.passed, checks.failed, checks.skipped], {}, {
+      circumstances: {
+        waivers: [
+          { check: checks.failed.id, reason: 'accepted', expires: '2999-01-01' },
+          { check: checks.skipped.id, reason: 'no players on this tenant', expires: '2999-01-01', target: 'reference & <friends>' },
+          { check: checks.passed.id, reason: 'old', expires: '2999-01-01' },
+          { check: 'NOPE-001', reason: 'typo', expires: '2000-01-01' },
+        ],
+        selection: { only: ['AUTH-*'], skip: [], selected: 3, total: 67, deselected: ['X-001'] },
+      },
+    });
+    expect(waived.verdict).toBe('conforms');
+    for (const r of [conforms, incomplete, noVerdict, empty, waived, syntheticRun([])]) expect(validateReport(JSON.parse(renderJson(r)))).toEqual([]);
   });
 
   it('keeps $id and schemaVersion in step with the model', () => {
@@ -54,7 +68,10 @@ describe('report.json and its schema', () => {
     ['a non-passed check without a message', (r: any) => delete r.checks.find((c: any) => c.status === 'skipped').message, /must have required property 'message'/],
     ['counts that disagree with the checks', (r: any) => (r.counts.passed += 1), /\/counts\/passed is 3 but 2 check/],
     ['a duplicated check id', (r: any) => r.checks.push({ ...r.checks[0] }), /appears more than once/],
-    ['a bad schemaVersion', (r: any) => (r.schemaVersion = 2), /\/schemaVersion must be equal to constant/],
+    ['a bad schemaVersion', (r: any) => (r.schemaVersion = 1), /\/schemaVersion must be equal to constant/],
+    ['an incomplete run that exits 0', (r: any) => ((r.verdict = 'incomplete'), (r.exitCode = 0)), /\/exitCode must be equal to constant/],
+    ['advice on a MUST check', (r: any) => (r.checks.find((c: any) => c.id === 'KEPT-001').effect = 'advice'), /effect advice belongs to a failed SHOULD check only/],
+    ['an unknown waiver state', (r: any) => r.waivers.push({ check: 'KEPT-001', reason: 'x', expires: '2999-01-01', state: 'maybe' }), /\/waivers\/0\/state must be equal to one of the allowed values/],
     ['a string seed', (r: any) => (r.seed = '1'), /\/seed must be integer/],
   ])('rejects %s', (_name, breakIt, message) => {
     const broken = clone();

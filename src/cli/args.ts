@@ -16,7 +16,7 @@ export const optionTable = {
   key: { type: 'string', arg: '<key>', help: 'agent key of the user under test (fallback: CONFORM_API_KEY)' },
   'other-key': { type: 'string', arg: '<key>', help: "a second user's key; unlocks the cross-user checks (fallback: CONFORM_OTHER_API_KEY)" },
   config: { type: 'string', arg: '<file>', help: 'targets file (default: ./conform.config.json)' },
-  out: { type: 'string', arg: '<dir>', help: 'report folder (default: ./conform-report)' },
+  out: { type: 'string', arg: '<dir>', help: 'report folder (default: ./conform-report); - prints the JSON report on stdout' },
   seed: { type: 'string', arg: '<n>', help: 'fast-check seed; replays the generated cases of an earlier run' },
   'fc-path': { type: 'string', arg: '<path>', help: 'fast-check counterexample path to replay (with --only and --seed)' },
   runs: { type: 'string', arg: '<n>', help: 'generated cases per property (default 20)' },
@@ -33,9 +33,17 @@ export const optionTable = {
   against: { type: 'string', arg: '<name|url>', help: 'diff: the second deployment (e.g. staging), read with the same user\'s key' },
   'against-key': { type: 'string', arg: '<key>', help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)' },
   reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)' },
-  quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the verdict and failures' },
+  quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the failures, what could not be judged, waivers to act on, and the verdict' },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
+  // The gate: what fails a run (stream i13b).
+  'fail-on': { type: 'string', arg: 'must|should', help: 'which failed checks fail the run: must (default; SHOULD failures are advice) or should (SHOULD failures gate too)' },
+  'allow-incomplete': { type: 'boolean', help: 'let a run pass although checks could not be judged for an absent precondition (no second key, empty collection …); they are still listed' },
+  waivers: { type: 'string', arg: '<file>', help: 'waivers file (JSON, see waivers.schema.json): checks whose failure is accepted until a date, with a reason' },
   'provider-states': { type: 'string', arg: '<module>', help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)' },
+  // init, explain and diff (issue 17)
+  'against-profile': { type: 'string', arg: '<profile>', help: 'diff: the profile to hold --against to (default: its targets-file entry\'s, else staging); primary compares two primaries' },
+  workflow: { type: 'boolean', help: 'init: also write .github/workflows/conform.yml, a gated workflow that uses the conform Action' },
+  force: { type: 'boolean', help: 'init: overwrite files that already exist' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', help: 'show the version' },
 } satisfies Record<string, OptionSpec>;
@@ -49,15 +57,21 @@ export const commands = {
   matrix: 'print the clause coverage matrix (Markdown): each spec statement and the checks that enforce it',
   diff: 'compare two deployments of one user (--target primary --against staging): ids, titles, projections and single reads',
   pact: "pact verify: verify the agent's Pact contract (pacts/agent-agent-api.json) against a target",
+  init: 'write a commented conform.config.json (and with --workflow a GitHub workflow) from flags, or by asking on a terminal',
+  explain: 'explain <ID>: what a check enforces, its level, what it accepts where the spec leaves a choice, the mutants that prove it, how to replay it',
 } as const;
 
 /** Commands that take a sub-command word: `conform pact verify`. */
 const subcommands: Partial<Record<Command, readonly string[]>> = { pact: ['verify'] };
+/** Commands that take one free argument: `conform explain KEPT-001`. */
+const argumentOf: Partial<Record<Command, string>> = { explain: '<ID>' };
 export type Command = keyof typeof commands;
 
 export interface ParsedArgs {
   command: Command;
   subcommand?: string;
+  /** The free argument of a command that takes one (explain's check id). */
+  argument?: string;
   values: {
     [K in OptionName]?: (typeof optionTable)[K] extends { type: 'boolean' } ? boolean
       : (typeof optionTable)[K] extends { multiple: true } ? string[] : string;
@@ -67,7 +81,7 @@ export interface ParsedArgs {
 export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: optionTable, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: joinNegativeValues(argv), options: optionTable, strict: true, allowPositionals: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const unknown = /^Unknown option '([^']+)'/.exec(message);
@@ -87,8 +101,33 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
       throw new UsageError(`${command} needs one of: ${allowed.map((s) => `${command} ${s}`).join(', ')}`);
     }
   }
+  let argument: string | undefined;
+  if (argumentOf[command] !== undefined) {
+    argument = rest.shift();
+    if (argument === undefined) throw new UsageError(`${command} needs an argument: conform ${command} ${argumentOf[command]}`);
+  }
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
-  return { command, ...(subcommand ? { subcommand } : {}), values: parsed.values as ParsedArgs['values'] };
+  return { command, ...(subcommand ? { subcommand } : {}), ...(argument !== undefined ? { argument } : {}), values: parsed.values as ParsedArgs['values'] };
+}
+
+/**
+ * `--seed -5` as `--seed=-5`: node's parser reads a value that starts with a dash as an option and
+ * refuses it as ambiguous. Only a negative number after an option that takes a value is joined.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([a-z-]+)$/.exec(argv[i]!)?.[1];
+    const spec = name !== undefined && Object.hasOwn(optionTable, name) ? (optionTable as Record<string, OptionSpec>)[name] : undefined;
+    const next = argv[i + 1];
+    if (spec?.type === 'string' && next !== undefined && /^-\d+$/.test(next)) {
+      joined.push(`${argv[i]}=${next}`);
+      i++;
+    } else {
+      joined.push(argv[i]!);
+    }
+  }
+  return joined;
 }
 
 export function helpText(): string {
@@ -99,7 +138,7 @@ export function helpText(): string {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.arg ? ` ${spec.arg}` : ''}`;
     lines.push(`  ${flag.padEnd(30)} ${spec.help}`);
   }
-  lines.push('', 'Exit codes: 0 conforms, 1 a check failed, 2 usage or configuration error, 3 no verdict.');
+  lines.push('', 'Exit codes: 0 conforms, 1 a check failed, 2 usage or configuration error (or no Agent API at the URL), 3 incomplete or no verdict.');
   return lines.join('\n');
 }
 

@@ -1,6 +1,10 @@
-import { resolveDiffConfig } from '../diff/config.ts';
-import { renderDiff } from '../diff/render.ts';
-import { agrees, diffDeployments } from '../diff/run.ts';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveDiffConfig, type DiffConfig } from '../diff/config.ts';
+import { DIFF_FILE, diffJson, renderDiff, renderDiffSummary } from '../diff/render.ts';
+import { agrees, diffDeployments, type DiffReport } from '../diff/run.ts';
+import { prepareOutDir } from '../out-dir.ts';
+import { redactor } from '../redact.ts';
 import type { DiffSide } from '../diff/read.ts';
 import type { SideName } from '../diff/compare.ts';
 import { NoVerdictError, UsageError } from '../errors.ts';
@@ -17,13 +21,30 @@ export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Pro
   try {
     const target = await open('target', config.target, config.timeoutMs, opened, ctx);
     const against = await open('against', config.against, config.timeoutMs, opened, ctx);
-    ctx.out(`conform diff: comparing one user's data on two deployments (§9)\n`);
+    // With `--out -` stdout carries the JSON only; the text goes to stderr.
+    const text = config.out && 'stdout' in config.out ? ctx.err : ctx.out;
+    const terminal = config.reporters.includes('terminal');
+    if (terminal) text(`conform diff: comparing one user's data on two deployments (§9)\n`);
     const report = await diffDeployments(target, against, { seed: config.seed, sample: config.sample, maxRequests: config.maxRequests });
-    ctx.out(renderDiff(report));
+    text(renderDiff(report, { full: terminal }));
+    writeDiffReports(report, config, ctx);
     return agrees(report) ? exitCodes.conforms : exitCodes['does not conform'];
   } finally {
     for (const target of opened.reverse()) await target.close();
   }
+}
+
+function writeDiffReports(report: DiffReport, config: DiffConfig, ctx: CommandIo): void {
+  const redact = redactor(ctx.secrets);
+  if (config.out && 'stdout' in config.out) ctx.out(diffJson(report));
+  else if (config.out) {
+    prepareOutDir(config.out.dir);
+    const path = join(config.out.dir, DIFF_FILE);
+    writeFileSync(path, redact(diffJson(report)));
+    if (config.reporters.includes('terminal')) ctx.out(`report: ${path}\n`);
+  }
+  const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
+  if (config.reporters.includes('github') && summaryFile) appendFileSync(summaryFile, redact(renderDiffSummary(report)));
 }
 
 async function open(name: SideName, choice: Parameters<typeof openTarget>[0], timeoutMs: number, opened: OpenTarget[], ctx: CommandIo): Promise<DiffSide> {

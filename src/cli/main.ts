@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { prepareOutDir } from '../out-dir.ts';
 import { join } from 'node:path';
-import { ProgressReporter, renderAnnotations, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
+import { ProgressReporter, renderAnnotations, renderJson, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
 import { resolveRunConfig, type RunConfig } from '../config.ts';
 import { NoVerdictError, UsageError } from '../errors.ts';
 import { listChecks } from './list.ts';
@@ -28,6 +28,8 @@ export interface Io {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** For questions on a terminal (conform init); absent or not a TTY: no questions are asked. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** Maps every outcome to an exit code, in this one place. */
@@ -54,6 +56,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         return await (await import('./diff.ts')).runDiff(args.values, { io, out, err, secrets });
       case 'pact':
         return await (await import('./pact.ts')).runPact(args.subcommand!, args.values, { io, out, err, secrets });
+      case 'init':
+        return await (await import('./init.ts')).runInit(args.values, { io, out, err, secrets });
+      case 'explain':
+        return await (await import('./explain.ts')).runExplain(args.argument!, args.values, out);
       case 'run':
         if (args.values.list) return await listChecks(args.values, out);
         return await run(resolveRunConfig(args.values, io.env, io.cwd), io, out, err, secrets);
@@ -74,7 +80,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t: string) => void, secrets: string[]): Promise<number> {
+async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: (t: string) => void, secrets: string[]): Promise<number> {
+  // `--out -`: stdout carries the JSON report only; every line for people goes to stderr.
+  const out = config.reportToStdout ? err : stdout;
+  const people = config.reportToStdout ? io.stderr : io.stdout;
   prepareOutDir(config.outDir);
   const journalPath = join(config.outDir, 'journal.jsonl');
   const unsettled = unsettledItems(journalPath);
@@ -87,11 +96,21 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
   secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
   try {
     await preflight(target);
-    const style = terminalStyle(io.stdout, io.env);
+    const style = terminalStyle(people, io.env);
     const terminal = config.reporters.includes('terminal');
     const progress = terminal && !config.quiet;
     if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
-    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) });
+    // While vitest starts, its own handlers (which exit 143) are live: answer a signal first, as nothing has changed yet.
+    const whileStarting = (signal: NodeJS.Signals) => {
+      err(`conform: ${signal} before any check ran; nothing was changed\n`);
+      process.exit(exitCodes['no verdict']);
+    };
+    process.on('SIGINT', whileStarting);
+    process.on('SIGTERM', whileStarting);
+    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs) }).finally(() => {
+      process.off('SIGINT', whileStarting);
+      process.off('SIGTERM', whileStarting);
+    });
     let interruptedBy: string | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
       if (interruptedBy) process.exit(exitCodes['no verdict']);
@@ -113,15 +132,24 @@ async function run(config: RunConfig, io: Io, out: (t: string) => void, err: (t:
       ...(config.fcPath ? { fcPath: config.fcPath } : {}),
       only: config.only,
       skip: config.skip,
+      gate: config.gate,
+      waivers: config.waivers,
       journalPath,
-      reporters: progress ? [new ProgressReporter(out, style, io.stdout.isTTY === true && !io.env.CI)] : [],
+      reporters: progress ? [new ProgressReporter(out, style, people.isTTY === true && !io.env.CI)] : [],
     }).finally(() => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       return runner.close();
     });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
-    const written = writeReports(result, { outDir: config.outDir, reporters: config.reporters, env: io.env, redact: redactor(secrets) });
+    const fileReporters = config.reportToStdout ? config.reporters.filter((r) => r !== 'json') : config.reporters;
+    const written = writeReports(result, { outDir: config.outDir, reporters: fileReporters, env: io.env, redact: redactor(secrets) });
+    if (config.reportToStdout) {
+      stdout(renderJson(result));
+      // The folder only held the journal; keep it when a kept value could not be put back.
+      if (result.safety.problems.length === 0) rmSync(config.outDir, { recursive: true, force: true });
+      else err(`conform: the journal of this run is ${journalPath}; run: conform restore --journal ${journalPath}\n`);
+    }
     if (config.reporters.includes('github')) out(renderAnnotations(result));
     // Without the terminal reporter a person (or CI log) still gets the failures and the verdict line.
     out(renderSummary(result, style, { quiet: config.quiet || !terminal }));
@@ -139,7 +167,11 @@ async function serve(values: ParsedArgs['values'], out: (t: string) => void): Pr
   if (profile !== 'primary' && profile !== 'staging') throw new UsageError(`--profile must be primary or staging, got '${profile}'`);
   const port = integerOption('port', values.port, 0, 65_535) ?? 0;
   const { startReference } = await import('../../fixtures/reference/server.ts');
-  const reference = await startReference({ profile, port });
+  const reference = await startReference({ profile, port }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is already in use; pick another with --port, or --port 0 for any free port`);
+    if (error.code === 'EACCES') throw new UsageError(`port ${port} needs privileges this user does not have; pick a port above 1023`);
+    throw error;
+  });
   out(`reference (${profile}) listening on ${reference.url}\n`);
   out(`keys: primary ${reference.keys.primary}  other ${reference.keys.other}  empty ${reference.keys.empty}\n`);
   out(`try: conform --target ${reference.url} --profile ${profile} --key <primary> --other-key <other>\n`);

@@ -36,8 +36,32 @@ export function renderMatrix(checks: readonly ListedCheck[]): string {
     lines.push(`| ${clause.id} | ${clause.section} | ${clause.statement.replace(/\|/g, '\\|')} | ${cover} |`);
   }
   lines.push('', `${clauses.length} clauses, ${clauses.filter((c) => c.checks.length > 0).length} covered by checks, ${checks.length} checks.`, '');
-  lines.push(...renderElementTable());
+  lines.push(...renderChecks(checks), ...renderElementTable());
   return lines.join('\n');
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+/**
+ * Per check: the clauses it enforces (every assertion of the check names one of them; test/clauses.test.ts
+ * holds the two together), its strength, and the freedoms it accepts where the spec leaves a choice open.
+ */
+function renderChecks(checks: readonly ListedCheck[]): string[] {
+  const lines = [
+    '## Checks: clauses, strength and freedoms accepted',
+    '',
+    'A MUST check failing means the target does not conform; a SHOULD check gives advice and never decides the verdict.',
+    '',
+    '| check | strength | enforces | clauses | freedoms accepted |',
+    '|---|---|---|---|---|',
+  ];
+  for (const check of checks) {
+    const enforced = clauses.filter((c) => c.checks.includes(check.id)).map((c) => c.id).join(', ');
+    const accepted = check.accepts && check.accepts.length > 0 ? check.accepts.map(cell).join('; ') : '—';
+    lines.push(`| ${check.id} | ${check.level} | ${cell(check.title)} | ${enforced} | ${accepted} |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /** The clause-element table, appended to the matrix: per element, its covering checks and proving mutants. */

@@ -1,7 +1,9 @@
 import type { TargetChoice } from '../config.ts';
 import { NoVerdictError, TransportError, UsageError } from '../errors.ts';
-import { Api } from '../http/api.ts';
+import { Api, endpoints } from '../http/api.ts';
 import { ApiClient } from '../http/client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { isObject, rowsOf } from '../lenient.ts';
 import type { KeyRef } from '../journal.ts';
 import type { ProfileName } from '../profiles.ts';
 
@@ -11,6 +13,8 @@ export interface OpenTarget {
   label: string;
   profile: ProfileName;
   keys: { primary: string; other?: string };
+  /** Where the primary key came from (`--key`, an environment variable), for the refused-key message. */
+  keySource?: string;
   api(user: KeyRef): Api | undefined;
   close(): Promise<void>;
 }
@@ -42,6 +46,7 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     label: choice.label,
     profile: choice.profile,
     keys,
+    ...(choice.kind === 'remote' && choice.keySource ? { keySource: choice.keySource } : {}),
     api: (user) => clients[user],
     async close() {
       await client.close();
@@ -50,16 +55,73 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
   };
 }
 
-/** One read before the run: an unreachable target is no verdict; a refused key is a configuration error. */
+/**
+ * Reads before the run: an unreachable target is no verdict; a refused key, or a base URL with no
+ * Agent API behind it, is a configuration error (exit 2), not a deployment that breaks the spec.
+ */
 export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
-  let status: number;
+  const types = await answer(() => api.types());
+  const status = types.response.status;
+  if (status === 401 || status === 403) throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
+  if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
+  await ensureAgentApi(target.baseUrl, api, types);
+}
+
+async function answer(send: () => Promise<Exchange>): Promise<Exchange> {
   try {
-    status = (await api.types()).response.status;
+    return await send();
   } catch (error) {
     if (error instanceof TransportError) throw new NoVerdictError(`target unreachable: ${error.message}`);
     throw error;
   }
-  if (status === 401 || status === 403) throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check --key / CONFORM_API_KEY`);
-  if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
+}
+
+/**
+ * The list endpoint must answer like a list of rows, or this is not the Agent API's base URL. A list
+ * refused with 401/403 while /types.php accepted the key is left for the checks; refused while
+ * /types.php was not found either, it is no Agent API.
+ */
+async function ensureAgentApi(baseUrl: string, api: Api, types: Exchange): Promise<void> {
+  const list = await answer(() => api.list({ per_page: 1 }));
+  const { status } = list.response;
+  const sent = `POST ${baseUrl}${endpoints.list}`;
+  if (status >= 500) throw new NoVerdictError(`the target is not healthy: ${sent} answered ${status}`);
+  const typesProblem = notAList(types.response);
+  let problem = status === 401 || status === 403 ? (typesProblem ? `answered ${status}` : undefined) : notAList(list.response);
+  if (problem === undefined) return;
+  if (typesProblem) problem += ` and GET ${baseUrl}${endpoints.types} ${typesProblem}`;
+  throw new UsageError(`no Agent API at ${baseUrl}: ${sent} ${problem}; ${pathHint(baseUrl)}`);
+}
+
+/**
+ * Why an answer of the list endpoint cannot come from the Agent API: not found, HTML, not JSON, or
+ * JSON holding no rows in any shape. An empty collection is an answer like any other: an empty list
+ * under some key, or has_more / next_cursor, is accepted (the envelope is not shown, §4 rule 5).
+ * Other refusals (400 …) are left for the checks to judge.
+ */
+export function notAList(response: Exchange['response']): string | undefined {
+  const { status } = response;
+  const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const typed = type ? ` (${type})` : '';
+  if (status === 404 || status === 405 || status === 410) return `answered ${status}${typed}`;
+  if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(response.text)) return `answered ${status} with an HTML page`;
+  if (status < 200 || status >= 300) return undefined;
+  const body = response.json;
+  if (body === undefined) return `answered ${status} with a body that is not JSON${typed}`;
+  if (rowsOf(body) !== undefined) return undefined;
+  if (isObject(body) && ('has_more' in body || 'next_cursor' in body || Object.entries(body).some(([key, value]) => key !== 'errors' && Array.isArray(value)))) return undefined;
+  return `answered ${status} with JSON that holds no rows in any shape`;
+}
+
+function pathHint(baseUrl: string): string {
+  const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  return path === ''
+    ? `is a path prefix missing from the base URL (e.g. ${baseUrl}/api)? The list endpoint is <base URL>${endpoints.list}`
+    : `is the path prefix ${path} right? The list endpoint is <base URL>${endpoints.list}`;
+}
+
+function keyOrigin(source: string | undefined): string {
+  if (source === undefined) return '--key / CONFORM_API_KEY';
+  return source.startsWith('--') ? `the key given with ${source}` : `the key in $${source}`;
 }

@@ -1,6 +1,9 @@
+import { resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from '../cli/args.ts';
-import { DEFAULT_MAX_REQUESTS, loadTargets, parseBaseUrl, resolveRunConfig, type TargetChoice } from '../config.ts';
+import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveReporters, resolveRunConfig, type TargetChoice } from '../config.ts';
 import { UsageError } from '../errors.ts';
+import { isProfileName, type ProfileName } from '../profiles.ts';
+import type { ReporterName } from '../../reporters/index.ts';
 
 /** Single reads compared per diff: a seeded sample, so the request count stays bounded. */
 export const DIFF_SAMPLE = 10;
@@ -12,7 +15,14 @@ export interface DiffConfig {
   sample: number;
   maxRequests: number;
   timeoutMs: number;
+  /** Where diff.json goes: a folder, or stdout for `--out -`; absent: no JSON. */
+  out?: { dir: string } | { stdout: true };
+  /** Of the run's reporters, the ones a diff writes: terminal (text), json (diff.json), github (step summary). */
+  reporters: ReporterName[];
 }
+
+/** Reporters a diff can render; junit and html describe checks, which a diff has none of. */
+const DIFF_REPORTERS: readonly ReporterName[] = ['terminal', 'json', 'github'];
 
 type Env = Record<string, string | undefined>;
 
@@ -28,11 +38,14 @@ export function resolveDiffConfig(values: ParsedArgs['values'], env: Env, cwd: s
     throw new UsageError('diff needs both --target and --against (or neither, to compare the embedded reference in primary mode with itself in staging mode)');
   }
   if (!hasTarget && values['against-key'] !== undefined) throw new UsageError('--against-key needs --against');
-  const run = resolveRunConfig(values, env, cwd);
+  const againstProfile = values['against-profile'];
+  if (againstProfile !== undefined && !isProfileName(againstProfile)) throw new UsageError(`--against-profile must be primary or staging, got '${againstProfile}'`);
+  const run = resolveRunConfig({ ...values, out: undefined, reporter: undefined }, env, cwd);
   const against: TargetChoice = run.target.kind === 'embedded'
-    ? { kind: 'embedded', profile: 'staging', label: 'embedded reference' }
-    : resolveAgainst(values, env, cwd, run.target.keys.primary);
+    ? { kind: 'embedded', profile: againstProfile ?? 'staging', label: 'embedded reference' }
+    : resolveAgainst(values, env, cwd, run.target, againstProfile);
   return {
+    ...diffOutput(values, env, cwd),
     target: run.target,
     against,
     seed: run.seed,
@@ -42,18 +55,35 @@ export function resolveDiffConfig(values: ParsedArgs['values'], env: Env, cwd: s
   };
 }
 
-function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, targetKey: string): TargetChoice {
+function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, target: Extract<TargetChoice, { kind: 'remote' }>, profileFlag: ProfileName | undefined): TargetChoice {
   const name = values.against!;
   const explicit = nonEmpty(values['against-key']);
+  const targetKey = { key: target.keys.primary, source: target.keySource };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
     const baseUrl = parseBaseUrl(name, '--against');
-    return { kind: 'remote', baseUrl, profile: 'staging', label: baseUrl, keys: { primary: explicit ?? targetKey } };
+    const { key, source } = explicit ? { key: explicit, source: '--against-key' } : targetKey;
+    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'staging', label: baseUrl, keys: { primary: key }, ...(source ? { keySource: source } : {}) };
   }
-  const entry = loadTargets(values.config, cwd)[name];
-  if (!entry) throw new UsageError(`unknown --against target '${name}': not a URL and not a name in the targets file`);
+  const entry = namedTarget(name, values.config, cwd, '--against');
   const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
-  const key = explicit ?? (entry.keyEnv ? nonEmpty(env[entry.keyEnv]) : undefined) ?? targetKey;
-  return { kind: 'remote', baseUrl, profile: entry.profile ?? 'staging', label: name, keys: { primary: key } };
+  const fromEntry = entry.keyEnv ? nonEmpty(env[entry.keyEnv]) : undefined;
+  const { key, source } = explicit ? { key: explicit, source: '--against-key' } : fromEntry ? { key: fromEntry, source: entry.keyEnv } : targetKey;
+  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'staging', label: name, keys: { primary: key }, ...(source ? { keySource: source } : {}) };
+}
+
+/**
+ * `--out DIR` writes DIR/diff.json and `--out -` prints that JSON on stdout (the text then goes to
+ * stderr). `--reporter` picks among terminal, json and github; json without --out writes ./conform-report.
+ */
+function diffOutput(values: ParsedArgs['values'], env: Env, cwd: string): Pick<DiffConfig, 'out' | 'reporters'> {
+  const chosen = resolveReporters(values.reporter, env);
+  const unsupported = chosen.filter((r) => !DIFF_REPORTERS.includes(r));
+  if (values.reporter !== undefined && unsupported.length > 0) throw new UsageError(`diff writes the reporters ${DIFF_REPORTERS.join(', ')}; not ${unsupported.join(', ')}`);
+  const reporters = chosen.filter((r) => DIFF_REPORTERS.includes(r) && (r !== 'json' || values.reporter !== undefined));
+  if (values.out !== undefined && !reporters.includes('json')) reporters.push('json');
+  if (!reporters.includes('json')) return { reporters };
+  const out = values.out === '-' ? { stdout: true as const } : { dir: resolve(cwd, values.out ?? 'conform-report') };
+  return { out, reporters };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

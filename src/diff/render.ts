@@ -1,13 +1,16 @@
 import { sideNames, type Disagreement } from './compare.ts';
 import { agrees, type DiffReport } from './run.ts';
 
-const VALUE_WIDTH = 80;
-/** Lines of disagreements printed; the summary still counts every one. */
-const SHOWN_LINES = 40;
-const SHOWN_IDS = 20;
-/** A difference found on more items than this is printed once, with its item ids and examples. */
-const GROUP_FROM = 4;
-const EXAMPLES = 3;
+/** What `--out DIR` writes: the whole report, every disagreement with both values. */
+export const DIFF_FILE = 'diff.json';
+
+const VALUE_WIDTH = 60;
+/** Lines of disagreements printed; the summary still counts every one, and diff.json holds them all. */
+const SHOWN_LINES = 30;
+const SHOWN_IDS = 12;
+/** A difference found on this many items or more is printed once, with its item ids and examples. */
+const GROUP_FROM = 2;
+const EXAMPLES = 2;
 
 /** A value as JSON, cut to a readable width; `(absent)` when the side has no such field. */
 export function shownValue(value: unknown): string {
@@ -49,9 +52,13 @@ function disagreementLines(disagreements: readonly Disagreement[]): string[] {
   return lines;
 }
 
-/** The diff as text: both sides, every disagreement (values trimmed), and a summary with the verdict. */
-export function renderDiff(report: DiffReport): string {
+/**
+ * The diff as text: both sides, the disagreements (the same difference on several items once, values
+ * trimmed), and a summary with the verdict. Without `full`, only the summary.
+ */
+export function renderDiff(report: DiffReport, options: { full?: boolean } = {}): string {
   const lines: string[] = [];
+  if (options.full === false) return `${summaryLines(report).join('\n')}\n`;
   for (const side of sideNames) {
     const s = report.sides[side];
     const where = s.label === s.baseUrl ? s.baseUrl : `${s.label} (${s.baseUrl})`;
@@ -64,14 +71,31 @@ export function renderDiff(report: DiffReport): string {
   }
   found.push(...disagreementLines(report.disagreements));
   if (found.length > 0) lines.push('', ...found.slice(0, SHOWN_LINES));
-  if (found.length > SHOWN_LINES) lines.push(`… ${found.length - SHOWN_LINES} more line(s) not shown`);
+  if (found.length > SHOWN_LINES) lines.push(`… ${found.length - SHOWN_LINES} more line(s) not shown; --out DIR writes every difference to ${DIFF_FILE}`);
+  lines.push('', ...summaryLines(report));
+  return `${lines.join('\n')}\n`;
+}
 
+function summaryLines(report: DiffReport): string[] {
+  const lines: string[] = [];
   const onlyCount = report.onlyOn.target.length + report.onlyOn.against.length;
-  lines.push('', `ids: ${report.common} in common, ${report.onlyOn.target.length} only on target, ${report.onlyOn.against.length} only on against`);
+  lines.push(`ids: ${report.common} in common, ${report.onlyOn.target.length} only on target, ${report.onlyOn.against.length} only on against`);
   lines.push(`list rows: ${report.rowsCompared} compared; single reads: ${report.sampled.length} sampled item(s) compared (seed ${report.seed}); ${report.requests} request(s)`);
   const counted = [onlyCount > 0 ? `${onlyCount} id(s) on one side only` : '', countByKind(report.disagreements)].filter(Boolean).join('; ');
   lines.push(agrees(report) ? 'verdict: the deployments agree; exit 0' : `verdict: the deployments disagree (${counted}); exit 1`);
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+/** diff.json: the report as data, with the verdict. A side that lacks a field has no entry in `values`. */
+export function diffJson(report: DiffReport): string {
+  const agree = agrees(report);
+  return `${JSON.stringify({ agrees: agree, exitCode: agree ? 0 : 1, ...report }, null, 2)}\n`;
+}
+
+/** The GitHub job summary of a diff: the verdict as a heading, the text below it. */
+export function renderDiffSummary(report: DiffReport): string {
+  const heading = agrees(report) ? '✅ conform diff: the deployments agree' : '❌ conform diff: the deployments disagree';
+  return `## ${heading}\n\n\`\`\`text\n${renderDiff(report)}\`\`\`\n`;
 }
 
 function countByKind(disagreements: readonly Disagreement[]): string {

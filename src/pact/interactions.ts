@@ -2,9 +2,10 @@ import { HTTPResponseStatusClass, MatchersV3, type PactV4 } from '@pact-foundati
 import { ensure } from '../expect.ts';
 import { endpoints, type Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { errorsList, flag, isObject } from '../lenient.ts';
+import { errorsList, flag, isObject, itemFlag, recordOf } from '../lenient.ts';
+import type { Capability } from '../profiles.ts';
 import { examples, PLACEHOLDER_AUTHORIZATION, states, UNKNOWN_KEY_AUTHORIZATION, type StateName } from './contract.ts';
-import { anyId, anyList, flag as flagMatcher, injected, isoDate, matchStatus, present, stringList, text, yesNo } from './matchers.ts';
+import { anyList, injected, isoDate, matchStatus, present, yesNo } from './matchers.ts';
 
 type V4UnconfiguredInteraction = ReturnType<PactV4['addInteraction']>;
 type V4InteractionWithResponse = ReturnType<ReturnType<V4UnconfiguredInteraction['withRequest']>['willRespondWith']>;
@@ -16,6 +17,8 @@ type V4InteractionWithResponse = ReturnType<ReturnType<V4UnconfiguredInteraction
 export interface ContractInteraction {
   description: string;
   states: StateName[];
+  /** Capabilities of a deployment the interaction needs (§4, §9); a profile without them leaves it out. */
+  requires?: readonly Capability[];
   declare(interaction: V4UnconfiguredInteraction): V4InteractionWithResponse;
   call(api: Api): Promise<Exchange>;
   /** Throws when the agent could not use the answer the mock gave it. */
@@ -35,11 +38,12 @@ function body(exchange: Exchange): Record<string, unknown> {
 }
 
 /** A list answer: the agent pages with has_more (§4 rule 2). The rows' key is not shown (§4 rule 5), so the pact leaves it out. */
-function listInteraction(description: string, requestBody: Record<string, unknown> | undefined, cursor = false): ContractInteraction {
+function listInteraction(description: string, requestBody: Record<string, unknown> | undefined, cursor = false, requires: readonly Capability[] = []): ContractInteraction {
   const envelope = { has_more: yesNo(false), ...(cursor ? { next_cursor: present(null) } : {}) };
   return {
     description,
     states: [],
+    ...(requires.length > 0 ? { requires } : {}),
     declare: (i) =>
       i
         .uponReceiving(description)
@@ -59,10 +63,11 @@ function listInteraction(description: string, requestBody: Record<string, unknow
 }
 
 /** A read whose answer's shape the spec does not show (envelope or fields): the pact holds it to a 200. */
-function plainRead(description: string, path: string, query: Record<string, unknown>, call: (api: Api) => Promise<Exchange>, given: StateName[] = []): ContractInteraction {
+function plainRead(description: string, path: string, query: Record<string, unknown>, call: (api: Api) => Promise<Exchange>, given: StateName[] = [], requires: readonly Capability[] = []): ContractInteraction {
   return {
     description,
     states: given,
+    ...(requires.length > 0 ? { requires } : {}),
     declare: (i) =>
       given
         .reduce((acc, state) => acc.given(state), i)
@@ -77,26 +82,14 @@ function plainRead(description: string, path: string, query: Record<string, unkn
   };
 }
 
-const itemRecord = {
-  id: anyId(examples.itemId),
-  Title: text('An item title'),
-  type: text('game'),
-  type_id: anyId(3),
-  is_kept: flagMatcher(1),
-  is_physical: flagMatcher(1),
-  is_digital: flagMatcher(0),
-  is_in_secondary_collection: flagMatcher(0),
-  tags: stringList('portable'),
-};
-
 const reads: ContractInteraction[] = [
   listInteraction('a GET of the item list without a body', undefined),
   listInteraction('a POST of the item list with an empty body', {}),
   listInteraction('a POST of the item list paged by cursor', { per_page: 5, cursor: null }, true),
   listInteraction('a POST of the item list with every filter', {
     page: 1, per_page: 5, query: 'a', tag: 'portable', kept: true, physical: false, digital: false, secondary_collection: false,
-  }),
-  listInteraction('a POST of the item list with the optional fields', { per_page: 5, fields: 'collection', include: ['uses_summary'] }),
+  }, false, ['list-filters']),
+  listInteraction('a POST of the item list with the optional fields', { per_page: 5, fields: 'collection', include: ['uses_summary'] }, false, ['list-fields', 'list-include']),
   {
     description: 'a GET of one item',
     states: [states.hasItem],
@@ -105,20 +98,23 @@ const reads: ContractInteraction[] = [
         .given(states.hasItem)
         .uponReceiving('a GET of one item')
         .withRequest('GET', endpoints.item, (r) => r.headers(withKey).query({ id: injected('itemId', String(examples.itemId)) }))
-        .willRespondWith(200, (r) => r.jsonBody(itemRecord)),
+        // The record may come bare or inside an envelope whose name is not shown (§4): the pact holds the
+        // answer to a 200 with a JSON object, and the agent finds the record in it by its structure.
+        .willRespondWith(200, (r) => r.jsonBody({})),
     call: (api) => api.item(examples.itemId),
     expect(exchange) {
       status(exchange, 200);
-      const record = body(exchange);
+      const record = recordOf(body(exchange));
+      if (record === undefined) return;
       for (const name of ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection']) {
-        ensure(flag(record[name]) !== undefined, `${name} is not a flag`, exchange);
+        ensure(itemFlag(record[name]) !== undefined, `${name} is not a flag`, exchange);
       }
       ensure(Array.isArray(record.tags), 'tags is not a list', exchange);
     },
   },
   plainRead('a GET of every use', endpoints.uses, {}, (api) => api.uses()),
   plainRead('a GET of the uses of one item', endpoints.uses, { artifact_id: injected('itemId', String(examples.itemId)) }, (api) => api.uses({ artifact_id: examples.itemId }), [states.hasItem]),
-  plainRead('a GET of the players', endpoints.players, {}, (api) => api.players()),
+  plainRead('a GET of the players', endpoints.players, {}, (api) => api.players(), [], ['players']),
   plainRead('a GET of the proposal outcomes', endpoints.proposals, {}, (api) => api.proposals()),
   plainRead(
     'a GET of the proposal outcomes in a date window, sorted by name',
@@ -135,12 +131,12 @@ const reads: ContractInteraction[] = [
       i
         .uponReceiving('a GET of the machine-readable catalog')
         .withRequest('GET', endpoints.catalog, (r) => r.headers(withKey).query({ format: 'json' }))
-        // Every OpenAPI (and Swagger 2.0) document has info.title and info.version; nothing more is shown (§1).
-        .willRespondWith(200, (r) => r.jsonBody({ info: { title: text('Agent API'), version: text('1.0.0') } })),
+        // Its content and format are not shown (§1): a JSON object, OpenAPI or not.
+        .willRespondWith(200, (r) => r.jsonBody({})),
     call: (api) => api.catalog(),
     expect(exchange) {
       status(exchange, 200);
-      ensure(isObject(body(exchange).info), 'the catalog has no info object', exchange);
+      body(exchange);
     },
   },
 ];
@@ -180,6 +176,7 @@ const refusals: ContractInteraction[] = [
   {
     description: 'a POST of the item list with an invalid filter value',
     states: [],
+    requires: ['list-filters'],
     declare: (i) =>
       i
         .uponReceiving('a POST of the item list with an invalid filter value')

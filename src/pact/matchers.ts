@@ -11,14 +11,8 @@ function regexOf<T>(regex: string, example: T): RegexOf<T> {
   return { 'pact:matcher:type': 'regex', regex, value: example };
 }
 
-/** A flag: 0/1 or a boolean (the encoding is not shown, §2). */
-export const flag = (example: 0 | 1): RegexOf<0 | 1> => regexOf('^(0|1|true|false)$', example);
-
 /** A yes/no envelope field such as has_more: a boolean, or 0/1. */
 export const yesNo = (example: boolean): RegexOf<boolean> => regexOf('^(true|false|0|1)$', example);
-
-/** An identifier: a number or a non-empty string (its type is not shown). */
-export const anyId = (example: number): RegexOf<number> => regexOf('^\\S+$', example);
 
 /** Present with any value, null included (e.g. next_cursor, which is null on the last page). */
 export const present = <T>(example: T): RegexOf<T> => regexOf('^[\\s\\S]*$', example);
@@ -26,12 +20,7 @@ export const present = <T>(example: T): RegexOf<T> => regexOf('^[\\s\\S]*$', exa
 /** A list whose entries are not described (the errors list, §7). */
 export const anyList = (): Matcher<unknown[]> => MatchersV3.like([]);
 
-/** A list of strings, possibly empty (tags, §2). */
-export const stringList = (example: string): Matcher<string[]> => MatchersV3.atLeastLike(example, 0, 1);
-
 export const isoDate = (example: string) => MatchersV3.regex('^\\d{4}-\\d{2}-\\d{2}$', example);
-
-export const text = (example: string) => MatchersV3.string(example);
 
 /** A value the verifier takes from the provider state's answer (see contract.ts `states`). */
 export const injected = <T>(name: string, example: T) => MatchersV3.fromProviderState(`\${${name}}`, example);

@@ -28,4 +28,6 @@ export interface WorkerReply {
   stateErrors: StateError[];
   /** Writes the guard kept from the target, with the provider states of their interaction. */
   heldBack: HeldBack[];
+  /** What each provider state's setup handed out last (e.g. { itemId }), for the reproductions of failures. */
+  stateValues?: Record<string, Record<string, unknown>>;
 }

@@ -35,7 +35,7 @@ async function vendorStates(moduleUrl: string, context: StateContext): Promise<S
 }
 
 /** Wraps each handler: records errors (Pact would only print them), and tells the guard what was prepared. */
-function instrument(handlers: StateHandlers, guard: WriteGuard, errors: StateError[]): Record<string, { setup: StateFunction; teardown: StateFunction }> {
+function instrument(handlers: StateHandlers, guard: WriteGuard, errors: StateError[], handedOut: Record<string, Record<string, unknown>>): Record<string, { setup: StateFunction; teardown: StateFunction }> {
   const wrapped: Record<string, { setup: StateFunction; teardown: StateFunction }> = {};
   for (const [state, handler] of Object.entries(handlers)) {
     const { setup, teardown } = typeof handler === 'function' ? { setup: handler, teardown: undefined } : (handler as Exclude<StateHandler, StateFunction>);
@@ -44,6 +44,7 @@ function instrument(handlers: StateHandlers, guard: WriteGuard, errors: StateErr
         if (action === 'teardown') guard.reset();
         const values = fn ? await fn(params) : undefined;
         if (action === 'setup') guard.prepare(state, values);
+        if (action === 'setup' && values) handedOut[state] = values;
         return values;
       } catch (error) {
         if (action === 'setup') guard.prepare(state, undefined);
@@ -59,6 +60,7 @@ function instrument(handlers: StateHandlers, guard: WriteGuard, errors: StateErr
 async function verify(request: WorkerRequest): Promise<WorkerReply> {
   const stateErrors: StateError[] = [];
   const heldBack: HeldBack[] = [];
+  const stateValues: Record<string, Record<string, unknown>> = {};
   const guard = new WriteGuard();
   const client = new ApiClient({ baseUrl: request.baseUrl, keys: { primary: request.key }, timeoutMs: request.timeoutMs, connections: 2 });
   const context: StateContext = { baseUrl: request.baseUrl, api: new Api(client) };
@@ -76,7 +78,7 @@ async function verify(request: WorkerRequest): Promise<WorkerReply> {
       provider: PROVIDER,
       providerBaseUrl: request.baseUrl,
       pactUrls: [request.pactFile],
-      stateHandlers: instrument(handlers, guard, stateErrors) as VerifierOptions['stateHandlers'],
+      stateHandlers: instrument(handlers, guard, stateErrors, stateValues) as VerifierOptions['stateHandlers'],
       requestFilter,
       timeout: request.timeoutMs,
       logLevel: 'warn',
@@ -90,7 +92,7 @@ async function verify(request: WorkerRequest): Promise<WorkerReply> {
       if (!message.trimStart().startsWith('{')) return { crash: message, stateErrors, heldBack };
       report = message;
     }
-    return { report: JSON.parse(report) as unknown, stateErrors, heldBack };
+    return { report: JSON.parse(report) as unknown, stateErrors, heldBack, stateValues };
   } finally {
     await client.close();
   }

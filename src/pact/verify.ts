@@ -6,6 +6,7 @@ import { NoVerdictError } from '../errors.ts';
 import { isObject } from '../lenient.ts';
 import { redactor } from '../redact.ts';
 import { PACT_FILE } from './contract.ts';
+import { reproduceInteraction, type PactInteraction } from './reproduce.ts';
 import type { HeldBack, StateError, WorkerReply, WorkerRequest } from './protocol.ts';
 
 export interface VerifyOptions {
@@ -22,6 +23,9 @@ export interface InteractionOutcome {
   /** `not judged`: it failed, but a provider state could not be set up or a write was held back. */
   status: 'passed' | 'failed' | 'not judged';
   problems: string[];
+  /** For a failed interaction: the request sent (key masked) and a curl command that sends it again. */
+  request?: string;
+  reproduction?: string;
 }
 
 export interface Verification {
@@ -50,7 +54,23 @@ export async function verifyPact(options: VerifyOptions): Promise<Verification> 
     const why = reply?.crash ?? 'the verifier process ended without a report';
     throw new NoVerdictError(redact(`pact verification could not run: ${why}${tail(output)}`));
   }
-  return judge(JSON.parse(redact(JSON.stringify(reply))) as WorkerReply, statesOf(request.pactFile));
+  const redacted = JSON.parse(redact(JSON.stringify(reply))) as WorkerReply;
+  const verification = judge(redacted, statesOf(request.pactFile));
+  return withReproductions(verification, request.pactFile, options.baseUrl, redacted.stateValues ?? {});
+}
+
+/** Each failed interaction gets the request that was sent and its curl, rebuilt from the pact and the states' values. */
+export function withReproductions(v: Verification, pactFile: string, baseUrl: string, stateValues: Record<string, Record<string, unknown>>): Verification {
+  const pact = JSON.parse(readFileSync(pactFile, 'utf8')) as { interactions?: PactInteraction[] };
+  const byDescription = new Map((pact.interactions ?? []).map((i) => [i.description, i]));
+  const outcomes = v.outcomes.map((o) => {
+    const interaction = byDescription.get(o.description);
+    if (o.status !== 'failed' || !interaction) return o;
+    const values = Object.assign({}, ...(interaction.providerStates ?? []).map((s) => stateValues[s.name] ?? {})) as Record<string, unknown>;
+    const { request, curl } = reproduceInteraction(interaction, baseUrl, values);
+    return { ...o, request, reproduction: curl };
+  });
+  return { ...v, outcomes };
 }
 
 function runWorker(request: WorkerRequest): Promise<{ reply?: WorkerReply; output: string }> {
@@ -117,6 +137,8 @@ export function describeVerification(v: Verification): string {
   for (const o of v.outcomes) {
     lines.push(`${o.status === 'passed' ? 'ok  ' : o.status === 'failed' ? 'FAIL' : 'n/j '} ${o.description}`);
     for (const problem of o.problems) lines.push(`       ${problem}`);
+    if (o.request) lines.push(`       sent: ${o.request}`);
+    if (o.reproduction) lines.push(`       reproduce: ${o.reproduction}`);
   }
   for (const e of v.stateErrors) lines.push(`provider state "${e.state}" (${e.action}) failed: ${e.message}`);
   for (const h of v.heldBack) lines.push(`held back (not sent to the target): ${h.reason}`);

@@ -1,6 +1,6 @@
 import type { CheckResult, RunResult } from '../../src/results.ts';
 import { redactor } from '../../src/redact.ts';
-import { countStatuses, decideVerdict, exitCodes } from '../../src/verdict.ts';
+import { countStatuses, decideVerdict, defaultGate, type Circumstances, type GateOptions } from '../../src/verdict.ts';
 
 /** A key-looking string planted in the synthetic run; every written report must have it masked. */
 export const SECRET = 'sk_live_5f3c9a7e1b2d4c6e8f0a';
@@ -87,20 +87,24 @@ export const checks = {
   },
 } satisfies Record<string, CheckResult>;
 
-/** A run built from checks, with counts and verdict decided by the real verdict code. */
-export function syntheticRun(list: readonly CheckResult[] = Object.values(checks), overrides: Partial<RunResult> = {}): RunResult {
+/** A run built from checks, with counts, effects and verdict decided by the real verdict code. */
+export function syntheticRun(list: readonly CheckResult[] = Object.values(checks), overrides: Partial<RunResult> = {}, decide: { gate?: GateOptions; circumstances?: Circumstances } = {}): RunResult {
   const sorted = [...list].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
-  const { verdict, reason } = decideVerdict(sorted);
+  const gate = decide.gate ?? defaultGate;
+  const decision = decideVerdict(sorted, gate, decide.circumstances);
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: 'conform', version: '0.1.0' },
     target: { label: 'reference & <friends>', url: 'http://127.0.0.1:4010', profile: 'primary' },
     seed: 424242,
-    verdict,
-    reason,
-    exitCode: exitCodes[verdict],
-    counts: countStatuses(sorted),
-    checks: sorted,
+    verdict: decision.verdict,
+    reason: decision.reason,
+    exitCode: decision.exitCode,
+    policy: gate,
+    ...(decide.circumstances?.selection ? { selection: decide.circumstances.selection } : {}),
+    waivers: decision.waivers,
+    counts: countStatuses(decision.checks),
+    checks: decision.checks,
     safety: { changedItems: 3, restoredAfterRun: 3, problems: [] },
     ...overrides,
   };

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+
+/** The published JSON Schema of conform.config.json; `conform init` points `$schema` at it. */
+export const CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../conform.config.schema.json', import.meta.url));
+
+const FORBIDDEN_FIELDS = /^(key|apikey|api_key|token|secret|otherkey|other_key)$/i;
+
+let validator: ValidateFunction | undefined;
+function compiled(): ValidateFunction {
+  validator ??= new Ajv2020({ strict: true, allErrors: true, verbose: true, logger: false }).compile(JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as object);
+  return validator;
+}
+
+/**
+ * What is wrong with a parsed targets file, as one line, or undefined when it is valid. A key stored
+ * in the file gets its own message; everything else is what the schema says, in words.
+ */
+export function configFileProblem(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return 'expected an object with a "targets" object';
+  const targets = (json as { targets?: unknown }).targets;
+  if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) return 'expected an object with a "targets" object';
+  for (const [name, entry] of Object.entries(targets)) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    if (Object.keys(entry).some((field) => FORBIDDEN_FIELDS.test(field))) return `target '${name}': keys must not be stored in the file; name an environment variable with keyEnv`;
+  }
+  const validate = compiled();
+  if (validate(json)) return undefined;
+  const errors = validate.errors ?? [];
+  // A value that fits none of several shapes: name the alternatives, not the first one's complaint.
+  const first = errors.find((e) => e.keyword === 'anyOf' && e.instancePath === errors[0]!.instancePath) ?? errors[0]!;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem(s); the schema is ${CONFIG_SCHEMA_FILE})` : '';
+  return `${describe(first)}${more}`;
+}
+
+function describe(error: ErrorObject): string {
+  const path = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const inTarget = path[0] === 'targets' && path.length >= 2;
+  const where = inTarget ? `target '${path[1]}': ` : '';
+  const fieldPath = inTarget ? path.slice(2) : path;
+  const field = fieldPath.length > 0 ? `"${fieldPath.join('.')}" ` : '';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${where}unknown field '${[...fieldPath, String(params.additionalProperty)].join('.')}'`;
+    case 'required':
+      return `${where}${field}missing "${String(params.missingProperty)}"`;
+    case 'enum':
+      return `${where}${field}must be ${(params.allowedValues as unknown[]).map(String).join(' or ')}`;
+    default: {
+      const description = (error.parentSchema as { description?: string } | undefined)?.description;
+      return `${where}${field}${description ? `must be ${description}` : error.message ?? error.keyword}`;
+    }
+  }
+}

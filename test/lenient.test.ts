@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { namedPaths, unnamedPaths } from '../src/catalog.ts';
+import type { Exchange } from '../src/http/exchange.ts';
+import { itemFlag, isSet, recordOf, shapeOf } from '../src/lenient.ts';
+import { directionOf, windowBound, type CursorWindow } from '../src/paging.ts';
+import { answersAsAbsent, sameAnswer } from '../src/probes.ts';
+
+const record = { id: 7, Title: 'Copper Gardens', is_kept: 1, tags: [] };
+
+describe('recordOf: the single-item record wherever the answer keeps it (§4: its envelope is not shown)', () => {
+  it('takes the body itself when it is the record', () => {
+    expect(recordOf(record, '7')).toBe(record);
+  });
+
+  it('finds the record inside an envelope of any name, also one level deeper or as the only entry of a list', () => {
+    expect(recordOf({ artifact: record, meta: { served_at: 'now' } }, '7')).toBe(record);
+    expect(recordOf({ data: { item: record } })).toBe(record);
+    expect(recordOf({ data: [record] })).toBe(record);
+  });
+
+  it('prefers the record with the id asked for, and gives up when records are ambiguous', () => {
+    const other = { ...record, id: 8 };
+    expect(recordOf({ a: other, b: record }, '7')).toBe(record);
+    expect(recordOf({ a: other, b: record })).toBeUndefined();
+    expect(recordOf({ id: 'req-1', type: 'artifact', data: record }, '7')).toBe(record);
+  });
+
+  it('finds none in null, an empty envelope or an object without an id', () => {
+    expect(recordOf(null)).toBeUndefined();
+    expect(recordOf({ artifact: null })).toBeUndefined();
+    expect(recordOf({ Title: 'no id', is_kept: 1 })).toBeUndefined();
+  });
+});
+
+describe('item flags', () => {
+  it('reads 0/1, booleans and "0"/"1", and null as not set', () => {
+    expect([1, true, '1', 0, false, '0', null, 'yes', undefined].map(itemFlag)).toEqual([true, true, true, false, false, false, null, undefined, undefined]);
+    expect([1, null, 0].map(isSet)).toEqual([true, false, false]);
+  });
+});
+
+describe('shapeOf: what a failure says it found', () => {
+  it('describes objects by their keys and kinds, lists by their entries, and scalars by value', () => {
+    expect(shapeOf({ status: 'ok', data: { id: 1 }, rows: [1, 2] })).toBe('an object with status (string), data (object), rows (list of 2)');
+    expect(shapeOf([{}, {}])).toBe('a list of 2 object entries');
+    expect(shapeOf(undefined)).toBe('no JSON body');
+    expect(shapeOf('<html>')).toBe('the string "<html>"');
+  });
+});
+
+describe('catalog paths, whatever its format (§1: its content is not shown)', () => {
+  it('finds endpoints named as keys, paths, URLs or "METHOD /path", and not in prose', () => {
+    const doc = { endpoints: [{ path: 'GET /v1/uses.php' }, 'https://api.example.org/types.php?x=1', 'artifact.php'], paths: { '/artifacts.php': {} }, note: 'see /players.php for people' };
+    expect([...namedPaths(doc)].sort()).toEqual(['/artifact.php', '/artifacts.php', '/types.php', '/v1/uses.php']);
+    expect(unnamedPaths(doc, ['/uses.php', '/types.php', '/artifact.php', '/players.php'])).toEqual(['/players.php']);
+  });
+});
+
+function exchange(path: string, status: number, text: string): Exchange {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { seq: 1, request: { method: 'GET', url: `http://host${path}`, headers: {} }, response: { status, headers: {}, text, json }, durationMs: 1 } as unknown as Exchange;
+}
+
+describe('paths a target does not serve', () => {
+  const baseline = exchange('/no-such.php', 200, '<html>Nothing at /no-such.php</html>');
+
+  it('reads 404, a catch-all page without data, or the answer every unknown path gets as no endpoint', () => {
+    expect(answersAsAbsent(exchange('/users.php', 404, '{}'), [])).toBe(true);
+    expect(answersAsAbsent(exchange('/users.php', 200, '<html>Welcome</html>'), ['Copper Gardens'])).toBe(true);
+    expect(sameAnswer(exchange('/users.php', 200, '<html>Nothing at /users.php</html>'), baseline)).toBe(true);
+  });
+
+  it('reads a refusal other than 404, or a page of records or user data, as an endpoint', () => {
+    expect(answersAsAbsent(exchange('/users.php', 405, '{}'), [], baseline)).toBe(false);
+    expect(answersAsAbsent(exchange('/users.php', 200, '{"users":[{"id":1,"name":"Ada"}]}'), [], baseline)).toBe(false);
+    expect(answersAsAbsent(exchange('/users.php', 200, '<p>Copper Gardens</p>'), ['Copper Gardens'], baseline)).toBe(false);
+  });
+});
+
+describe('cursor direction (§4: paging by id, its direction not shown)', () => {
+  const window = (ids: string[]): CursorWindow => ({ complete: false, pages: [{ rows: ids.map((id) => ({ id })), hasMore: true, nextCursor: 'x', exchange: exchange('/artifacts.php', 200, '{}') }] });
+
+  it('reads the direction from the first and last ids, numerically or by code units', () => {
+    expect(directionOf(['2', '10', '11'])).toBe('ascending');
+    expect(directionOf(['11', '10', '2'])).toBe('descending');
+    expect(directionOf(['itm-999', 'itm-1063'])).toBe('descending');
+  });
+
+  it('bounds a window at the last id in the walk\'s direction', () => {
+    const ascending = windowBound(window(['1', '2', '5']), (r) => String(r.id));
+    expect(['4', '5', '6'].map(ascending)).toEqual([true, true, false]);
+    const descending = windowBound(window(['9', '7', '5']), (r) => String(r.id), 'descending');
+    expect(['6', '5', '4'].map(descending)).toEqual([true, true, false]);
+  });
+});
