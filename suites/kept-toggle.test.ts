@@ -81,7 +81,10 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
-      const start = (await readKept(t.api, id)).value;
+      const first = await readKept(t.api, id);
+      // The record read must be the item asked for: its id may be a number or a string, never another item's.
+      ensure('C4.14', idOf(first.servedId) === idOf(item.id), `GET /artifact.php for item ${id} served the record of item ${JSON.stringify(first.servedId)}`, first.exchange);
+      const start = first.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
