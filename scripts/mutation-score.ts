@@ -1,136 +1,246 @@
 /**
- * The self-test of the suite, in one process: the reference and each of its variants must conform,
- * and each mutant must fail exactly the checks it names. Prints a table, or JSON with --json.
- *   node --import tsx scripts/mutation-score.ts [--json] [--only mutant-id,…] [--items N]
+ * The self-test of the suite: the reference and each of its variants must conform, and each mutant
+ * must fail every check it names, under every seed. Jobs (one target under one fast-check seed) run
+ * in worker processes, each with its own SuiteRunner (scripts/self-test-worker.ts). Prints a table,
+ * the clause-element table with its checks and mutants, and a summary; or JSON with --json.
+ *   node --import tsx scripts/mutation-score.ts [--json] [--only id,…] [--items N] [--seeds 1,2,3,4,5] [--workers N]
  * --items N gives every user N items (default 120): the checks must bite at scale too.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildDataset } from '../fixtures/dataset.ts';
+import { fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
-import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
 import { variants } from '../fixtures/variants.ts';
-import { openTarget } from '../src/cli/targets.ts';
-import { execute } from '../src/execute.ts';
+import { clauseElements, elementCount } from '../src/clause-elements.ts';
 import type { Status } from '../src/results.ts';
-import { SuiteRunner } from '../src/run.ts';
+import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-test-worker.ts';
+
+/** Fast-check seeds every target runs under: a mutant killed under some of them only is a failure. */
+export const DEFAULT_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
+
+export interface SeedRun {
+  seed: number;
+  statuses: Record<string, Status>;
+  /** Per check, its level (MUST or SHOULD). */
+  levels: Record<string, string>;
+  exitCode: number;
+  harnessErrors: string[];
+  ms: number;
+  crash?: string;
+}
 
 export interface SelfTestRow {
-  kind: 'reference' | 'variant' | 'mutant';
+  kind: TargetKind;
   id: string;
   description: string;
-  /** For mutants: the checks named as kills and the status each ended with. */
+  /** For mutants: the checks named as kills. */
   expected: string[];
-  statuses: Record<string, Status>;
+  /** One run per seed. */
+  runs: SeedRun[];
+  /** Per check, its status when every seed agrees; otherwise the status that counts against the target (a survivor's, a failure's). */
+  statuses: Record<string, Status | 'absent'>;
+  /** The worst exit code over the seeds. */
   exitCode: number;
-  ok: boolean;
   harnessErrors: string[];
-  /** For variants: checks the reference of the same profile passes but this variant left unjudged (and may not). */
+  /** For mutants: seeds under which every named check failed, and seeds under which one did not. */
+  killedSeeds?: number[];
+  survivedSeeds?: number[];
+  /** For variants: checks the reference of the same profile passes under a seed but this variant left unjudged (and may not). */
   unjudged?: string[];
-  /** For clean targets: the checks that failed, with their level (a SHOULD failure counts as much as a MUST one). */
+  /** For clean targets: the checks that failed under some seed, with their level (a SHOULD failure counts as much as a MUST one). */
   failedChecks?: string[];
+  ok: boolean;
 }
 
-async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, only: readonly string[]): Promise<{ statuses: Record<string, Status>; levels: Record<string, string>; exitCode: number; harnessErrors: string[] }> {
-  const server = await startReference(reference);
-  const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
-  try {
-    const { result, harnessErrors } = await execute(runner, target, {
-      seed: 1,
-      runs: 15,
-      timeoutMs: 10_000,
-      deadline: Date.now() + 300_000,
-      concurrency: 8,
-      rps: 0,
-      only,
-      skip: [],
-      journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
+interface Target {
+  kind: TargetKind;
+  id: string;
+  description: string;
+  expected: string[];
+  profile: 'primary' | 'staging';
+  /** For variants: checks whose precondition the variant's choice removes (they may skip), with the reason. */
+  mayLeaveUnjudged?: Record<string, string>;
+}
+
+function cleanTargets(): Target[] {
+  return [
+    { kind: 'reference', id: 'reference', description: 'the reference, primary profile', expected: [], profile: 'primary' },
+    { kind: 'reference', id: 'reference-staging', description: 'the reference, staging profile', expected: [], profile: 'staging' },
+    ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, expected: [], profile: v.profile ?? 'primary', mayLeaveUnjudged: v.mayLeaveUnjudged ?? {} })),
+  ];
+}
+
+/** Runs every job in `workers` processes, longest jobs first; a worker that dies fails its job. */
+async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: number | undefined): Promise<JobResult[]> {
+  const queue = [...jobs];
+  const results: JobResult[] = [];
+  const script = fileURLToPath(new URL('./self-test-worker.ts', import.meta.url));
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const child = fork(script, itemsPerUser === undefined ? [] : ['--items', String(itemsPerUser)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+      child.stdout?.pipe(process.stderr);
+      let current: Job | undefined;
+      const next = () => {
+        current = queue.shift();
+        child.send(current ? ({ type: 'job', job: current } satisfies ToWorker) : ({ type: 'stop' } satisfies ToWorker));
+      };
+      child.on('message', (message: FromWorker) => {
+        if (message.type === 'result') results.push(message.result);
+        next();
+      });
+      child.on('exit', (code) => {
+        if (current) results.push({ job: current, statuses: {}, levels: {}, exitCode: -1, harnessErrors: [], ms: 0, crash: `the worker exited (${code ?? 'signal'}) during the job` });
+        current = undefined;
+        resolve();
+      });
     });
-    return {
-      statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])),
-      levels: Object.fromEntries(result.checks.map((c) => [c.id, c.level])),
-      exitCode: result.exitCode,
-      harnessErrors,
-    };
-  } finally {
-    await target.close();
-    await server.close();
-  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, one));
+  return results;
 }
 
-export async function selfTest(filter?: (id: string) => boolean, options: { itemsPerUser?: number } = {}): Promise<SelfTestRow[]> {
-  // One dataset for every target (the store copies what it changes); a mutant that needs other data
-  // gets its own unless the shared one is at least as large.
-  const shared = options.itemsPerUser === undefined ? undefined : buildDataset({ itemsPerUser: options.itemsPerUser });
-  const datasetFor = (mutant?: Mutant) => {
-    const own = mutant?.dataset;
-    if (own && (shared === undefined || own.seed !== undefined || (own.itemsPerUser ?? 120) > options.itemsPerUser!)) return { dataset: buildDataset(own) };
-    return shared ? { dataset: shared } : {};
-  };
-  const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
-  const rows: SelfTestRow[] = [];
-  try {
-    const clean = [
-      { kind: 'reference' as const, id: 'reference', description: 'the reference, primary profile', options: {} },
-      { kind: 'reference' as const, id: 'reference-staging', description: 'the reference, staging profile', options: { profile: 'staging' as const } },
-      ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, options: { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}) }, mayLeaveUnjudged: v.mayLeaveUnjudged ?? {} })),
-    ];
-    const referenceStatuses: Partial<Record<string, Record<string, Status>>> = {};
-    for (const entry of clean.filter((e) => !filter || filter(e.id) || e.kind === 'reference')) {
-      const { levels, ...run } = await runAgainst(runner, { ...entry.options, ...datasetFor() }, []);
-      const profile = entry.options.profile ?? 'primary';
-      if (entry.kind === 'reference') referenceStatuses[profile] = run.statuses;
-      if (filter && !filter(entry.id)) continue;
-      // A clean target fails no check at all: a SHOULD failure on a correct implementation is a false alarm too.
-      const failedChecks = Object.entries(run.statuses).filter(([, s]) => s === 'failed' || s === 'error').map(([id, s]) => `${id} (${levels[id]}, ${s})`);
-      // A variant that makes a check skip hides a false failure as surely as one that makes it fail,
-      // unless the variant names the check and why its choice removes the check's precondition.
-      const baseline = referenceStatuses[profile] ?? {};
-      const allowed = 'mayLeaveUnjudged' in entry ? entry.mayLeaveUnjudged : {};
-      const unjudged = entry.kind === 'variant' ? Object.keys(baseline).filter((id) => baseline[id] === 'passed' && run.statuses[id] !== 'passed' && !(id in allowed && run.statuses[id] === 'skipped')) : [];
-      rows.push({ kind: entry.kind, id: entry.id, description: entry.description, expected: [], ...run, unjudged, failedChecks, ok: run.exitCode === 0 && failedChecks.length === 0 && unjudged.length === 0 });
-    }
-    const mutants: Mutant[] = (await loadMutants()).filter((m) => !filter || filter(m.id));
-    for (const mutant of mutants) {
-      const run = await runAgainst(
-        runner,
-        {
-          ...(mutant.profile ? { profile: mutant.profile } : {}),
-          ...(mutant.variant ? { variant: mutant.variant } : {}),
-          ...(mutant.wrap ? { wrap: mutant.wrap } : {}),
-          ...datasetFor(mutant),
-        },
-        mutant.kills,
-      );
-      const ok = mutant.kills.every((id) => run.statuses[id] === 'failed');
-      rows.push({ kind: 'mutant', id: mutant.id, description: mutant.description, expected: [...mutant.kills], ...run, ok });
-    }
-  } finally {
-    await runner.close();
+const bad = (s: Status | 'absent' | undefined) => s === 'failed' || s === 'error';
+
+/** A check that did not run under a seed (a crashed job) is `absent` there. */
+function merge(runs: readonly SeedRun[], pick: (statuses: (Status | 'absent')[]) => Status | 'absent'): Record<string, Status | 'absent'> {
+  const ids = new Set(runs.flatMap((r) => Object.keys(r.statuses)));
+  return Object.fromEntries([...ids].map((id) => [id, pick(runs.map((r) => r.statuses[id] ?? 'absent'))]));
+}
+
+function rowOf(target: Target, runs: SeedRun[], baseline: (profile: string, seed: number) => Record<string, Status>): SelfTestRow {
+  const exitCode = runs.reduce((worst, r) => (Math.abs(r.exitCode) > Math.abs(worst) ? r.exitCode : worst), 0);
+  const harnessErrors = runs.flatMap((r) => [...r.harnessErrors, ...(r.crash ? [r.crash] : [])].map((e) => `seed ${r.seed}: ${e}`));
+  if (target.kind === 'mutant') {
+    const killed = (r: SeedRun) => !r.crash && target.expected.every((id) => r.statuses[id] === 'failed');
+    const killedSeeds = runs.filter(killed).map((r) => r.seed);
+    const survivedSeeds = runs.filter((r) => !killed(r)).map((r) => r.seed);
+    const statuses = merge(runs, (all) => all.find((s) => s !== 'failed') ?? 'failed');
+    return { ...target, runs, statuses, exitCode, harnessErrors, killedSeeds, survivedSeeds, ok: runs.length > 0 && survivedSeeds.length === 0 };
   }
-  return rows;
+  const statuses = merge(runs, (all) => all.find(bad) ?? all.find((s) => s !== 'passed') ?? all[0]!);
+  // A variant that makes a check skip hides a false failure as surely as one that makes it fail,
+  // unless the variant names the check and why its choice removes the check's precondition.
+  const allowed = target.mayLeaveUnjudged ?? {};
+  const unjudged = target.kind === 'variant'
+    ? [...new Set(runs.flatMap((r) => {
+        const base = baseline(target.profile, r.seed);
+        return Object.keys(base).filter((id) => base[id] === 'passed' && r.statuses[id] !== 'passed' && !(id in allowed && r.statuses[id] === 'skipped'));
+      }))]
+    : [];
+  // A clean target fails no check at all: a SHOULD failure on a correct implementation is a false alarm too.
+  const failedChecks = [...new Set(runs.flatMap((r) => Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id} (${r.levels[id] ?? '?'}, ${s})`)))];
+  const conforms = (r: SeedRun) => !r.crash && r.exitCode === 0 && !Object.values(r.statuses).some(bad);
+  const { mayLeaveUnjudged: _allowed, ...described } = target;
+  return { ...described, runs, statuses, exitCode, harnessErrors, unjudged, failedChecks, ok: runs.length > 0 && runs.every(conforms) && failedChecks.length === 0 && unjudged.length === 0 };
+}
+
+export interface SelfTestOptions {
+  itemsPerUser?: number;
+  seeds?: readonly number[];
+  workers?: number;
+}
+
+export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
+  const seeds = options.seeds ?? DEFAULT_SEEDS;
+  const mutants: Mutant[] = (await loadMutants()).filter((m) => !filter || filter(m.id));
+  const clean = cleanTargets();
+  // A variant is judged against the reference of its profile, which then runs too.
+  const chosenVariants = clean.filter((c) => c.kind === 'variant' && (!filter || filter(c.id)));
+  const chosenClean = clean.filter((c) => !filter || filter(c.id) || (c.kind === 'reference' && chosenVariants.some((v) => v.profile === c.profile)));
+  const targets: Target[] = [
+    ...chosenClean,
+    ...mutants.map((m) => ({ kind: 'mutant' as const, id: m.id, description: m.description, expected: [...m.kills], profile: m.profile ?? 'primary' })),
+  ];
+  const jobs: Job[] = targets.flatMap((t) => seeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only: t.expected })));
+  const results = await runJobs(jobs, options.workers ?? defaultWorkers(), options.itemsPerUser);
+  const runsOf = (id: string): SeedRun[] =>
+    results
+      .filter((r) => r.job.id === id)
+      .sort((a, b) => a.job.seed - b.job.seed)
+      .map((r) => ({ seed: r.job.seed, statuses: r.statuses, levels: r.levels, exitCode: r.exitCode, harnessErrors: r.harnessErrors, ms: r.ms, ...(r.crash ? { crash: r.crash } : {}) }));
+  const baseline = (profile: string, seed: number) => runsOf(profile === 'staging' ? 'reference-staging' : 'reference').find((r) => r.seed === seed)?.statuses ?? {};
+  return targets.filter((t) => !filter || filter(t.id)).map((t) => rowOf(t, runsOf(t.id), baseline));
+}
+
+export function defaultWorkers(): number {
+  return Math.max(2, Math.min(availableParallelism(), 4));
+}
+
+const seedList = (seeds: readonly number[]) => seeds.join(',');
+
+function detail(row: SelfTestRow): string {
+  if (row.kind === 'mutant') {
+    const crashed = row.runs.filter((r) => r.crash).map((r) => `seed ${r.seed}: ${r.crash}`);
+    if (row.survivedSeeds!.length === 0) return row.expected.map((id) => `${id}=failed`).join(' ');
+    const alive = row.expected.filter((id) => row.statuses[id] !== 'failed').map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ');
+    const when = row.killedSeeds!.length === 0 ? 'survived under every seed' : `killed under seeds ${seedList(row.killedSeeds!)} only; survived under seeds ${seedList(row.survivedSeeds!)}`;
+    return `${when} (${alive})${crashed.length ? `; ${crashed.join('; ')}` : ''}`;
+  }
+  const failing = row.runs.filter((r) => r.crash || r.exitCode !== 0 || Object.values(r.statuses).some(bad));
+  const problems = failing.map((r) => `seed ${r.seed}: ${r.crash ?? `exit ${r.exitCode} ${Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id}=${s} (${r.levels[id] ?? '?'})`).join(' ')}`}`);
+  const unjudged = row.unjudged?.length ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}` : '';
+  return `${problems.length === 0 ? 'exit 0 under every seed' : problems.join('; ')}${unjudged}`;
+}
+
+/** Per clause element: its checks and mutants, and whether each mutant was killed under every seed. */
+export function elementLines(rows: readonly SelfTestRow[]): { lines: string[]; elements: number; proven: number } {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const lines: string[] = [];
+  let elements = 0;
+  let proven = 0;
+  for (const [clause, list] of Object.entries(clauseElements)) {
+    for (const element of list) {
+      const ran = element.mutants.map((id) => byId.get(id)).filter((r): r is SelfTestRow => r !== undefined);
+      if (ran.length === 0) continue;
+      elements++;
+      const ok = ran.length === element.mutants.length && ran.every((r) => r.ok);
+      if (ok) proven++;
+      const mutantText = element.mutants.map((id) => {
+        const r = byId.get(id);
+        return r ? `${id}${r.ok ? '' : ` (survived under seeds ${seedList(r.survivedSeeds ?? [])})`}` : `${id} (not run)`;
+      });
+      lines.push(`${ok ? 'ok  ' : 'FAIL'} ${clause.padEnd(6)} ${`${element.element} [${element.kind}]`.padEnd(58)} checks ${element.checks.join(', ')}; mutants ${mutantText.join(', ')}`);
+    }
+  }
+  return { lines, elements, proven };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const onlyIndex = args.indexOf('--only');
-  const only = onlyIndex >= 0 ? new Set((args[onlyIndex + 1] ?? '').split(',')) : undefined;
-  const itemsIndex = args.indexOf('--items');
-  const itemsPerUser = itemsIndex >= 0 ? Number(args[itemsIndex + 1]) : undefined;
+  const value = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] ?? '' : undefined);
+  const onlyArg = value('--only');
+  const only = onlyArg === undefined ? undefined : new Set(onlyArg.split(','));
+  const itemsArg = value('--items');
+  const itemsPerUser = itemsArg === undefined ? undefined : Number(itemsArg);
   if (itemsPerUser !== undefined && !(Number.isSafeInteger(itemsPerUser) && itemsPerUser > 0)) throw new Error('--items needs a positive integer');
-  const rows = await selfTest(only ? (id) => only.has(id) : undefined, itemsPerUser === undefined ? {} : { itemsPerUser });
+  const seedsArg = value('--seeds');
+  const seeds = seedsArg === undefined ? DEFAULT_SEEDS : seedsArg.split(',').map(Number);
+  if (!seeds.every(Number.isSafeInteger) || seeds.length === 0) throw new Error('--seeds needs a comma-separated list of integers');
+  const workersArg = value('--workers');
+  const workers = workersArg === undefined ? defaultWorkers() : Number(workersArg);
+  if (!(Number.isSafeInteger(workers) && workers > 0)) throw new Error('--workers needs a positive integer');
+  const started = Date.now();
+  const rows = await selfTest(only ? (id) => only.has(id) : undefined, { seeds, workers, ...(itemsPerUser === undefined ? {} : { itemsPerUser }) });
+  const seconds = Math.round((Date.now() - started) / 1000);
   if (args.includes('--json')) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
   } else {
-    for (const row of rows) {
-      const detail = row.kind === 'mutant'
-        ? row.expected.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')
-        : `exit ${row.exitCode}${row.failedChecks?.length ? `; failed: ${row.failedChecks.join(' ')}` : ''}${row.unjudged?.length ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}` : ''}`;
-      process.stdout.write(`${row.ok ? 'ok  ' : 'FAIL'} ${row.kind.padEnd(9)} ${row.id.padEnd(36)} ${detail}\n`);
+    const out = (line: string) => process.stdout.write(`${line}\n`);
+    for (const row of rows) out(`${row.ok ? 'ok  ' : 'FAIL'} ${row.kind.padEnd(9)} ${row.id.padEnd(40)} ${detail(row)}`);
+    const { lines, elements, proven } = elementLines(rows);
+    if (lines.length > 0) {
+      out('');
+      out('clause elements (clause, element [kind], covering checks, proving mutants):');
+      for (const line of lines) out(line);
     }
     const mutants = rows.filter((r) => r.kind === 'mutant');
-    process.stdout.write(`mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed; ${rows.filter((r) => r.kind !== 'mutant' && r.ok).length}/${rows.filter((r) => r.kind !== 'mutant').length} clean targets conform\n`);
+    const someSeeds = mutants.filter((r) => !r.ok && r.killedSeeds!.length > 0);
+    const never = mutants.filter((r) => !r.ok && r.killedSeeds!.length === 0);
+    const cleanRows = rows.filter((r) => r.kind !== 'mutant');
+    out('');
+    out(`self-test under seeds ${seedList(seeds)} (${workers} workers, ${seconds} s):`);
+    out(`mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`);
+    out(`clean targets: ${cleanRows.filter((r) => r.ok).length}/${cleanRows.length} conform under every seed with no failed check at any level`);
+    out(`clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses`);
   }
   process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
 }

@@ -28,6 +28,8 @@ export interface ExecuteOptions {
   only: readonly string[];
   skip: readonly string[];
   journalPath: string;
+  /** Suite files to run (absolute paths), when the caller knows which hold the selected checks. */
+  files?: readonly string[];
   reporters?: Reporter[];
   /** The signal that interrupted the run, if one did. */
   interrupted?: () => string | undefined;
@@ -69,7 +71,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
       journalPath: options.journalPath,
       ...(options.fcPath ? { fcPath: options.fcPath } : {}),
     },
-    { ...(pattern ? { testNamePattern: pattern } : {}), ...(options.reporters ? { reporters: options.reporters } : {}) },
+    { ...(pattern ? { testNamePattern: pattern } : {}), ...(options.reporters ? { reporters: options.reporters } : {}), ...(options.files ? { files: options.files } : {}) },
   );
   const safety = await settleJournal(options.journalPath, (user) => target.api(user));
   const checks = checkResults(modules);

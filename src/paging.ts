@@ -119,3 +119,21 @@ export function pageRuns(total: number, seed: number, { whole = 25, run = 3 }: {
   const middleFrom = run + 1 + (Math.abs(seed) % (total - 3 * run));
   return [range(1, run), range(middleFrom, run), range(total - run + 1, run)];
 }
+
+const PAGE_SIZE_NAMES = ['per_page', 'perPage', 'page_size', 'pageSize', 'limit'];
+
+/**
+ * The page size a list answer states, if it states one: the envelope is not shown (§4 rule 5), so
+ * the usual names are looked for at the top level and in one nested object (meta, pagination …).
+ */
+export function statedPageSize(envelope: unknown): { name: string; value: number } | undefined {
+  if (!isObject(envelope)) return undefined;
+  const places = [envelope, ...Object.values(envelope).filter(isObject)];
+  for (const place of places) {
+    for (const name of PAGE_SIZE_NAMES) {
+      const value = place[name];
+      if ((typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) && Number.isFinite(Number(value))) return { name, value: Number(value) };
+    }
+  }
+  return undefined;
+}

@@ -70,12 +70,13 @@ export class SuiteRunner {
     return new SuiteRunner(vitest, relay);
   }
 
-  async run(target: TargetContext, options: { testNamePattern?: RegExp; reporters?: Reporter[] } = {}): Promise<SuiteRun> {
+  /** `files` (absolute paths of suite files) limits the run to them; all suites run when absent. */
+  async run(target: TargetContext, options: { testNamePattern?: RegExp; reporters?: Reporter[]; files?: readonly string[] } = {}): Promise<SuiteRun> {
     this.vitest.provide('conform', target);
     if (options.testNamePattern) this.vitest.setGlobalTestNamePattern(options.testNamePattern);
     else this.vitest.resetGlobalTestNamePattern();
     this.relay.current = options.reporters ?? [];
-    const specifications = await this.vitest.getRelevantTestSpecifications();
+    const specifications = await this.vitest.getRelevantTestSpecifications(options.files ? [...options.files] : undefined);
     const result = await this.vitest.runTestSpecifications(specifications, true);
     return { modules: result.testModules, unhandled: result.unhandledErrors };
   }

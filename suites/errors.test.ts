@@ -113,4 +113,33 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       });
     },
   );
+
+  check(
+    {
+      id: 'ERR-004',
+      level: 'MUST',
+      section: '§4, §7',
+      title: 'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list',
+      requires: ['list-filters'],
+      accepts: [
+        'error entries of any shape (strings, objects of any keys)',
+        'string type ids: then a string is no invalid type_id',
+        'invalid values of the fields that are not filters (tag, query, paging …) are not judged here (ERR-003 does: 400 or a page)',
+      ],
+    },
+    async (t) => {
+      // Example values no reading of the filter could accept, for every filter: no value is left to chance.
+      const { rows } = await t.discover.collection();
+      const typeIds = rows.map((r) => r.type_id).filter((v) => v !== null && v !== undefined);
+      const numericTypes = typeIds.length > 0 && typeIds.every((v) => typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v)));
+      const bodies: Record<string, unknown>[] = [
+        ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [{ [f]: 'maybe' }, { [f]: 7 }, { [f]: { on: true } }]),
+        { type_id: true },
+        { type_id: { id: 1 } },
+        // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).
+        ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'] }] : []),
+      ];
+      for (const body of bodies) badRequestWithErrors('C4.11', await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
+    },
+  );
 });

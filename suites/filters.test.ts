@@ -4,6 +4,7 @@ import { check, type CheckContext } from '../src/check.ts';
 import { ensure } from '../src/expect.ts';
 import { idOf, itemFlag, type Row } from '../src/lenient.ts';
 import { cursorWindow, windowBound } from '../src/paging.ts';
+import { mulberry32 } from '../src/random.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;
@@ -48,6 +49,15 @@ function satisfies(row: Row, filters: Filters): Verdict {
     if (idOf(row.type_id) === undefined || !allowed.includes(String(row.type_id))) return 'no';
   }
   return verdict;
+}
+
+/** A seeded word of rare letters that `unused` accepts (it occurs in no item's listed fields). */
+function absentText(seed: number, unused: (text: string) => boolean): string {
+  const random = mulberry32(seed);
+  for (;;) {
+    const text = Array.from({ length: 10 }, () => 'qxzjvkw'[Math.floor(random() * 7)]).join('');
+    if (unused(text)) return text;
+  }
 }
 
 function describeRow(row: Row): string {
@@ -172,6 +182,77 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           ensure('C4.10', field in row && itemFlag(row[field]) !== undefined, `${where}: ${field} is ${field in row ? JSON.stringify(row[field]) : 'missing'}, not a flag`);
         }
         ensure('C2.3', Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'FILT-005',
+      level: 'MUST',
+      section: '§4',
+      title: 'a search for text that no item shows returns no item (at most 1 in 100 of the collection)',
+      accepts: [
+        'any search semantics (substring, words, case-insensitive, fuzzy) that leaves out items showing none of the text',
+        'a stray item matched through fields the list does not show: at most 1 in 100 of the collection',
+        'cursor pages in ascending or descending id order',
+      ],
+    },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      t.need(rows.length >= 2 ? rows : undefined, 'fewer than two items, so a search cannot be seen to narrow the list');
+      const shown = rows.map((r) => JSON.stringify(Object.values(r)).toLowerCase());
+      const query = absentText(t.target.seed, (text) => !shown.some((s) => s.includes(text)));
+      // Text that no listed field holds can only match through fields the list does not show or a
+      // loose match; either may explain a stray item, not a share of the collection (§4: query searches).
+      const bound = Math.floor(rows.length / 100);
+      let seen = 0;
+      const window = await cursorWindow(t.api, { per_page: 200, query }, { maxPages: Math.ceil((bound + 1) / 200), enough: (p) => (seen += p.rows.length) > bound });
+      const found = window.pages.flatMap((p) => p.rows);
+      ensure(
+        'C4.6',
+        found.length <= bound,
+        `query ${JSON.stringify(query)} occurs in no item's listed fields, yet ${window.complete ? '' : 'at least '}${found.length} of the ${rows.length} items came back (at most ${bound} tolerated): the search did not narrow the list`,
+        window.pages[0]?.exchange,
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'FILT-006',
+      level: 'MUST',
+      section: '§4',
+      title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
+      requires: ['list-filters', 'full-rows'],
+      accepts: [
+        'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
+        'items with no type (type and type_id null): no type filter lists them',
+        'a tag filter that ignores case',
+        'cursor pages in ascending or descending id order',
+      ],
+    },
+    async (t) => {
+      // The examples FILT-001 may draw by chance, every one of them, every time.
+      const { rows, direction } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so filters cannot be observed');
+      const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
+      const tag = rows.flatMap(tagsOf)[0];
+      const examples: Filters[] = [
+        ...(Object.keys(FLAG_FILTERS) as FlagFilter[]).flatMap((name) => [{ [name]: true }, { [name]: false }]),
+        ...(typeIds[0] !== undefined ? [{ type_id: typeIds[0] }] : []),
+        ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 2) }] : []),
+        ...(tag !== undefined ? [{ tag }] : []),
+      ];
+      for (const filters of examples) {
+        const window = await cursorWindow(t.api, { per_page: 200, ...filters }, { maxPages: WINDOW_PAGES });
+        const got = window.pages.flatMap((p) => p.rows);
+        const wrong = got.find((row) => satisfies(row, filters) === 'no');
+        ensure('C4.8', !wrong, `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`, window.pages[0]?.exchange);
+        const gotIds = new Set(got.map((r) => idOf(r.id)));
+        const covered = windowBound(window, (r) => idOf(r.id), direction);
+        const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
+        ensure('C4.8', missing.length === 0, `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, window.pages[0]?.exchange);
       }
     },
   );

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { check, type CheckContext } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
 import { readKept } from '../src/kept.ts';
-import { idOf, isModificationStamp, isSet, itemFlag, recordOf, type Row } from '../src/lenient.ts';
+import { idOf, isModificationStamp, isObject, isSet, itemFlag, recordOf, type Row } from '../src/lenient.ts';
 import { profiles } from '../src/profiles.ts';
 import { PAGE_MAX } from '../src/discovery.ts';
 import { together } from '../src/together.ts';
@@ -21,27 +21,42 @@ async function richestItem(t: CheckContext): Promise<Row> {
   return [...rows].sort((a, b) => score(b) - score(a))[0]!;
 }
 
-/** A few items that together have every independent flag set and some tags: witnesses of KEPT-002. */
-async function witnesses(t: CheckContext): Promise<Row[]> {
-  const { rows } = await t.discover.collection();
-  if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  const features: ((r: Row) => boolean)[] = [
-    (r) => isSet(r.is_in_secondary_collection),
-    (r) => isSet(r.is_physical),
-    (r) => isSet(r.is_digital),
-    (r) => Array.isArray(r.tags) && r.tags.length > 0,
-  ];
-  const chosen: Row[] = [];
-  for (const feature of features) {
-    if (chosen.some(feature)) continue;
-    const hit = rows.find(feature);
-    if (hit) chosen.push(hit);
-  }
-  return chosen.length > 0 ? chosen : [rows[0]!];
+/** Full records read to choose the witnesses of KEPT-002: the first items by id. */
+const RECORD_SAMPLE = 100;
+
+/** A value that shows nothing: what a toggle that reset the field would leave behind. */
+function isBlank(value: unknown): boolean {
+  if (value === null || value === undefined || value === '' || itemFlag(value) === false) return true;
+  return Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
 }
 
 /** Fields of the kept state itself (is_kept, and a stamp of when it was set such as kept_at): the toggle changes them. */
 const KEPT_STATE = /(^|_)kept($|_)/i;
+
+/** The fields a toggle could be seen to change: all but the kept state and modification stamps (§3). */
+const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModificationStamp(name);
+
+/**
+ * Witnesses of KEPT-002, chosen by the data: full records (single reads) of the first items, from
+ * which a few are picked that together hold a non-blank value in every field any of them shows.
+ * A toggle that resets a field (to 0, null, an empty list) then changes some witness visibly.
+ */
+async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
+  const { rows } = await t.discover.collection();
+  if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
+  const sample = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
+  const records = await Promise.all(sample.map(async (id) => ({ id, record: await t.discover.record(id) })));
+  const shown = (r: (typeof records)[number]) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
+  const uncovered = new Set(records.flatMap(shown));
+  const chosen: typeof records = [];
+  while (uncovered.size > 0) {
+    const gain = (r: (typeof records)[number]) => shown(r).filter((f) => uncovered.has(f)).length;
+    const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
+    chosen.push(best);
+    for (const f of shown(best)) uncovered.delete(f);
+  }
+  return chosen.length > 0 ? chosen : [records[0]!];
+}
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
@@ -67,7 +82,10 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
-      const start = (await readKept(t.api, id)).value;
+      const first = await readKept(t.api, id);
+      // The record read must be the item asked for: its id may be a number or a string, never another item's.
+      ensure('C4.14', idOf(first.servedId) === idOf(item.id), `GET /artifact.php for item ${id} served the record of item ${JSON.stringify(first.servedId)}`, first.exchange);
+      const start = first.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
@@ -87,15 +105,16 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves', 'a stamp of the kept state itself (kept_at, kept_since and the like) that moves'],
     },
     async (t) => {
-      for (const item of await witnesses(t)) {
-        const id = String(item.id);
-        const before = await t.discover.record(id);
-        const flipped = isSet(before.is_kept) ? 0 : 1;
-        const ex = await t.kept.set(id, flipped);
-        ensure('C3.1', is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
-        const after = await t.discover.record(id);
-        const changed = changedFields(before, after);
-        ensure('C3.2', changed.length === 0, `toggling is_kept of item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+      // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time.
+      for (const { id, record: before } of await witnesses(t)) {
+        const start = isSet(before.is_kept) ? 1 : 0;
+        for (const value of [1 - start, start]) {
+          const ex = await t.kept.set(id, value);
+          ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+          const after = await t.discover.record(id);
+          const changed = changedFields(before, after);
+          ensure('C3.2', changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+        }
       }
     },
   );
@@ -200,6 +219,52 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const moved = [...before].filter(([other, was]) => other !== id && after.has(other) && after.get(other) !== was).map(([other]) => other);
         ensure('C3.3', moved.length === 0, `setting is_kept=${value} on item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
       }
+    },
+  );
+
+  check(
+    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
+    async (t) => {
+      const item = await richestItem(t);
+      const id = String(item.id);
+      const start = (await readKept(t.api, id)).value;
+      for (const value of [start, start === 1 ? 0 : 1]) {
+        if (value !== start) {
+          const change = await t.kept.set(id, value);
+          ensure('C3.1', is2xx(change), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${change.response.status}`, change);
+        }
+        // The next state is the value sent (§3), whatever the state was: sending it again is no flip.
+        const again = await t.kept.set(id, value);
+        ensureNo5xx('C7.2', again, `POST /artifact-kept.php {is_kept: ${value}} on item ${id}, which is already ${value}`);
+        const now = await readKept(t.api, id);
+        ensure('C3.1', now.value === value, `item ${id} was is_kept=${value}; sending is_kept=${value} again made it ${now.value}`, again);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'KEPT-008',
+      level: 'MUST',
+      section: '§4, §7',
+      title: 'a toggle without an id is refused with a 4xx and changes no item',
+      accepts: ['any 4xx (the status is not stated, §7), with any body', 'is_kept as 0/1, a boolean or null (not set)'],
+    },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const first = t.need(rows[0], 'the collection is empty, so there is no item whose kept flag could be watched');
+      const watched = rows.slice(0, 10).map((r) => idOf(r.id) ?? String(r.id));
+      const keptOf = async () => Promise.all(watched.map(async (id) => (await readKept(t.api, id)).value));
+      const before = await keptOf();
+      for (const value of [0, 1]) {
+        // id is required (§4): the body names no item. The first item is journaled, as for any toggle.
+        const ex = await t.kept.set(String(first.id), value, { body: { is_kept: value } });
+        ensureNo5xx('C7.2', ex, `POST /artifact-kept.php {"is_kept": ${value}} without an id`);
+        ensure('C4.24', is4xx(ex), `POST /artifact-kept.php {"is_kept": ${value}} without an id: expected a 4xx refusal, got ${ex.response.status}`, ex);
+      }
+      const after = await keptOf();
+      const moved = watched.filter((_, i) => before[i] !== after[i]);
+      ensure('C4.24', moved.length === 0, `toggles without an id changed is_kept of item(s) ${moved.join(', ')}`);
     },
   );
 });

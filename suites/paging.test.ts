@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { check } from '../src/check.ts';
 import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
 import { idOf, rowsOf, titleCollations } from '../src/lenient.ts';
-import { cursorWindow, fetchPage, inWalkOrder, noCursor, pageRuns, pageWalk, type Page } from '../src/paging.ts';
+import { cursorWindow, fetchPage, inWalkOrder, noCursor, pageRuns, pageWalk, statedPageSize, type Page } from '../src/paging.ts';
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
@@ -235,6 +235,44 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const page = await fetchPage(t.api, { cursor: null, per_page: 5 });
       const expected = [...all].sort(inWalkOrder(direction)).slice(0, 5);
       ensure('C4.4', JSON.stringify(ids(page.rows)) === JSON.stringify(expected), `cursor null returned ids ${ids(page.rows).join(', ')}; expected the ${direction === 'ascending' ? 'lowest' : 'highest'} ids ${expected.join(', ')}`, page.exchange);
+    },
+  );
+
+  check(
+    {
+      id: 'PAGE-010',
+      level: 'MUST',
+      section: '§4, §8',
+      title: 'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, and the next page follows on',
+      accepts: ['clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)', 'a page size stated under any usual name, or none stated'],
+    },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
+      for (const perPage of [201, 500]) {
+        for (const paging of [{}, { cursor: null }]) {
+          const body = { per_page: perPage, ...paging };
+          const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+          const ex = await t.api.list(body);
+          ensureNo5xx('C7.2', ex, label);
+          // Refusing the size is one way not to honour it (PAGE-002 judges the refusal itself).
+          if (is4xx(ex)) continue;
+          const first = okRows('C8.1', ex, label);
+          ensure('C8.1', first.length <= MAX_PAGE, `${label} returned ${first.length} rows; the maximum page size is 200`, ex);
+          const stated = statedPageSize(ex.response.json);
+          ensure('C8.1', stated === undefined || stated.value <= MAX_PAGE, `${label} states ${stated?.name} ${stated?.value}; a page size above 200 must not be honoured`, ex);
+          if ('cursor' in paging || first.length === 0 || first.length >= rows.length) continue;
+          // Served as a page of `size` rows, page 2 must be what page 2 at that size is: no item skipped or repeated.
+          const size = first.length;
+          const [second, expected] = await Promise.all([fetchPage(t.api, { per_page: perPage, page: 2 }), fetchPage(t.api, { per_page: size, page: 2 })]);
+          ensure(
+            'C8.1',
+            JSON.stringify(ids(second.rows)) === JSON.stringify(ids(expected.rows)),
+            `per_page ${perPage} was served ${size} rows a page, but its page 2 (${second.rows.length} rows, first ${ids(second.rows)[0] ?? 'none'}) is not page 2 at per_page ${size} (first ${ids(expected.rows)[0] ?? 'none'}): the oversized size still sets the step`,
+            second.exchange,
+          );
+        }
+      }
     },
   );
 });

@@ -183,4 +183,21 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       }
     },
   );
+
+  check(
+    { id: 'PROP-006', level: 'MUST', section: '§4', title: 'by default every kept or secondary-collection item with outcomes is covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'] },
+    async (t) => {
+      const { fields, all, collection } = await discover(t);
+      const byId = new Map(collection.map((r) => [idOf(r.id), r]));
+      const { rows, exchange } = await proposals('C4.18', t, {});
+      const listed = new Set(rows.map((r) => itemRefOf(r[fields.item])));
+      // Rows of items with no outcome at all may be listed or not: only counted outcomes must show.
+      const missing = all.filter((r) => {
+        const item = byId.get(itemRefOf(r[fields.item]));
+        const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
+        return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
+      });
+      ensure('C4.18', missing.length === 0, `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${String(missing[0]?.[fields.item])}`, exchange);
+    },
+  );
 });

@@ -2,20 +2,20 @@ import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { variants } from '../fixtures/variants.ts';
-import type { SelfTestRow } from '../scripts/mutation-score.ts';
+import { DEFAULT_SEEDS, type SelfTestRow } from '../scripts/mutation-score.ts';
 import { repoRoot, runCli } from './support/cli.ts';
 
 const mutants = await loadMutants();
 let rows: SelfTestRow[] = [];
 
-// One process runs every target through one vitest instance (scripts/mutation-score.ts); the
-// assertions below read its results, one test per mutant and per clean target.
+// scripts/mutation-score.ts runs every target under each of its seeds, in worker processes with one
+// vitest instance each; the assertions below read its results, one test per mutant and per clean target.
 beforeAll(() => {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/mutation-score.ts', '--json'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   rows = JSON.parse(out) as SelfTestRow[];
   const killed = rows.filter((r) => r.kind === 'mutant' && r.ok).length;
   console.log(`mutation score: ${killed}/${mutants.length} mutants killed`);
-}, 600_000);
+}, 1_500_000);
 
 const row = (id: string): SelfTestRow => {
   const found = rows.find((r) => r.id === id);
@@ -27,9 +27,10 @@ describe('clean targets conform: the reference and every variant the spec allows
   for (const id of ['reference', 'reference-staging', ...variants.map((v) => v.id)]) {
     it(id, () => {
       const r = row(id);
+      expect(r.runs.map((run) => run.seed)).toEqual([...DEFAULT_SEEDS]);
       // Zero failed checks of any level: a SHOULD failure on a correct implementation is a false alarm too.
-      const bad = Object.entries(r.statuses).filter(([, s]) => s === 'failed' || s === 'error');
-      expect(bad, `checks that failed a correct implementation: ${JSON.stringify(bad)}`).toEqual([]);
+      const bad = r.runs.flatMap((run) => Object.entries(run.statuses).filter(([, s]) => s === 'failed' || s === 'error').map(([check, s]) => `seed ${run.seed}: ${check}=${s}`));
+      expect(bad, 'checks that failed a correct implementation').toEqual([]);
       expect(r.failedChecks ?? [], 'failed checks, MUST and SHOULD alike').toEqual([]);
       expect(r.harnessErrors).toEqual([]);
       expect(r.unjudged ?? [], 'checks the reference passes but this variant left skipped (a hidden false failure)').toEqual([]);
@@ -38,12 +39,14 @@ describe('clean targets conform: the reference and every variant the spec allows
   }
 });
 
-describe('every mutant of the reference is killed by the checks it names', () => {
+describe('every mutant of the reference is killed by the checks it names, under every seed', () => {
   for (const mutant of mutants) {
     it(`${mutant.id}: ${mutant.description} → fails ${mutant.kills.join(', ')}`, () => {
       const r = row(mutant.id);
-      const alive = mutant.kills.filter((id) => r.statuses[id] !== 'failed');
-      expect(alive, `checks that did not fail: ${alive.map((id) => `${id}=${r.statuses[id] ?? 'absent'}`).join(', ')}`).toEqual([]);
+      expect(r.runs.map((run) => run.seed)).toEqual([...DEFAULT_SEEDS]);
+      const alive = r.runs.flatMap((run) => mutant.kills.filter((id) => run.statuses[id] !== 'failed').map((id) => `seed ${run.seed}: ${id}=${run.statuses[id] ?? run.crash ?? 'absent'}`));
+      const when = r.killedSeeds?.length ? `killed under seeds ${r.killedSeeds.join(', ')} only` : 'never killed';
+      expect(alive, `${when}; checks that did not fail`).toEqual([]);
     });
   }
 });

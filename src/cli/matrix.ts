@@ -1,3 +1,4 @@
+import { clauseElements, elementCount } from '../clause-elements.ts';
 import { clauses } from '../clauses.ts';
 import { collectChecks, type ListedCheck } from './list.ts';
 
@@ -35,7 +36,7 @@ export function renderMatrix(checks: readonly ListedCheck[]): string {
     lines.push(`| ${clause.id} | ${clause.section} | ${clause.statement.replace(/\|/g, '\\|')} | ${cover} |`);
   }
   lines.push('', `${clauses.length} clauses, ${clauses.filter((c) => c.checks.length > 0).length} covered by checks, ${checks.length} checks.`, '');
-  lines.push(...renderChecks(checks));
+  lines.push(...renderChecks(checks), ...renderElementTable());
   return lines.join('\n');
 }
 
@@ -60,6 +61,26 @@ function renderChecks(checks: readonly ListedCheck[]): string[] {
     lines.push(`| ${check.id} | ${check.level} | ${cell(check.title)} | ${enforced} | ${accepted} |`);
   }
   lines.push('');
+  return lines;
+}
+
+/** The clause-element table, appended to the matrix: per element, its covering checks and proving mutants. */
+function renderElementTable(): string[] {
+  const lines = [
+    '## Clause elements',
+    '',
+    'Each normative clause broken into the elements the spec names in it, with the checks that cover each element and the mutants',
+    '(fixtures/mutants/) that prove those checks bite on it. The self-test (`scripts/mutation-score.ts`) requires every mutant to be',
+    'killed under every seed it runs.',
+    '',
+    '| clause | element | kind | checks | mutants |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [clause, elements] of Object.entries(clauseElements)) {
+    for (const e of elements) lines.push(`| ${clause} | ${e.element.replace(/\|/g, '\\|')} | ${e.kind} | ${e.checks.join(', ')} | ${e.mutants.join(', ')} |`);
+  }
+  const mutants = new Set(Object.values(clauseElements).flatMap((list) => list.flatMap((e) => e.mutants)));
+  lines.push('', `${elementCount()} elements in ${Object.keys(clauseElements).length} clauses, proven by ${mutants.size} mutants.`, '');
   return lines;
 }
 

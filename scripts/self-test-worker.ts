@@ -1,0 +1,145 @@
+/**
+ * One worker of the self-test (scripts/mutation-score.ts): a process with its own SuiteRunner that
+ * runs the jobs its parent sends over IPC, one at a time, each against a fresh reference server.
+ * A job is one target (the reference, a clean variant or a mutant) under one fast-check seed.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
+import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
+import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
+import { variants } from '../fixtures/variants.ts';
+import { openTarget } from '../src/cli/targets.ts';
+import { execute } from '../src/execute.ts';
+import type { Status } from '../src/results.ts';
+import { SuiteRunner } from '../src/run.ts';
+
+export type TargetKind = 'reference' | 'variant' | 'mutant';
+
+export interface Job {
+  kind: TargetKind;
+  id: string;
+  seed: number;
+  /** Checks to run (all when empty): a mutant runs only those it names as kills. */
+  only: readonly string[];
+}
+
+export interface JobResult {
+  job: Job;
+  statuses: Record<string, Status>;
+  /** Per check, its level (MUST or SHOULD). */
+  levels: Record<string, string>;
+  exitCode: number;
+  harnessErrors: string[];
+  /** Wall time of the job. */
+  ms: number;
+  /** The job could not run at all (its target would not start, the runner threw). */
+  crash?: string;
+}
+
+export type ToWorker = { type: 'job'; job: Job } | { type: 'stop' };
+export type FromWorker = { type: 'ready' } | { type: 'result'; result: JobResult };
+
+/** Fast-check runs per property in the self-test (the CLI's default is higher; this keeps CI short). */
+export const SELF_TEST_RUNS = 15;
+
+/** The suite file of every check, so that a job with a selection loads only the files it needs. */
+async function suiteFiles(runner: SuiteRunner): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const module of await runner.collect()) {
+    for (const test of module.children.allTests()) {
+      const id = test.meta().conform?.id;
+      if (id) files.set(id, module.moduleId);
+    }
+  }
+  return files;
+}
+
+async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job: Job, files: Map<string, string>): Promise<Omit<JobResult, 'job' | 'ms'>> {
+  const needed = job.only.map((id) => files.get(id));
+  const known = needed.every((f): f is string => f !== undefined);
+  const server = await startReference(reference);
+  const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
+  try {
+    const { result, harnessErrors } = await execute(runner, target, {
+      seed: job.seed,
+      runs: SELF_TEST_RUNS,
+      timeoutMs: 10_000,
+      deadline: Date.now() + 300_000,
+      concurrency: 8,
+      rps: 0,
+      only: job.only,
+      skip: [],
+      ...(job.only.length > 0 && known ? { files: [...new Set(needed)] } : {}),
+      journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
+    });
+    return {
+      statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])),
+      levels: Object.fromEntries(result.checks.map((c) => [c.id, c.level])),
+      exitCode: result.exitCode,
+      harnessErrors,
+    };
+  } finally {
+    await target.close();
+    await server.close();
+  }
+}
+
+/** How to start the reference for a job: profile, variant, mutant wrapper and dataset. */
+export function referenceFor(job: Job, mutants: readonly Mutant[], datasetFor: (mutant?: Mutant) => { dataset?: Dataset }): ReferenceOptions {
+  if (job.kind === 'reference') return { ...(job.id === 'reference-staging' ? { profile: 'staging' as const } : {}), ...datasetFor() };
+  if (job.kind === 'variant') {
+    const v = variants.find((x) => x.id === job.id);
+    if (!v) throw new Error(`no variant ${job.id}`);
+    return { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}), ...datasetFor() };
+  }
+  const mutant = mutants.find((m) => m.id === job.id);
+  if (!mutant) throw new Error(`no mutant ${job.id}`);
+  return {
+    ...(mutant.profile ? { profile: mutant.profile } : {}),
+    ...(mutant.variant ? { variant: mutant.variant } : {}),
+    ...(mutant.wrap ? { wrap: mutant.wrap } : {}),
+    ...datasetFor(mutant),
+  };
+}
+
+/** One dataset for every target (the store copies what it changes); a mutant that needs other data gets its own. */
+export function datasets(itemsPerUser: number | undefined): (mutant?: Mutant) => { dataset?: Dataset } {
+  const shared = itemsPerUser === undefined ? undefined : buildDataset({ itemsPerUser });
+  return (mutant) => {
+    const own = mutant?.dataset;
+    if (own && (shared === undefined || own.seed !== undefined || (own.itemsPerUser ?? 120) > itemsPerUser!)) return { dataset: buildDataset(own) };
+    return shared ? { dataset: shared } : {};
+  };
+}
+
+async function serve(itemsPerUser: number | undefined): Promise<void> {
+  const send = (message: FromWorker) => process.send!(message);
+  const mutants = await loadMutants();
+  const datasetFor = datasets(itemsPerUser);
+  const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
+  const files = await suiteFiles(runner);
+  process.on('message', (message: ToWorker) => {
+    if (message.type === 'stop') {
+      void runner.close().finally(() => process.exit(0));
+      return;
+    }
+    const { job } = message;
+    void (async () => {
+      const started = Date.now();
+      try {
+        const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job, files);
+        send({ type: 'result', result: { job, ...run, ms: Date.now() - started } });
+      } catch (error) {
+        send({ type: 'result', result: { job, statuses: {}, levels: {}, exitCode: -1, harnessErrors: [], ms: Date.now() - started, crash: error instanceof Error ? error.message : String(error) } });
+      }
+    })();
+  });
+  send({ type: 'ready' });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const itemsIndex = process.argv.indexOf('--items');
+  await serve(itemsIndex >= 0 ? Number(process.argv[itemsIndex + 1]) : undefined);
+}
