@@ -223,7 +223,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
+    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', toggles: true, accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
@@ -248,6 +248,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       section: '§4, §7',
       title: 'a toggle without an id is refused with a 4xx and changes no item',
+      toggles: true,
       accepts: ['any 4xx (the status is not stated, §7), with any body', 'is_kept as 0/1, a boolean or null (not set)'],
     },
     async (t) => {
