@@ -18,16 +18,8 @@ import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-te
 /** Fast-check seeds every target runs under: a mutant killed under some of them only is a failure. */
 export const DEFAULT_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
 
-export interface SeedRun {
-  seed: number;
-  statuses: Record<string, Status>;
-  /** Per check, its level (MUST or SHOULD). */
-  levels: Record<string, string>;
-  exitCode: number;
-  harnessErrors: string[];
-  ms: number;
-  crash?: string;
-}
+/** One target's run under one seed: a worker's result without the job that asked for it. */
+export type SeedRun = Omit<JobResult, 'job'> & { seed: number };
 
 export interface SelfTestRow {
   kind: TargetKind;

@@ -84,6 +84,14 @@ async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>>
   ).map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Filters);
 }
 
+/** What a filter check accepts where the spec leaves the choice open (FILT-001, FILT-006). */
+const FILTER_FREEDOMS = [
+  'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
+  'items with no type (type and type_id null): no type filter lists them',
+  'a tag filter that ignores case',
+  'cursor pages in ascending or descending id order',
+];
+
 describe('filters and search (§4 POST /artifacts.php)', () => {
   check(
     {
@@ -92,12 +100,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       section: '§4',
       title: 'any combination of filters returns exactly the items that satisfy all of them',
       requires: ['list-filters', 'full-rows'],
-      accepts: [
-        'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
-        'items with no type (type and type_id null): no type filter lists them',
-        'a tag filter that ignores case',
-        'cursor pages in ascending or descending id order',
-      ],
+      accepts: FILTER_FREEDOMS,
     },
     async (t) => {
       const { rows, direction } = await t.discover.collection();
@@ -225,12 +228,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       section: '§4',
       title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
       requires: ['list-filters', 'full-rows'],
-      accepts: [
-        'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
-        'items with no type (type and type_id null): no type filter lists them',
-        'a tag filter that ignores case',
-        'cursor pages in ascending or descending id order',
-      ],
+      accepts: FILTER_FREEDOMS,
     },
     async (t) => {
       // The examples FILT-001 may draw by chance, every one of them, every time.
