@@ -213,18 +213,6 @@ const refusals: ContractInteraction[] = [
     expect: (exchange) => status(exchange, 403),
   },
   {
-    description: 'a GET that enumerates users',
-    states: [],
-    declare: (i) =>
-      i
-        .uponReceiving('a GET that enumerates users')
-        .withRequest('GET', '/users.php', (r) => r.headers(withKey).query({ all: '1' }))
-        // §1 says 403, but names no enumeration endpoint: a deployment without this path may answer 404.
-        .willRespondWith(matchStatus(403, HTTPResponseStatusClass.ClientError)),
-    call: (api) => api.probe('GET', '/users.php', { query: { all: 1 } }),
-    expect: (exchange) => ensure(exchange.response.status >= 400 && exchange.response.status < 500, 'expected a 4xx', exchange),
-  },
-  {
     description: 'a GET of the item list without an Authorization header',
     states: [],
     declare: (i) =>
