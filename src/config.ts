@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from './cli/args.ts';
 import { configFileProblem } from './config-schema.ts';
 import { UsageError } from './errors.ts';
+import { readJsonFile } from './json-file.ts';
 import { headerProblem, type NetworkOptions, type ProxySettings } from './http/network.ts';
 import { isProfileName, type ProfileName } from './profiles.ts';
 import { splitList } from './selection.ts';
@@ -290,19 +291,7 @@ export function loadTargets(configPath: string | undefined, cwd: string): Record
 }
 
 function readConfigFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read targets file ${path}${code ? ` (${code})` : ''}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`targets file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = readJsonFile(path, 'targets file');
   const problem = configFileProblem(parsed);
   if (problem !== undefined) throw new UsageError(`targets file ${path}: ${problem}`);
   return parsed;

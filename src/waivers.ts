@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { UsageError } from './errors.ts';
+import { readJsonFile } from './json-file.ts';
 
 /** An accepted, dated exception to the gate for one check (waivers.schema.json). */
 export interface Waiver {
@@ -42,19 +43,7 @@ function compiled(): { file: ValidateFunction; list: ValidateFunction } {
 
 /** Reads and validates a waivers file (--waivers FILE): `{ "waivers": [ … ] }`. */
 export function loadWaiversFile(path: string): Waiver[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read waivers file ${path}${code ? ` (${code})` : ''}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`waivers file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = readJsonFile(path, 'waivers file');
   const validate = compiled().file;
   if (!validate(parsed)) throw new UsageError(`waivers file ${path}: ${describe(validate.errors ?? [], parsed)}`);
   return (parsed as { waivers: Waiver[] }).waivers.map(copy);

@@ -6,25 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { parseCommandLine } from '../src/cli/args.ts';
 import { loadTargets, resolveRunConfig } from '../src/config.ts';
 import { HarnessError, UsageError } from '../src/errors.ts';
 import { ApiClient } from '../src/http/client.ts';
 import { SuiteRunner } from '../src/run.ts';
 import { runCli, spawnCli } from './support/cli.ts';
+import { keyArgs, withReference } from './support/reference.ts';
 import { stateOf } from './support/state.ts';
 
-async function withReference<T>(options: Parameters<typeof startReference>[0], body: (r: RunningReference) => Promise<T>): Promise<T> {
-  const reference = await startReference(options);
-  try {
-    return await body(reference);
-  } finally {
-    await reference.close();
-  }
-}
-
-const keyArgs = (r: RunningReference) => ['--target', r.url, '--key', r.keys.primary, '--other-key', r.keys.other];
 
 function everyOutput(outDir: string, ...streams: string[]): string {
   return [...streams, ...readdirSync(outDir).map((f) => readFileSync(join(outDir, f), 'utf8'))].join('\n');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { rateLimited } from '../fixtures/rate-limit.ts';
-import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { Handler } from '../fixtures/reference/types.ts';
 import type { Store } from '../fixtures/reference/store.ts';
 import { CheckFailure, TransportError } from '../src/errors.ts';
@@ -12,18 +11,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli.ts';
+import { keyArgs, withReference } from './support/reference.ts';
 import { stateOf } from './support/state.ts';
 
-async function withReference<T>(options: Parameters<typeof startReference>[0], body: (r: RunningReference) => Promise<T>): Promise<T> {
-  const reference = await startReference(options);
-  try {
-    return await body(reference);
-  } finally {
-    await reference.close();
-  }
-}
-
-const keyArgs = (r: RunningReference) => ['--target', r.url, '--key', r.keys.primary, '--other-key', r.keys.other];
 /** About 40 requests, sent in bursts: reads, auth probes and the kept toggle with its restore. */
 const SELECTION = 'AUTH-001,AUTH-004,KEPT-001,SCOPE-001';
 
