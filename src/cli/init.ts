@@ -45,7 +45,7 @@ export async function runInit(values: ParsedArgs['values'], ctx: CommandIo, ask?
       '',
       'next:',
       `  export ${keyEnv.key}=…           # the agent key of the user under test (never stored in the file)`,
-      `  export ${keyEnv.other}=…     # optional: a second user's key, for the cross-user checks`,
+      `  export ${keyEnv.other}=…     # a second user's key, for the cross-user checks (without it: incomplete, exit 3)`,
       `  npx conform --target ${name}${values.config ? ` --config ${values.config}` : ''}`,
       ...(answers.workflow ? [`  add the secrets ${keyEnv.key} and ${keyEnv.other} to the repository, then push ${WORKFLOW_FILE}`] : []),
       '',
