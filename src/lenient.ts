@@ -183,3 +183,9 @@ export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string,
 function codeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Whether the collection's type ids are numeric (numbers or digit strings): then a non-numeric string is no valid type_id. */
+export function typeIdsAreNumeric(rows: readonly Row[]): boolean {
+  const typeIds = rows.map((r) => r.type_id).filter((v) => v !== null && v !== undefined);
+  return typeIds.length > 0 && typeIds.every((v) => typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v)));
+}
