@@ -4,7 +4,7 @@ import { errorsList, isObject, rowsOf, shapeOf, type Row } from './lenient.ts';
 
 /**
  * The id of the clause (src/clauses.ts) that makes an assertion necessary. Every assertion in suites/
- * names one as its first argument; test/assertions.test.ts holds each to the registry.
+ * names one as its first argument; test/clauses.test.ts holds each to the registry.
  */
 export type ClauseId = `C${number}.${number}`;
 

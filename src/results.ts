@@ -62,7 +62,7 @@ export interface WaiverOutcome extends Waiver {
 }
 
 export function areaOf(moduleId: string): string {
-  return basename(moduleId).replace(/\.test\.ts$/, '');
+  return basename(moduleId).replace(/\.check\.ts$/, '');
 }
 
 /** Checks that vitest collected and ran (those deselected by --only/--skip are left out). */

@@ -50,7 +50,7 @@ export class SuiteRunner {
           root: packageRoot,
           config: false,
           watch: false,
-          include: ['suites/**/*.test.ts'],
+          include: ['suites/**/*.check.ts'],
           reporters: [relay],
           // One worker, so that every check shares one client (--concurrency and --rps bound the whole
           // run) and one discovery cache; files in sequence. Within a file, checks run together

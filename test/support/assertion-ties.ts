@@ -133,7 +133,7 @@ export function assertionsInText(text: string, file = 'inline.ts'): AssertionSit
 export function assertionTies(): CheckTies {
   const byCheck = new Map<string, Set<string>>();
   const sites: AssertionSite[] = [];
-  const suites = readdirSync(join(repoRoot, 'suites')).filter((f) => f.endsWith('.test.ts')).map((f) => join('suites', f));
+  const suites = readdirSync(join(repoRoot, 'suites')).filter((f) => f.endsWith('.check.ts')).map((f) => join('suites', f));
   for (const file of suites) {
     const source = parse(join(repoRoot, file));
     const functions = functionsOf(source);
