@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The project's own tests. The conformance suites under suites/ are run by the CLI (src/run.ts)
+// The project's own tests. The conformance suites under suites/ are run by the CLI (src/runner/vitest-host.ts)
 // with their own inline configuration, never by this file.
 export default defineConfig({
   test: {

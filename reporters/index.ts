@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunResult } from '../src/results.ts';
+import type { RunResult } from '../src/runner/results.ts';
 import { renderStepSummary } from './github.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';

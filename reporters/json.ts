@@ -1,4 +1,4 @@
-import type { RunResult } from '../src/results.ts';
+import type { RunResult } from '../src/runner/results.ts';
 
 /** report.json: stable key order, no timestamps, so that two runs diff cleanly. */
 export function renderJson(run: RunResult): string {

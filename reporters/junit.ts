@@ -1,4 +1,4 @@
-import { describeSelection, type CheckResult, type RunResult } from '../src/results.ts';
+import { describeSelection, type CheckResult, type RunResult } from '../src/runner/results.ts';
 import { effectNote } from './shared.ts';
 
 const escapeXml = (text: string): string =>

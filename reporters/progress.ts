@@ -2,7 +2,7 @@ import type { UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { RateLimitNotice } from '../src/http/client.ts';
 import { decodeNotice } from '../src/http/notice.ts';
-import { checkResultOf } from '../src/results.ts';
+import { checkResultOf } from '../src/runner/results.ts';
 import { symbols, type Style } from './style.ts';
 
 /**

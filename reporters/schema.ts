@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import type { RunResult } from '../src/results.ts';
+import type { RunResult } from '../src/runner/results.ts';
 
 /** The report.json format version; report.schema.json's `$id` and `schemaVersion` const carry the same. */
 export const reportSchemaVersion: RunResult['schemaVersion'] = 2;

@@ -1,4 +1,4 @@
-import type { CheckResult, RunResult, Status } from '../src/results.ts';
+import type { CheckResult, RunResult, Status } from '../src/runner/results.ts';
 
 /** Helpers shared by the renderers. Grouping and ordering only: verdicts come from the model. */
 

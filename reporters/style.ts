@@ -1,4 +1,4 @@
-import type { Status } from '../src/results.ts';
+import type { Status } from '../src/runner/results.ts';
 
 export interface Style {
   paint(status: Status | 'bold' | 'dim', text: string): string;

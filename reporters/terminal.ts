@@ -1,4 +1,4 @@
-import { describeSelection, type CheckResult, type RunResult } from '../src/results.ts';
+import { describeSelection, type CheckResult, type RunResult } from '../src/runner/results.ts';
 import { failureText } from './junit.ts';
 import { adviceOf, byArea, byCause, countOf, failuresOf, notJudgedOf, waivedOf, waiverNoticesOf } from './shared.ts';
 import { symbols, type Style } from './style.ts';

@@ -27,8 +27,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { DEFAULT_MAX_REQUESTS } from '../src/config.ts';
-import { packageRoot } from '../src/run.ts';
+import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
+import { packageRoot } from '../src/runner/vitest-host.ts';
 import { criticalPath, replay, startDelayProxy, type DelayProxy, type SentRequest } from './bench-network.ts';
 
 const USER_PATH_TARGET_S = 2.5;

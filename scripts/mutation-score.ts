@@ -11,8 +11,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { variants } from '../fixtures/variants.ts';
-import { clauseElements, elementCount } from '../src/clause-elements.ts';
-import type { Status } from '../src/results.ts';
+import { clauseElements, elementCount } from '../src/spec/clause-elements.ts';
+import type { Status } from '../src/runner/results.ts';
 import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-test-worker.ts';
 
 /** Fast-check seeds every target runs under: a mutant killed under some of them only is a failure. */

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rateLimited } from '../fixtures/rate-limit.ts';
 import { startReference } from '../fixtures/reference/server.ts';
-import { packageRoot } from '../src/run.ts';
+import { packageRoot } from '../src/runner/vitest-host.ts';
 
 const argv = process.argv.slice(2);
 const split = argv.indexOf('--');

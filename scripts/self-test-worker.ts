@@ -10,10 +10,10 @@ import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
 import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
 import { variants } from '../fixtures/variants.ts';
-import { openTarget } from '../src/cli/targets.ts';
-import { execute } from '../src/execute.ts';
-import type { Status } from '../src/results.ts';
-import { SuiteRunner } from '../src/run.ts';
+import { openTarget } from '../src/runner/open-target.ts';
+import { execute } from '../src/runner/execute.ts';
+import type { Status } from '../src/runner/results.ts';
+import { SuiteRunner } from '../src/runner/vitest-host.ts';
 
 export type TargetKind = 'reference' | 'variant' | 'mutant';
 

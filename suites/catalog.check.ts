@@ -1,10 +1,10 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/check.ts';
-import { claimsOpenApi, responseSchema, schemaErrors, unnamedPaths, validateOpenApi } from '../src/catalog.ts';
-import { ensure, okJson } from '../src/expect.ts';
+import { check, type CheckContext } from '../src/harness/check.ts';
+import { claimsOpenApi, responseSchema, schemaErrors, unnamedPaths, validateOpenApi } from '../src/spec/catalog.ts';
+import { ensure, okJson } from '../src/harness/expect.ts';
 import { endpoints } from '../src/http/api.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { profiles } from '../src/profiles.ts';
+import { profiles } from '../src/spec/profiles.ts';
 
 async function catalog(t: CheckContext): Promise<{ document: unknown; exchange: Exchange }> {
   const exchange = await t.api.catalog();

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/check.ts';
-import { ensure } from '../src/expect.ts';
-import { idOf, itemFlag, type Row } from '../src/lenient.ts';
-import { cursorWindow, windowBound } from '../src/paging.ts';
-import { mulberry32 } from '../src/random.ts';
+import { check, type CheckContext } from '../src/harness/check.ts';
+import { ensure } from '../src/harness/expect.ts';
+import { idOf, itemFlag, type Row } from '../src/spec/lenient.ts';
+import { cursorWindow, windowBound } from '../src/harness/paging.ts';
+import { mulberry32 } from '../src/core/random.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;

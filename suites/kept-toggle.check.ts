@@ -1,11 +1,11 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { readKept } from '../src/kept.ts';
-import { idOf, isModificationStamp, isObject, isSet, itemFlag, recordOf, type Row } from '../src/lenient.ts';
-import { profiles } from '../src/profiles.ts';
-import { PAGE_MAX } from '../src/discovery.ts';
-import { together } from '../src/together.ts';
+import { check, type CheckContext } from '../src/harness/check.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
+import { readKept } from '../src/safety/kept.ts';
+import { idOf, isModificationStamp, isObject, isSet, itemFlag, recordOf, type Row } from '../src/spec/lenient.ts';
+import { profiles } from '../src/spec/profiles.ts';
+import { PAGE_MAX } from '../src/harness/discovery.ts';
+import { together } from '../src/harness/together.ts';
 
 /**
  * The item whose record has the most independent flags and tags set: the toggle's best witness.

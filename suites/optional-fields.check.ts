@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/check.ts';
-import { ensure, okRows, type ClauseId } from '../src/expect.ts';
-import { idOf, isIsoDate, isIsoDateOrDateTime, type Row } from '../src/lenient.ts';
+import { check, type CheckContext } from '../src/harness/check.ts';
+import { ensure, okRows, type ClauseId } from '../src/harness/expect.ts';
+import { idOf, isIsoDate, isIsoDateOrDateTime, type Row } from '../src/spec/lenient.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;

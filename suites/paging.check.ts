@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
-import { check } from '../src/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { idOf, rowsOf, titleCollations } from '../src/lenient.ts';
-import { cursorWindow, fetchPage, inWalkOrder, noCursor, pageRuns, pageWalk, statedPageSize, type Page } from '../src/paging.ts';
+import { check } from '../src/harness/check.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
+import { idOf, rowsOf, titleCollations } from '../src/spec/lenient.ts';
+import { cursorWindow, fetchPage, inWalkOrder, noCursor, pageRuns, pageWalk, statedPageSize, type Page } from '../src/harness/paging.ts';
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;

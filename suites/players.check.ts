@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { check } from '../src/check.ts';
-import { ensure, okRows } from '../src/expect.ts';
-import { idOf, participantIdsOf, playerIdsOf } from '../src/lenient.ts';
+import { check } from '../src/harness/check.ts';
+import { ensure, okRows } from '../src/harness/expect.ts';
+import { idOf, participantIdsOf, playerIdsOf } from '../src/spec/lenient.ts';
 
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
 

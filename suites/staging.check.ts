@@ -1,11 +1,11 @@
 import { describe } from 'vitest';
-import { catalogPathFor, claimsOpenApi, namedPaths, operationOf, resolvePointer } from '../src/catalog.ts';
-import { check } from '../src/check.ts';
-import { PAGE_MAX } from '../src/discovery.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okJson, okRows, type ClauseId } from '../src/expect.ts';
+import { catalogPathFor, claimsOpenApi, namedPaths, operationOf, resolvePointer } from '../src/spec/catalog.ts';
+import { check } from '../src/harness/check.ts';
+import { PAGE_MAX } from '../src/harness/discovery.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okJson, okRows, type ClauseId } from '../src/harness/expect.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { idOf, isObject, isSet, itemFlag, rowsOf, shapeOf, type Row } from '../src/lenient.ts';
-import { fingerprints, userDataIn } from '../src/probes.ts';
+import { idOf, isObject, isSet, itemFlag, rowsOf, shapeOf, type Row } from '../src/spec/lenient.ts';
+import { fingerprints, userDataIn } from '../src/harness/probes.ts';
 
 /** What a staging list row carries (§2, §4). */
 const STAGING_ROW_FIELDS = ['Title', 'id', 'tags'];

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { check } from '../src/check.ts';
-import { ensure, okRows } from '../src/expect.ts';
-import { idOf } from '../src/lenient.ts';
+import { check } from '../src/harness/check.ts';
+import { ensure, okRows } from '../src/harness/expect.ts';
+import { idOf } from '../src/spec/lenient.ts';
 
 describe('item types (§2, §4 GET /types.php)', () => {
   check(

@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/check.ts';
-import { ensure, okRows } from '../src/expect.ts';
-import { idOf, isIsoDateOrDateTime, itemFieldOf, itemFlag, itemRefOf, shapeOf, type Row } from '../src/lenient.ts';
-import { readKept } from '../src/kept.ts';
+import { check, type CheckContext } from '../src/harness/check.ts';
+import { ensure, okRows } from '../src/harness/expect.ts';
+import { idOf, isIsoDateOrDateTime, itemFieldOf, itemFlag, itemRefOf, shapeOf, type Row } from '../src/spec/lenient.ts';
+import { readKept } from '../src/safety/kept.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */

@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/expect.ts';
-import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, shapeOf, type Row } from '../src/lenient.ts';
-import { together } from '../src/together.ts';
+import { check, type CheckContext } from '../src/harness/check.ts';
+import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
+import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, shapeOf, type Row } from '../src/spec/lenient.ts';
+import { together } from '../src/harness/together.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
 async function allUses(t: CheckContext): Promise<Row[]> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../fixtures/reference/openapi.ts';
 import { defaultVariant } from '../fixtures/reference/types.ts';
-import { catalogPathFor, declaredSchema, dialectOf, missingOperations, responseOf, responseSchema, schemaErrors, validateOpenApi } from '../src/catalog.ts';
+import { catalogPathFor, declaredSchema, dialectOf, missingOperations, responseOf, responseSchema, schemaErrors, validateOpenApi } from '../src/spec/catalog.ts';
 
 type Doc = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
-import { clauseElements, elementProblems } from '../src/clause-elements.ts';
-import { clauses } from '../src/clauses.ts';
+import { clauseElements, elementProblems } from '../src/spec/clause-elements.ts';
+import { clauses } from '../src/spec/clauses.ts';
 import { runCli } from './support/cli.ts';
 
 describe('clause-element table', () => {

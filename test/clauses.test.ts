@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clauses } from '../src/clauses.ts';
+import { clauses } from '../src/spec/clauses.ts';
 import { coverageProblems } from '../src/cli/matrix.ts';
 import { assertionsInText, assertionTies } from './support/assertion-ties.ts';
 import { runCli } from './support/cli.ts';
@@ -35,7 +35,7 @@ describe('assertion audit: every assertion rests on a clause', () => {
 
   it('names a clause of the registry in every assertion of suites/ (and of the helpers they assert through)', () => {
     const untied = sites.filter((s) => s.clause === undefined).map((s) => `${s.file}:${s.line} ${s.call}`);
-    expect(untied, 'assertions that name no clause: pass its id (src/clauses.ts) as the first argument').toEqual([]);
+    expect(untied, 'assertions that name no clause: pass its id (src/spec/clauses.ts) as the first argument').toEqual([]);
     const unknown = sites.filter((s) => s.clause !== undefined && !registry.has(s.clause)).map((s) => `${s.file}:${s.line} ${s.clause}`);
     expect(unknown, 'assertions naming a clause the registry lacks').toEqual([]);
   });

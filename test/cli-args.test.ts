@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/cli/args.ts';
-import { resolveRunConfig } from '../src/config.ts';
-import { UsageError } from '../src/errors.ts';
-import { selectionPattern } from '../src/selection.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { UsageError } from '../src/core/errors.ts';
+import { selectionPattern } from '../src/config/selection.ts';
 
 const cwd = new URL('..', import.meta.url).pathname;
 

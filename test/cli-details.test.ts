@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { parseCommandLine } from '../src/cli/args.ts';
-import { loadTargets, resolveRunConfig } from '../src/config.ts';
-import { UsageError } from '../src/errors.ts';
+import { loadTargets, resolveRunConfig } from '../src/config/resolve.ts';
+import { UsageError } from '../src/core/errors.ts';
 import { validateReport } from '../reporters/schema.ts';
 import { repoRoot, runCli } from './support/cli.ts';
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { notAList } from '../src/cli/targets.ts';
-import type { Waiver } from '../src/waivers.ts';
+import { notAList } from '../src/runner/open-target.ts';
+import type { Waiver } from '../src/config/waivers.ts';
 import { runCli } from './support/cli.ts';
 
 const mutants = await loadMutants();

@@ -9,8 +9,8 @@ import { explain, renderExplanation, type Explanation } from '../src/cli/explain
 import { runInit, WORKFLOW_FILE, type Ask } from '../src/cli/init.ts';
 import type { ListedCheck } from '../src/cli/list.ts';
 import type { CommandIo } from '../src/cli/main.ts';
-import { loadTargets, resolveRunConfig } from '../src/config.ts';
-import { UsageError } from '../src/errors.ts';
+import { loadTargets, resolveRunConfig } from '../src/config/resolve.ts';
+import { UsageError } from '../src/core/errors.ts';
 import { runCli } from './support/cli.ts';
 
 function io(cwd: string): CommandIo & { printed: () => string } {

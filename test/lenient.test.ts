@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { namedPaths, unnamedPaths } from '../src/catalog.ts';
+import { namedPaths, unnamedPaths } from '../src/spec/catalog.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { itemFlag, isSet, recordOf, shapeOf } from '../src/lenient.ts';
-import { directionOf, windowBound, type CursorWindow } from '../src/paging.ts';
-import { answersAsAbsent, sameAnswer } from '../src/probes.ts';
+import { itemFlag, isSet, recordOf, shapeOf } from '../src/spec/lenient.ts';
+import { directionOf, windowBound, type CursorWindow } from '../src/harness/paging.ts';
+import { answersAsAbsent, sameAnswer } from '../src/harness/probes.ts';
 
 const record = { id: 7, Title: 'Copper Gardens', is_kept: 1, tags: [] };
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { Handler } from '../fixtures/reference/types.ts';
 import { parseCommandLine } from '../src/cli/args.ts';
-import { resolveRunConfig } from '../src/config.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
 import { runCli } from './support/cli.ts';
 import { stateOf } from './support/state.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../src/errors.ts';
+import { TransportError } from '../src/core/errors.ts';
 import { declaredRateLimit, fromText } from '../src/http/rate-policy.ts';
 import { RateLimiter } from '../src/http/rate-limit.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { keyFingerprint, keyFingerprints, writeJournalHeader } from '../src/journal.ts';
+import { keyFingerprint, keyFingerprints, writeJournalHeader } from '../src/safety/journal.ts';
 import { runCli } from './support/cli.ts';
 import { stateOf } from './support/state.ts';
 

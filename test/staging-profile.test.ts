@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { profiles, type Capability } from '../src/profiles.ts';
-import type { CheckResult } from '../src/results.ts';
+import { profiles, type Capability } from '../src/spec/profiles.ts';
+import type { CheckResult } from '../src/runner/results.ts';
 import { runCli } from './support/cli.ts';
 
 interface ListedCheck { id: string; requires: Capability[] }

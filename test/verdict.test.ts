@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/cli/args.ts';
-import { resolveRunConfig } from '../src/config.ts';
-import { UsageError } from '../src/errors.ts';
-import type { CheckResult } from '../src/results.ts';
-import { decideVerdict, type GateOptions } from '../src/verdict.ts';
-import { loadWaiversFile, waiversFor, type Waiver } from '../src/waivers.ts';
+import { resolveRunConfig } from '../src/config/resolve.ts';
+import { UsageError } from '../src/core/errors.ts';
+import type { CheckResult } from '../src/runner/results.ts';
+import { decideVerdict, type GateOptions } from '../src/runner/verdict.ts';
+import { loadWaiversFile, waiversFor, type Waiver } from '../src/config/waivers.ts';
 import { checks } from './support/synthetic-run.ts';
 
 const must: GateOptions = { failOn: 'must', allowIncomplete: false };

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../core/errors.ts';
 
 interface OptionSpec {
   type: 'string' | 'boolean';

@@ -1,18 +1,18 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { networkSecrets } from '../config.ts';
+import { networkSecrets } from '../config/resolve.ts';
 import { resolveDiffConfig, type DiffConfig } from '../diff/config.ts';
 import { DIFF_FILE, diffJson, renderDiff, renderDiffSummary } from '../diff/render.ts';
 import { agrees, diffDeployments, type DiffReport } from '../diff/run.ts';
-import { prepareOutDir } from '../out-dir.ts';
-import { redactor } from '../redact.ts';
+import { prepareOutDir } from '../core/out-dir.ts';
+import { redactor } from '../core/redact.ts';
 import type { DiffSide } from '../diff/read.ts';
 import type { SideName } from '../diff/compare.ts';
-import { NoVerdictError, UsageError } from '../errors.ts';
-import { exitCodes } from '../verdict.ts';
+import { NoVerdictError, UsageError } from '../core/errors.ts';
+import { exitCodes } from '../runner/verdict.ts';
 import type { ParsedArgs } from './args.ts';
 import type { CommandIo } from './main.ts';
-import { openTarget, preflight, type OpenTarget } from './targets.ts';
+import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
 
 /** conform diff: one user's data on two deployments; exit 0 agree, 1 disagree, 2 usage, 3 unreachable. */
 export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {

@@ -1,7 +1,7 @@
 import { loadMutants } from '../../fixtures/mutants/index.ts';
-import { clauses } from '../clauses.ts';
-import { UsageError } from '../errors.ts';
-import { profileNames, missingCapabilities } from '../profiles.ts';
+import { clauses } from '../spec/clauses.ts';
+import { UsageError } from '../core/errors.ts';
+import { profileNames, missingCapabilities } from '../spec/profiles.ts';
 import type { ParsedArgs } from './args.ts';
 import { collectChecks, type ListedCheck } from './list.ts';
 

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { CONFIG_SCHEMA_FILE, configFileProblem } from '../config-schema.ts';
-import { DEFAULT_CONFIG_FILE, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, parseBaseUrl } from '../config.ts';
-import { UsageError } from '../errors.ts';
-import { isProfileName, type ProfileName } from '../profiles.ts';
+import { CONFIG_SCHEMA_FILE, configFileProblem } from '../config/schema.ts';
+import { DEFAULT_CONFIG_FILE, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, parseBaseUrl } from '../config/resolve.ts';
+import { UsageError } from '../core/errors.ts';
+import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import type { ParsedArgs } from './args.ts';
 import type { CommandIo } from './main.ts';
 

@@ -1,8 +1,8 @@
-import { UsageError } from '../errors.ts';
-import type { CheckMeta } from '../meta.ts';
-import { areaOf } from '../results.ts';
-import { SuiteRunner } from '../run.ts';
-import { matchesSelection, splitList } from '../selection.ts';
+import { UsageError } from '../core/errors.ts';
+import type { CheckMeta } from '../harness/meta.ts';
+import { areaOf } from '../runner/results.ts';
+import { SuiteRunner } from '../runner/vitest-host.ts';
+import { matchesSelection, splitList } from '../config/selection.ts';
 import type { ParsedArgs } from './args.ts';
 
 export interface ListedCheck extends CheckMeta {

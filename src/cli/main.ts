@@ -1,19 +1,19 @@
 import { rmSync } from 'node:fs';
-import { prepareOutDir } from '../out-dir.ts';
+import { prepareOutDir } from '../core/out-dir.ts';
 import { join } from 'node:path';
 import { describeRateLimit, ProgressReporter, renderAnnotations, renderJson, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
-import { networkSecrets, resolveRunConfig, type RunConfig } from '../config.ts';
+import { networkSecrets, resolveRunConfig, type RunConfig } from '../config/resolve.ts';
 import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
-import { keyFingerprints, readJournalFile, writeJournalHeader } from '../journal.ts';
-import { NoVerdictError, UsageError } from '../errors.ts';
+import { keyFingerprints, readJournalFile, writeJournalHeader } from '../safety/journal.ts';
+import { NoVerdictError, UsageError } from '../core/errors.ts';
 import { listChecks } from './list.ts';
 import { printMatrix } from './matrix.ts';
-import { openTarget, preflight, type OpenTarget } from './targets.ts';
-import { redactor } from '../redact.ts';
-import { execute, version } from '../execute.ts';
-import { SuiteRunner } from '../run.ts';
-import { settleJournal, unsettledItems } from '../safety.ts';
-import { exitCodes } from '../verdict.ts';
+import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
+import { redactor } from '../core/redact.ts';
+import { execute, version } from '../runner/execute.ts';
+import { SuiteRunner } from '../runner/vitest-host.ts';
+import { settleJournal, unsettledItems } from '../safety/restore.ts';
+import { exitCodes } from '../runner/verdict.ts';
 import { commands, helpText, integerOption, parseCommandLine, type ParsedArgs } from './args.ts';
 
 /** What a command needs from the CLI: its streams (already redacting), env, cwd, and the list of secrets to mask. */

@@ -1,5 +1,5 @@
-import { clauseElements, elementCount } from '../clause-elements.ts';
-import { clauses } from '../clauses.ts';
+import { clauseElements, elementCount } from '../spec/clause-elements.ts';
+import { clauses } from '../spec/clauses.ts';
 import { collectChecks, type ListedCheck } from './list.ts';
 
 export interface CoverageProblems {

@@ -1,13 +1,13 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { networkSecrets, resolveRunConfig } from '../config.ts';
-import { UsageError } from '../errors.ts';
+import { networkSecrets, resolveRunConfig } from '../config/resolve.ts';
+import { UsageError } from '../core/errors.ts';
 import { PACT_FILE } from '../pact/contract.ts';
 import { pactForProfile, type ProfilePact } from '../pact/subset.ts';
 import { describeVerification, verifyPact } from '../pact/verify.ts';
 import type { ParsedArgs } from './args.ts';
 import type { CommandIo } from './main.ts';
-import { openTarget, preflight } from './targets.ts';
+import { openTarget, preflight } from '../runner/open-target.ts';
 
 /**
  * `conform pact verify [--target <name|url>] [--profile staging] [--provider-states <module>]`: verifies

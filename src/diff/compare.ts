@@ -1,6 +1,6 @@
-import { flag, idOf, isObject, type Row } from '../lenient.ts';
-import type { ProfileName } from '../profiles.ts';
-import { mulberry32 } from '../random.ts';
+import { flag, idOf, isObject, type Row } from '../spec/lenient.ts';
+import type { ProfileName } from '../spec/profiles.ts';
+import { mulberry32 } from '../core/random.ts';
 
 export type SideName = 'target' | 'against';
 export const sideNames: readonly SideName[] = ['target', 'against'];

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { integerOption, type ParsedArgs } from '../cli/args.ts';
-import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveNetwork, resolveReporters, resolveRunConfig, type TargetChoice } from '../config.ts';
-import { UsageError } from '../errors.ts';
-import { isProfileName, type ProfileName } from '../profiles.ts';
+import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveNetwork, resolveReporters, resolveRunConfig, type TargetChoice } from '../config/resolve.ts';
+import { UsageError } from '../core/errors.ts';
+import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import type { ReporterName } from '../../reporters/index.ts';
 
 /** Single reads compared per diff: a seeded sample, so the request count stays bounded. */

@@ -1,9 +1,9 @@
-import { CheckFailure, NoVerdictError, TransportError } from '../errors.ts';
+import { CheckFailure, NoVerdictError, TransportError } from '../core/errors.ts';
 import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { isObject, type Row } from '../lenient.ts';
-import { fetchPage, noCursor } from '../paging.ts';
-import type { ProfileName } from '../profiles.ts';
+import { isObject, type Row } from '../spec/lenient.ts';
+import { fetchPage, noCursor } from '../harness/paging.ts';
+import type { ProfileName } from '../spec/profiles.ts';
 import type { SideName } from './compare.ts';
 
 /** One deployment as the diff reads it. */

@@ -1,4 +1,4 @@
-import { idOf, type Row } from '../lenient.ts';
+import { idOf, type Row } from '../spec/lenient.ts';
 import { compareIds, compareRecords, compareRows, sampleIds, sideNames, type Disagreement, type SideName } from './compare.ts';
 import { readCollection, readRecord, RequestBudget, type DiffSide } from './read.ts';
 

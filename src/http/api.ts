@@ -1,4 +1,4 @@
-import { assertMayToggle, currentCheck } from '../check-scope.ts';
+import { assertMayToggle, currentCheck } from './check-scope.ts';
 import type { ApiClient } from './client.ts';
 import type { Auth, Exchange, Method, RequestSpec } from './exchange.ts';
 

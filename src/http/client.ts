@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
-import { HarnessError, TransportError } from '../errors.ts';
-import { MASK, redactor } from '../redact.ts';
+import { HarnessError, TransportError } from '../core/errors.ts';
+import { MASK, redactor } from '../core/redact.ts';
 import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
 import { createDispatcher, type NetworkOptions } from './network.ts';
 import { RateLimiter, type Pause, type Resumption } from './rate-limit.ts';

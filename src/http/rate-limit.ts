@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransportError } from '../errors.ts';
+import { TransportError } from '../core/errors.ts';
 
 export interface RateLimiterOptions {
   /** Requests per second at most, whatever is learned (--rps); 0: no ceiling. */

@@ -1,4 +1,4 @@
-import { isObject } from '../lenient.ts';
+import { isObject } from '../spec/lenient.ts';
 import type { Api } from './api.ts';
 
 /** A rate limit the catalog declares: `requests` per `seconds`. */

@@ -1,5 +1,5 @@
 import { endpoints } from '../http/api.ts';
-import { isObject } from '../lenient.ts';
+import { isObject } from '../spec/lenient.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ID_FIELDS = ['id', 'artifact_id'];

@@ -1,9 +1,9 @@
 import { HTTPResponseStatusClass, MatchersV3, type PactV4 } from '@pact-foundation/pact';
-import { ensure } from '../expect.ts';
+import { ensure } from '../harness/expect.ts';
 import { endpoints, type Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { errorsList, flag, isObject, itemFlag, recordOf } from '../lenient.ts';
-import type { Capability } from '../profiles.ts';
+import { errorsList, flag, isObject, itemFlag, recordOf } from '../spec/lenient.ts';
+import type { Capability } from '../spec/profiles.ts';
 import { examples, PLACEHOLDER_AUTHORIZATION, states, UNKNOWN_KEY_AUTHORIZATION, type StateName } from './contract.ts';
 import { anyList, injected, isoDate, matchStatus, present, yesNo } from './matchers.ts';
 

@@ -1,6 +1,6 @@
 import { toCurl } from '../http/curl.ts';
 import type { Method } from '../http/exchange.ts';
-import { isObject } from '../lenient.ts';
+import { isObject } from '../spec/lenient.ts';
 import { PLACEHOLDER_AUTHORIZATION } from './contract.ts';
 
 /** The request of one interaction as the pact file (specification 4.0) records it. */

@@ -1,7 +1,7 @@
-import { Discovery } from '../discovery.ts';
+import { Discovery } from '../harness/discovery.ts';
 import type { Api } from '../http/api.ts';
-import { readKept } from '../kept.ts';
-import { idOf, rowsOf } from '../lenient.ts';
+import { readKept } from '../safety/kept.ts';
+import { idOf, rowsOf } from '../spec/lenient.ts';
 import { states } from './contract.ts';
 
 /** What a state handler returns: the values the verifier injects into the request (contract.ts `states`). */

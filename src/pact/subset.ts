@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { missingCapabilities, type Capability, type ProfileName } from '../profiles.ts';
+import { missingCapabilities, type Capability, type ProfileName } from '../spec/profiles.ts';
 import { contract } from './interactions.ts';
 
 export interface ProfilePact {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from './cli.ts';
 
-/** The assertion helpers of src/expect.ts; each takes the clause id as its first argument. */
+/** The assertion helpers of src/harness/expect.ts; each takes the clause id as its first argument. */
 const ASSERTIONS = new Set(['ensure', 'fail', 'okRows', 'okObject', 'okJson', 'refused', 'badRequestWithErrors', 'ensureNo5xx']);
 
 export interface AssertionSite {
@@ -175,7 +175,7 @@ export function assertionTies(): CheckTies {
   }
   // The helpers in src/ that checks assert through name clauses too (not tied to one check); in kept.ts
   // only the read: the restore's own failures are about the run's safety, not about a clause.
-  for (const [file, only] of [['src/paging.ts'], ['src/discovery.ts'], ['src/kept.ts', 'readKept']] as const) {
+  for (const [file, only] of [['src/harness/paging.ts'], ['src/harness/discovery.ts'], ['src/safety/kept.ts', 'readKept']] as const) {
     const source = parse(join(repoRoot, file));
     const functions = functionsOf(source);
     for (const { site, node } of assertionsIn(source, file)) if (only === undefined || helperOf(node, functions) === only) sites.push(site);

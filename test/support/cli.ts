@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateReport } from '../../reporters/schema.ts';
-import type { RunResult } from '../../src/results.ts';
+import type { RunResult } from '../../src/runner/results.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(repoRoot, 'bin', 'conform.js');

@@ -1,6 +1,6 @@
-import type { CheckResult, RunResult } from '../../src/results.ts';
-import { redactor } from '../../src/redact.ts';
-import { countStatuses, decideVerdict, defaultGate, type Circumstances, type GateOptions } from '../../src/verdict.ts';
+import type { CheckResult, RunResult } from '../../src/runner/results.ts';
+import { redactor } from '../../src/core/redact.ts';
+import { countStatuses, decideVerdict, defaultGate, type Circumstances, type GateOptions } from '../../src/runner/verdict.ts';
 
 /** A key-looking string planted in the synthetic run; every written report must have it masked. */
 export const SECRET = 'sk_live_5f3c9a7e1b2d4c6e8f0a';

@@ -1,4 +1,4 @@
-import type { TransportCounts } from './http/client.ts';
+import type { TransportCounts } from '../http/client.ts';
 import type { CheckResult, RunTransport } from './results.ts';
 
 /** The run's retries, 429s and rate-limit waits: the checks' shares plus the CLI's own requests. */

@@ -1,5 +1,5 @@
 /**
- * The clause-element table: each normative clause of the registry (src/clauses.ts, by id) broken into
+ * The clause-element table: each normative clause of the registry (src/spec/clauses.ts, by id) broken into
  * the elements the spec names in it (a field of a frame condition or a record, a limit, an allowed
  * value, an error case, a profile omission, a rule), each with the checks that cover it and the
  * mutants (fixtures/mutants/) that prove those checks bite on exactly that element. `conform matrix`

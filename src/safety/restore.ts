@@ -1,4 +1,4 @@
-import type { Api } from './http/api.ts';
+import type { Api } from '../http/api.ts';
 import { Journal, originalValues, readJournal } from './journal.ts';
 import { readKept, restoreOne } from './kept.ts';
 

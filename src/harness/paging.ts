@@ -1,8 +1,8 @@
 import { ensure, okRows } from './expect.ts';
-import type { Api } from './http/api.ts';
-import type { Exchange } from './http/exchange.ts';
-import type { KeyRef } from './journal.ts';
-import { flag, isObject, shapeOf, type Row } from './lenient.ts';
+import type { Api } from '../http/api.ts';
+import type { Exchange } from '../http/exchange.ts';
+import type { KeyRef } from '../safety/journal.ts';
+import { flag, isObject, shapeOf, type Row } from '../spec/lenient.ts';
 
 export interface Page {
   rows: Row[];

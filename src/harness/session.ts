@@ -1,11 +1,11 @@
 import { inject } from 'vitest';
-import { Api } from './http/api.ts';
-import { ApiClient } from './http/client.ts';
-import { encodeNotice } from './http/notice.ts';
-import { Journal } from './journal.ts';
+import { Api } from '../http/api.ts';
+import { ApiClient } from '../http/client.ts';
+import { encodeNotice } from '../http/notice.ts';
+import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
-import { currentCheck } from './check-scope.ts';
+import { currentCheck } from '../http/check-scope.ts';
 
 /** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
 export interface Session {

@@ -1,10 +1,10 @@
-import { assertMayToggle, currentCheck, keptKey, type CheckScope } from './check-scope.ts';
-import { CheckFailure, TransportError } from './errors.ts';
-import type { Api } from './http/api.ts';
-import { TRANSIENT_STATUSES } from './http/client.ts';
-import type { Auth, Exchange } from './http/exchange.ts';
+import { assertMayToggle, currentCheck, keptKey, type CheckScope } from '../http/check-scope.ts';
+import { CheckFailure, TransportError } from '../core/errors.ts';
+import type { Api } from '../http/api.ts';
+import { TRANSIENT_STATUSES } from '../http/client.ts';
+import type { Auth, Exchange } from '../http/exchange.ts';
 import { Journal, type KeyRef } from './journal.ts';
-import { itemFlag, recordOf, shapeOf } from './lenient.ts';
+import { itemFlag, recordOf, shapeOf } from '../spec/lenient.ts';
 
 /**
  * Reads an item's kept flag with a single-item read (§4 GET /artifact.php). The record is found by its

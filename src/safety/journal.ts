@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../core/errors.ts';
 
 export type KeyRef = 'primary' | 'other';
 

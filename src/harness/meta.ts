@@ -1,5 +1,5 @@
-import type { CheckTransport } from './http/client.ts';
-import type { Capability, ProfileName } from './profiles.ts';
+import type { CheckTransport } from '../http/client.ts';
+import type { Capability, ProfileName } from '../spec/profiles.ts';
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -32,7 +32,7 @@ export type Outcome = 'failed' | 'error' | 'not-applicable';
 
 export interface RecordedFailure {
   message: string;
-  /** The clause (src/clauses.ts) the failed assertion enforces. */
+  /** The clause (src/spec/clauses.ts) the failed assertion enforces. */
   clause?: string;
   /** What was sent and what came back, trimmed; credentials masked. */
   exchange?: { request: string; status: number; responseBody: string };

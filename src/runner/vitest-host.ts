@@ -2,9 +2,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
-import type { TargetContext } from './target.ts';
+import type { TargetContext } from '../harness/target.ts';
 
-export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+export const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface SuiteRun {
   modules: TestModule[];

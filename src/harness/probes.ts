@@ -1,10 +1,10 @@
-import type { Api } from './http/api.ts';
-import { endpoints } from './http/api.ts';
-import type { Auth, Exchange } from './http/exchange.ts';
-import type { KeyRef } from './journal.ts';
-import { isObject, recordOf, rowsOf, type Row } from './lenient.ts';
+import type { Api } from '../http/api.ts';
+import { endpoints } from '../http/api.ts';
+import type { Auth, Exchange } from '../http/exchange.ts';
+import type { KeyRef } from '../safety/journal.ts';
+import { isObject, recordOf, rowsOf, type Row } from '../spec/lenient.ts';
 import { cursorWindow } from './paging.ts';
-import { profiles, type ProfileName } from './profiles.ts';
+import { profiles, type ProfileName } from '../spec/profiles.ts';
 
 /** One authenticated read of every endpoint of the profile (§4), parameterised by credentials. */
 export interface EndpointProbe {

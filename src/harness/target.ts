@@ -1,5 +1,5 @@
-import type { NetworkOptions } from './http/network.ts';
-import type { ProfileName } from './profiles.ts';
+import type { NetworkOptions } from '../http/network.ts';
+import type { ProfileName } from '../spec/profiles.ts';
 
 /** Everything a check knows about the run. Built once by the CLI and handed to vitest via `provide`. */
 export interface TargetContext {

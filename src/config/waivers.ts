@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { UsageError } from './errors.ts';
-import { readJsonFile } from './json-file.ts';
+import { UsageError } from '../core/errors.ts';
+import { readJsonFile } from '../core/json-file.ts';
 
 /** An accepted, dated exception to the gate for one check (waivers.schema.json). */
 export interface Waiver {
@@ -25,7 +25,7 @@ export type WaiverState =
   /** the check did not run here (deselected, not applicable, or no check has that id) */
   | 'unused';
 
-export const waiversSchemaPath = new URL('../waivers.schema.json', import.meta.url);
+export const waiversSchemaPath = new URL('../../waivers.schema.json', import.meta.url);
 
 const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: Ajv2020) => Ajv2020;
 

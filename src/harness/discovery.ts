@@ -1,10 +1,10 @@
-import { currentCheck, keptKey } from './check-scope.ts';
+import { currentCheck, keptKey } from '../http/check-scope.ts';
 import { fail, okJson, okRows } from './expect.ts';
 import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirection, type Page } from './paging.ts';
-import type { Api } from './http/api.ts';
-import type { Exchange } from './http/exchange.ts';
-import type { KeyRef } from './journal.ts';
-import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from './lenient.ts';
+import type { Api } from '../http/api.ts';
+import type { Exchange } from '../http/exchange.ts';
+import type { KeyRef } from '../safety/journal.ts';
+import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
 
 export const PAGE_MAX = 200;
 /**

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter } from 'vitest/node';
-import type { OpenTarget } from './cli/targets.ts';
-import { DEFAULT_MAX_REQUESTS } from './config.ts';
-import { UsageError } from './errors.ts';
+import type { OpenTarget } from './open-target.ts';
+import { DEFAULT_MAX_REQUESTS } from '../config/resolve.ts';
+import { UsageError } from '../core/errors.ts';
 import { checkIds, checkResults, type RunResult, type Selection } from './results.ts';
 import { cutByDeadline, runTransport, timeNeeded } from './pace.ts';
-import { packageRoot, type SuiteRunner } from './run.ts';
-import { settleJournal } from './safety.ts';
-import { selectionPattern } from './selection.ts';
+import { packageRoot, type SuiteRunner } from './vitest-host.ts';
+import { settleJournal } from '../safety/restore.ts';
+import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict, defaultGate, type GateOptions } from './verdict.ts';
-import { todayUtc, waiversFor, type Waiver } from './waivers.ts';
+import { todayUtc, waiversFor, type Waiver } from '../config/waivers.ts';
 
 export interface ExecuteOptions {
   seed: number;

@@ -1,9 +1,9 @@
-import { CheckFailure } from './errors.ts';
-import type { Exchange } from './http/exchange.ts';
-import { errorsList, isObject, rowsOf, shapeOf, type Row } from './lenient.ts';
+import { CheckFailure } from '../core/errors.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { errorsList, isObject, rowsOf, shapeOf, type Row } from '../spec/lenient.ts';
 
 /**
- * The id of the clause (src/clauses.ts) that makes an assertion necessary. Every assertion in suites/
+ * The id of the clause (src/spec/clauses.ts) that makes an assertion necessary. Every assertion in suites/
  * names one as its first argument; test/clauses.test.ts holds each to the registry.
  */
 export type ClauseId = `C${number}.${number}`;

@@ -1,5 +1,5 @@
 import { describeSelection, type CheckResult, type Effect, type Selection, type Status, type WaiverOutcome } from './results.ts';
-import { isExpired, waiverOf, type Waiver } from './waivers.ts';
+import { isExpired, waiverOf, type Waiver } from '../config/waivers.ts';
 
 export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdict';
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 
 /** The published JSON Schema of conform.config.json; `conform init` points `$schema` at it. */
-export const CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../conform.config.schema.json', import.meta.url));
+export const CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../../conform.config.schema.json', import.meta.url));
 
 const FORBIDDEN_FIELDS = /^(key|apikey|api_key|token|secret|otherkey|other_key)$/i;
 

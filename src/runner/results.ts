@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import type { CheckTransport } from './http/client.ts';
-import type { CheckMeta, Level, RecordedFailure } from './meta.ts';
-import type { Waiver, WaiverState } from './waivers.ts';
+import type { CheckTransport } from '../http/client.ts';
+import type { CheckMeta, Level, RecordedFailure } from '../harness/meta.ts';
+import type { Waiver, WaiverState } from '../config/waivers.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 

@@ -1,12 +1,12 @@
-import type { TargetChoice } from '../config.ts';
-import { NoVerdictError, TransportError, UsageError } from '../errors.ts';
+import type { TargetChoice } from '../config/resolve.ts';
+import { NoVerdictError, TransportError, UsageError } from '../core/errors.ts';
 import { Api, endpoints } from '../http/api.ts';
 import { ApiClient, type RateLimitNotice, type TransportCounts } from '../http/client.ts';
 import type { NetworkOptions } from '../http/network.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { isObject, rowsOf } from '../lenient.ts';
-import type { KeyRef } from '../journal.ts';
-import type { ProfileName } from '../profiles.ts';
+import { isObject, rowsOf } from '../spec/lenient.ts';
+import type { KeyRef } from '../safety/journal.ts';
+import type { ProfileName } from '../spec/profiles.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
