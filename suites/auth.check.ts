@@ -1,9 +1,16 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx, is4xx } from '../src/harness/expect.ts';
-import type { Auth } from '../src/http/exchange.ts';
-import { readKept } from '../src/safety/kept.ts';
-import { everyEndpoint, fingerprints, userDataIn } from '../src/harness/probes.ts';
+import {
+  check,
+  ensure,
+  ensureNo5xx,
+  everyEndpoint,
+  fingerprints,
+  is4xx,
+  readKept,
+  userDataIn,
+  type Auth,
+  type CheckContext,
+} from '../src/harness/index.ts';
 
 /** Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data. */
 async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[]): Promise<void> {

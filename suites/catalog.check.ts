@@ -1,10 +1,18 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { claimsOpenApi, responseSchema, schemaErrors, unnamedPaths, validateOpenApi } from '../src/spec/catalog.ts';
-import { ensure, okJson } from '../src/harness/expect.ts';
-import { endpoints } from '../src/http/api.ts';
-import type { Exchange } from '../src/http/exchange.ts';
-import { profiles } from '../src/spec/profiles.ts';
+import {
+  check,
+  claimsOpenApi,
+  endpoints,
+  ensure,
+  okJson,
+  profiles,
+  responseSchema,
+  schemaErrors,
+  unnamedPaths,
+  validateOpenApi,
+  type CheckContext,
+  type Exchange,
+} from '../src/harness/index.ts';
 
 async function catalog(t: CheckContext): Promise<{ document: unknown; exchange: Exchange }> {
   const exchange = await t.api.catalog();

@@ -1,11 +1,17 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { check } from '../src/harness/check.ts';
-import { badRequestWithErrors, ensure, ensureNo5xx, is2xx } from '../src/harness/expect.ts';
-import { endpoints } from '../src/http/api.ts';
-import { rowsOf, typeIdsAreNumeric } from '../src/spec/lenient.ts';
-import { stateSnapshot } from '../src/harness/probes.ts';
-import { together } from '../src/harness/together.ts';
+import {
+  badRequestWithErrors,
+  check,
+  endpoints,
+  ensure,
+  ensureNo5xx,
+  is2xx,
+  rowsOf,
+  stateSnapshot,
+  together,
+  typeIdsAreNumeric,
+} from '../src/harness/index.ts';
 
 const notAnObjectOrList = fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), fc.array(fc.integer(), { minLength: 1, maxLength: 2 }));
 const nonNumericString = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/^\s*-?\d+(\.\d+)?\s*$/.test(s) && !/^(true|false|null)$/i.test(s.trim()));

@@ -1,10 +1,16 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure } from '../src/harness/expect.ts';
-import { idOf, itemFlag, type Row } from '../src/spec/lenient.ts';
-import { cursorWindow, windowBound } from '../src/harness/paging.ts';
-import { mulberry32 } from '../src/core/random.ts';
+import {
+  check,
+  cursorWindow,
+  ensure,
+  idOf,
+  itemFlag,
+  mulberry32,
+  windowBound,
+  type CheckContext,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;

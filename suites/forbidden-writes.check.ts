@@ -1,10 +1,20 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx } from '../src/harness/expect.ts';
-import { endpoints } from '../src/http/api.ts';
-import type { Exchange, Method } from '../src/http/exchange.ts';
-import { answersAsAbsent, fingerprints, NO_SUCH_PATH, sameAnswer, stateSnapshot, userDataIn } from '../src/harness/probes.ts';
-import { profiles } from '../src/spec/profiles.ts';
+import {
+  answersAsAbsent,
+  check,
+  endpoints,
+  ensure,
+  ensureNo5xx,
+  fingerprints,
+  NO_SUCH_PATH,
+  profiles,
+  sameAnswer,
+  stateSnapshot,
+  userDataIn,
+  type CheckContext,
+  type Exchange,
+  type Method,
+} from '../src/harness/index.ts';
 
 const READ_ONLY_PATHS = [endpoints.item, endpoints.uses, endpoints.proposals, endpoints.types, endpoints.upcoming, endpoints.players];
 const ALL_PATHS = [endpoints.list, endpoints.kept, ...READ_ONLY_PATHS];

@@ -1,11 +1,17 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, is2xx, okRows } from '../src/harness/expect.ts';
-import { readKept } from '../src/safety/kept.ts';
-import { idOf, type Row } from '../src/spec/lenient.ts';
-import { profiles } from '../src/spec/profiles.ts';
-import { together } from '../src/harness/together.ts';
+import {
+  check,
+  ensure,
+  idOf,
+  is2xx,
+  okRows,
+  profiles,
+  readKept,
+  together,
+  type CheckContext,
+  type Row,
+} from '../src/harness/index.ts';
 
 /**
  * The model: only what the spec promises, each item's kept flag (§3); `null` for a flag served as null

@@ -1,11 +1,24 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
-import { readKept } from '../src/safety/kept.ts';
-import { idOf, isModificationStamp, isObject, isSet, itemFlag, recordOf, type Row } from '../src/spec/lenient.ts';
-import { profiles } from '../src/spec/profiles.ts';
-import { PAGE_MAX } from '../src/harness/discovery.ts';
-import { together } from '../src/harness/together.ts';
+import {
+  check,
+  ensure,
+  ensureNo5xx,
+  idOf,
+  is2xx,
+  is4xx,
+  isModificationStamp,
+  isObject,
+  isSet,
+  itemFlag,
+  okRows,
+  PAGE_MAX,
+  profiles,
+  readKept,
+  recordOf,
+  together,
+  type CheckContext,
+  type Row,
+} from '../src/harness/index.ts';
 
 /**
  * The item whose record has the most independent flags and tags set: the toggle's best witness.

@@ -1,7 +1,15 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, okRows, type ClauseId } from '../src/harness/expect.ts';
-import { idOf, isIsoDate, isIsoDateOrDateTime, type Row } from '../src/spec/lenient.ts';
+import {
+  check,
+  ensure,
+  idOf,
+  isIsoDate,
+  isIsoDateOrDateTime,
+  okRows,
+  type CheckContext,
+  type ClauseId,
+  type Row,
+} from '../src/harness/index.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;

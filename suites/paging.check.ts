@@ -1,8 +1,23 @@
 import { describe } from 'vitest';
-import { check } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
-import { idOf, rowsOf, titleCollations } from '../src/spec/lenient.ts';
-import { cursorWindow, fetchPage, inWalkOrder, noCursor, pageRuns, pageWalk, statedPageSize, type Page } from '../src/harness/paging.ts';
+import {
+  check,
+  cursorWindow,
+  ensure,
+  ensureNo5xx,
+  fetchPage,
+  idOf,
+  inWalkOrder,
+  is2xx,
+  is4xx,
+  noCursor,
+  okRows,
+  pageRuns,
+  pageWalk,
+  rowsOf,
+  statedPageSize,
+  titleCollations,
+  type Page,
+} from '../src/harness/index.ts';
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;

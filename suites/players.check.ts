@@ -1,7 +1,12 @@
 import { describe } from 'vitest';
-import { check } from '../src/harness/check.ts';
-import { ensure, okRows } from '../src/harness/expect.ts';
-import { idOf, participantIdsOf, playerIdsOf } from '../src/spec/lenient.ts';
+import {
+  check,
+  ensure,
+  idOf,
+  okRows,
+  participantIdsOf,
+  playerIdsOf,
+} from '../src/harness/index.ts';
 
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
 

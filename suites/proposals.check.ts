@@ -1,10 +1,25 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows, type ClauseId } from '../src/harness/expect.ts';
-import type { Exchange } from '../src/http/exchange.ts';
-import { idOf, isSet, itemFieldOf, itemRefOf, rowsOf, shapeOf, titleCollations, type Row } from '../src/spec/lenient.ts';
-import type { Query } from '../src/http/api.ts';
-import { together } from '../src/harness/together.ts';
+import {
+  check,
+  ensure,
+  ensureNo5xx,
+  idOf,
+  is2xx,
+  is4xx,
+  isSet,
+  itemFieldOf,
+  itemRefOf,
+  okRows,
+  rowsOf,
+  shapeOf,
+  titleCollations,
+  together,
+  type CheckContext,
+  type ClauseId,
+  type Exchange,
+  type Query,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
 interface ProposalFields {

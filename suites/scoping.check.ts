@@ -1,11 +1,23 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
-import type { Exchange } from '../src/http/exchange.ts';
-import { readKept } from '../src/safety/kept.ts';
-import { idOf, itemFieldOf, itemRefOf, recordOf, rowsOf, type Row } from '../src/spec/lenient.ts';
-import { profiles } from '../src/spec/profiles.ts';
-import { together } from '../src/harness/together.ts';
+import {
+  check,
+  ensure,
+  ensureNo5xx,
+  idOf,
+  is2xx,
+  is4xx,
+  itemFieldOf,
+  itemRefOf,
+  okRows,
+  profiles,
+  readKept,
+  recordOf,
+  rowsOf,
+  together,
+  type CheckContext,
+  type Exchange,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** User ids to smuggle in: the second user's real id when its household names it, else small ids. */
 async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {

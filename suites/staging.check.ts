@@ -1,11 +1,30 @@
 import { describe } from 'vitest';
-import { catalogPathFor, claimsOpenApi, namedPaths, operationOf, resolvePointer } from '../src/spec/catalog.ts';
-import { check } from '../src/harness/check.ts';
-import { PAGE_MAX } from '../src/harness/discovery.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okJson, okRows, type ClauseId } from '../src/harness/expect.ts';
-import type { Exchange } from '../src/http/exchange.ts';
-import { idOf, isObject, isSet, itemFlag, rowsOf, shapeOf, type Row } from '../src/spec/lenient.ts';
-import { fingerprints, userDataIn } from '../src/harness/probes.ts';
+import {
+  catalogPathFor,
+  check,
+  claimsOpenApi,
+  ensure,
+  ensureNo5xx,
+  fingerprints,
+  idOf,
+  is2xx,
+  is4xx,
+  isObject,
+  isSet,
+  itemFlag,
+  namedPaths,
+  okJson,
+  okRows,
+  operationOf,
+  PAGE_MAX,
+  resolvePointer,
+  rowsOf,
+  shapeOf,
+  userDataIn,
+  type ClauseId,
+  type Exchange,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** What a staging list row carries (§2, §4). */
 const STAGING_ROW_FIELDS = ['Title', 'id', 'tags'];

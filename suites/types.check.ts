@@ -1,7 +1,10 @@
 import { describe } from 'vitest';
-import { check } from '../src/harness/check.ts';
-import { ensure, okRows } from '../src/harness/expect.ts';
-import { idOf } from '../src/spec/lenient.ts';
+import {
+  check,
+  ensure,
+  idOf,
+  okRows,
+} from '../src/harness/index.ts';
 
 describe('item types (§2, §4 GET /types.php)', () => {
   check(

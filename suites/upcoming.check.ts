@@ -1,9 +1,19 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, okRows } from '../src/harness/expect.ts';
-import { idOf, isIsoDateOrDateTime, itemFieldOf, itemFlag, itemRefOf, shapeOf, type Row } from '../src/spec/lenient.ts';
-import { readKept } from '../src/safety/kept.ts';
-import type { Exchange } from '../src/http/exchange.ts';
+import {
+  check,
+  ensure,
+  idOf,
+  isIsoDateOrDateTime,
+  itemFieldOf,
+  itemFlag,
+  itemRefOf,
+  okRows,
+  readKept,
+  shapeOf,
+  type CheckContext,
+  type Exchange,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
 async function upcoming(t: CheckContext): Promise<{ rows: Row[]; itemField: string; exchange: Awaited<ReturnType<CheckContext['api']['upcoming']>> }> {

@@ -1,8 +1,23 @@
 import { describe } from 'vitest';
-import { check, type CheckContext } from '../src/harness/check.ts';
-import { ensure, ensureNo5xx, is2xx, is4xx, okRows } from '../src/harness/expect.ts';
-import { idOf, isObject, itemFieldOf, itemRefOf, participantIdsOf, playerIdsOf, rowsOf, shapeOf, type Row } from '../src/spec/lenient.ts';
-import { together } from '../src/harness/together.ts';
+import {
+  check,
+  ensure,
+  ensureNo5xx,
+  idOf,
+  is2xx,
+  is4xx,
+  isObject,
+  itemFieldOf,
+  itemRefOf,
+  okRows,
+  participantIdsOf,
+  playerIdsOf,
+  rowsOf,
+  shapeOf,
+  together,
+  type CheckContext,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
 async function allUses(t: CheckContext): Promise<Row[]> {

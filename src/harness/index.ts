@@ -1,0 +1,17 @@
+/**
+ * Everything a check may use, in one place: suites/ import from here only (test/architecture.test.ts
+ * holds them to it), so the harness can change inside without touching the checks.
+ */
+export { check, type CheckContext } from './check.ts';
+export { PAGE_MAX } from './discovery.ts';
+export * from './expect.ts';
+export * from './paging.ts';
+export * from './probes.ts';
+export { together } from './together.ts';
+export { mulberry32 } from '../core/random.ts';
+export { endpoints, type Query } from '../http/api.ts';
+export type { Auth, Exchange, Method } from '../http/exchange.ts';
+export { readKept } from '../safety/kept.ts';
+export * from '../spec/catalog.ts';
+export * from '../spec/lenient.ts';
+export { profiles } from '../spec/profiles.ts';
