@@ -17,11 +17,11 @@ const NOT_SHOWN = 'the spec leaves it open ("not shown"); the suite accepts ever
 export const clauses: readonly Clause[] = [
   // §1 purpose
   { id: 'C1.1', section: '§1', statement: 'An agent key reads its own collection, uses and proposal outcomes.', checks: ['PAGE-008', 'USES-001', 'PROP-002'] },
-  { id: 'C1.2', section: '§1', statement: 'The kept toggle is the only write an agent key may make.', checks: ['KEPT-001', 'WRITE-001', 'WRITE-002', 'ERR-001', 'KEPT-003'] },
+  { id: 'C1.2', section: '§1', statement: 'An agent key may write nothing but the kept toggle.', checks: ['KEPT-001', 'WRITE-001', 'WRITE-002', 'ERR-001', 'KEPT-003'] },
   { id: 'C1.3', section: '§1', statement: 'Every other write and any user enumeration answers 403.', checks: ['WRITE-001', 'WRITE-002', 'ENUM-001', 'ENUM-002'] },
   { id: 'C1.4', section: '§1', statement: 'A machine-readable catalog is served at /api-docs?format=json.', checks: ['CAT-001', 'CAT-002', 'CAT-003', 'CAT-004', 'STAGE-005'] },
   { id: 'C1.5', section: '§1', statement: 'Kept is independent of the secondary collection, physical and digital flags.', checks: ['KEPT-002', 'FILT-001'] },
-  { id: 'C1.6', section: '§1', statement: 'A use restarts the time since last use; a proposal is not a use.', checks: ['FIELD-003', 'UPCOMING-003'] },
+  { id: 'C1.6', section: '§1', statement: 'Recording a use resets the clock on an item; a proposal outcome never counts as a use.', checks: ['FIELD-003', 'UPCOMING-003'] },
   { id: 'C1.7', section: '§1', statement: 'The content and format of the catalog.', checks: [], untestable: `${NOT_SHOWN}: the catalog is read in any JSON format; what follows from OpenAPI (CAT-003, CAT-004) is advice` },
   // §2 resources
   { id: 'C2.1', section: '§2', statement: 'An item carries id, Title, type, type_id, is_kept, the three independent flags and tags.', checks: ['FILT-004', 'STAGE-006'] },
@@ -30,21 +30,21 @@ export const clauses: readonly Clause[] = [
   { id: 'C2.4', section: '§2', statement: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq.', checks: ['FIELD-001', 'FIELD-004'] },
   { id: 'C2.5', section: '§2', statement: 'Units, types and exact meaning of the collection fields.', checks: [], untestable: NOT_SHOWN },
   { id: 'C2.6', section: '§2', statement: 'include uses_summary adds plays (a count of uses) and last_use (YYYY-MM-DD or null).', checks: ['FIELD-002', 'FIELD-003', 'FIELD-004'] },
-  { id: 'C2.7', section: '§2', statement: 'The single-item read carries more than the list row; its full field list is open.', checks: ['KEPT-002', 'STAGE-006'] },
-  { id: 'C2.8', section: '§2', statement: 'Staging list rows carry only id, Title and tags; its single read carries the full record.', checks: ['STAGE-001', 'STAGE-006'] },
+  { id: 'C2.7', section: '§2', statement: 'The single read of an item holds a superset of its list row; which further fields it holds is left open.', checks: ['KEPT-002', 'STAGE-006'] },
+  { id: 'C2.8', section: '§2', statement: 'On staging a list row is reduced to id, Title and tags, while reading one item still returns its whole record.', checks: ['STAGE-001', 'STAGE-006'] },
   { id: 'C2.9', section: '§2', statement: 'A use carries players (deduplicated player ids) and participants (id, FirstName, LastName).', checks: ['USES-001', 'USES-002'] },
   { id: 'C2.10', section: '§2', statement: 'Other fields of a use record (item reference, date).', checks: [], untestable: NOT_SHOWN },
   { id: 'C2.11', section: '§2', statement: 'A player carries id, name, FirstName, LastName, birth_year and represents_user_id, and belongs to the key\'s household.', checks: ['PLAY-001', 'PLAY-002', 'PLAY-003'] },
   { id: 'C2.12', section: '§2', statement: 'Fields of an item type record beyond its id.', checks: [], untestable: NOT_SHOWN },
   { id: 'C2.13', section: '§2', statement: 'A proposal outcome row counts explicit declines and chose-something-else per item; sort names item_name, explicit_declines, chose_something_else.', checks: ['PROP-003'] },
   { id: 'C2.14', section: '§2', statement: 'Field names of proposal outcome rows and upcoming interactions.', checks: [], untestable: NOT_SHOWN },
-  { id: 'C2.15', section: '§2', statement: 'An upcoming interaction is an interact-by date for a kept item, derived from uses.', checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003'] },
+  { id: 'C2.15', section: '§2', statement: 'Each upcoming interaction gives a date by which a kept item should be used, computed from its recorded uses.', checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003'] },
   // §3 states
   { id: 'C3.1', section: '§3', statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).', checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007'] },
   { id: 'C3.2', section: '§3', statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.', checks: ['KEPT-002'] },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005'] },
   { id: 'C3.4', section: '§3', statement: 'The new kept value is what reads show afterwards, in rows and in the kept filter.', checks: ['KEPT-004', 'KEPT-006'] },
-  { id: 'C3.5', section: '§3', statement: 'Other lifecycle states of items and proposals.', checks: [], untestable: NOT_SHOWN },
+  { id: 'C3.5', section: '§3', statement: 'Any states of items and proposals beyond those described.', checks: [], untestable: NOT_SHOWN },
   { id: 'C3.6', section: '§3', statement: 'Unsuccessful proposals do not count as uses.', checks: ['FIELD-003'] },
   // §4 endpoints
   { id: 'C4.1', section: '§4', statement: 'Every endpoint requires the Authorization header and is scoped to the key\'s user.', checks: ['AUTH-001', 'AUTH-002', 'AUTH-003', 'SCOPE-003', 'SCOPE-004', 'SCOPE-005'] },
@@ -75,7 +75,7 @@ export const clauses: readonly Clause[] = [
   { id: 'C4.26', section: '§4', statement: 'The envelope of the single-item read and of uses; the direction of cursor paging by id.', checks: [], untestable: `${NOT_SHOWN}: records are found by their structure, and a cursor walk may ascend or descend` },
   // §5 auth
   { id: 'C5.1', section: '§5', statement: 'Each request carries Authorization: Bearer <key>; without a valid key no user data is served.', checks: ['AUTH-001', 'AUTH-002', 'AUTH-003', 'AUTH-004'] },
-  { id: 'C5.2', section: '§5', statement: 'An agent key always reads its own user\'s data.', checks: ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-004', 'SCOPE-005', 'SCOPE-006', 'PLAY-002'] },
+  { id: 'C5.2', section: '§5', statement: 'Whatever it asks for, an agent key is answered with its own user\'s data only.', checks: ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-004', 'SCOPE-005', 'SCOPE-006', 'PLAY-002'] },
   { id: 'C5.3', section: '§5', statement: 'Other writes and user enumeration answer 403 for an agent key.', checks: ['WRITE-001', 'WRITE-002', 'ENUM-001', 'ENUM-002'] },
   { id: 'C5.4', section: '§5', statement: 'Key minting, lifetime, revocation and rotation.', checks: [], untestable: 'happens in the user\'s Settings or is not shown; outside the agent interface' },
   // §6 events
@@ -90,7 +90,7 @@ export const clauses: readonly Clause[] = [
   { id: 'C8.1', section: '§8', statement: 'Default page size 50, maximum 200.', checks: ['PAGE-001', 'PAGE-002', 'ERR-003', 'ERR-002', 'PAGE-004', 'PAGE-010'] },
   { id: 'C8.2', section: '§8', statement: 'Rate limits.', checks: [], untestable: NOT_SHOWN },
   // §9 versioning
-  { id: 'C9.1', section: '§9', statement: 'Staging is a subset: fewer list parameters and row fields, no players, only artifact_id on uses; what it does offer behaves as on primary.', checks: ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004', 'STAGE-006'] },
+  { id: 'C9.1', section: '§9', statement: 'Staging offers part of primary (a narrower list query and row, no players endpoint, uses filtered by artifact_id alone), and each feature it keeps works as on primary.', checks: ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004', 'STAGE-006'] },
   { id: 'C9.2', section: '§9', statement: 'The catalog is served and describes the deployment.', checks: ['CAT-001', 'CAT-002', 'CAT-003', 'STAGE-005', 'CAT-004'] },
   { id: 'C9.3', section: '§9', statement: 'Version numbering and deprecation.', checks: [], untestable: NOT_SHOWN },
 ];
