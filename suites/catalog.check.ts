@@ -30,7 +30,7 @@ const ANY_FORMAT = 'a catalog in any JSON format: OpenAPI 2.0/3.x or another one
 
 describe('catalog (§1, §9 /api-docs?format=json)', () => {
   check(
-    { id: 'CAT-001', level: 'MUST', section: '§1, §9', title: 'the catalog is served as JSON', accepts: [ANY_FORMAT] },
+    { id: 'CAT-001', level: 'MUST', sections: ['§1', '§9'], title: 'the catalog is served as JSON', accepts: [ANY_FORMAT] },
     async (t) => {
       await catalog(t);
     },
@@ -40,7 +40,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
     {
       id: 'CAT-002',
       level: 'MUST',
-      section: '§1, §9',
+      sections: ['§1', '§9'],
       title: 'the catalog names every endpoint of the profile',
       accepts: [ANY_FORMAT, 'an endpoint named anywhere in the document: as a key or a value, a path, a URL or "METHOD /path", under a prefix of its own'],
     },
@@ -55,7 +55,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
     {
       id: 'CAT-003',
       level: 'SHOULD',
-      section: '§1, §9',
+      sections: ['§1', '§9'],
       title: 'responses agree with the schemas an OpenAPI catalog declares for them (advice)',
       accepts: [`${ANY_FORMAT}: only an OpenAPI catalog is read for schemas, and the check skips otherwise`, 'schemas the suite cannot compile (not judged)'],
     },
@@ -105,7 +105,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
     {
       id: 'CAT-004',
       level: 'SHOULD',
-      section: '§1, §9',
+      sections: ['§1', '§9'],
       title: 'a catalog that declares an OpenAPI version is a valid OpenAPI document (advice)',
       accepts: [`${ANY_FORMAT}: a catalog that declares no OpenAPI or Swagger version is not judged`],
     },

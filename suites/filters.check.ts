@@ -103,7 +103,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-001',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'any combination of filters returns exactly the items that satisfy all of them',
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
@@ -130,7 +130,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-002',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'an item\'s exact title as query finds that item',
       accepts: ['any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it', 'cursor pages in ascending or descending id order'],
     },
@@ -150,7 +150,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
   );
 
   check(
-    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag', accepts: ['a tag filter that ignores case'] },
+    { id: 'FILT-003', level: 'MUST', sections: ['§4'], title: 'the tag filter returns only items labelled with that tag', accepts: ['a tag filter that ignores case'] },
     async (t) => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
@@ -168,7 +168,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-004',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'every list row carries id, Title, type, type_id, the four flags and a tags list',
       requires: ['full-rows'],
       accepts: [
@@ -199,7 +199,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-005',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'a search for text that no item shows returns no item (at most 1 in 100 of the collection)',
       accepts: [
         'any search semantics (substring, words, case-insensitive, fuzzy) that leaves out items showing none of the text',
@@ -231,7 +231,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-006',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,

@@ -64,7 +64,7 @@ describe('kept toggle as a state machine (§3)', () => {
     {
       id: 'KEPT-006',
       level: 'MUST',
-      section: '§3, §4',
+      sections: ['§3', '§4'],
       title: 'any sequence of toggles, single reads and kept-filtered lists agrees with a model of the kept flags',
       accepts: [
         'any 2xx for a toggle, with any body',

@@ -31,7 +31,7 @@ const ids = (rows: readonly Record<string, unknown>[]) => rows.map((r) => idOf(r
 
 describe('paging (§4 POST /artifacts.php, §8)', () => {
   check(
-    { id: 'PAGE-001', level: 'MUST', section: '§4, §8', title: 'without per_page a page holds 50 rows (or the whole collection when smaller)', accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'] },
+    { id: 'PAGE-001', level: 'MUST', sections: ['§4', '§8'], title: 'without per_page a page holds 50 rows (or the whole collection when smaller)', accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'] },
     async (t) => {
       const { rows } = await t.discover.collection();
       const page = await fetchPage(t.api, {});
@@ -44,7 +44,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-002',
       level: 'MUST',
-      section: '§4, §8',
+      sections: ['§4', '§8'],
       title: 'a per_page above 200 is refused with a 4xx or answered with at most 200 rows',
       accepts: ['clamping to 200 or refusing (any 4xx, with or without an errors list: per_page is no filter)'],
     },
@@ -65,7 +65,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-003', level: 'MUST', section: '§4', title: 'per_page from 1 to 200 is honoured', accepts: ['any envelope key for the rows'] },
+    { id: 'PAGE-003', level: 'MUST', sections: ['§4'], title: 'per_page from 1 to 200 is honoured', accepts: ['any envelope key for the rows'] },
     async (t) => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
@@ -80,7 +80,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-004',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'edge values of page and per_page never cause a 5xx or an oversized page',
       accepts: ['page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows'],
     },
@@ -102,7 +102,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-005', level: 'MUST', section: '§4', title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page', accepts: ['has_more as a boolean or 0/1'] },
+    { id: 'PAGE-005', level: 'MUST', sections: ['§4'], title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page', accepts: ['has_more as a boolean or 0/1'] },
     async (t) => {
       const n = (await t.discover.collection()).rows.length;
       t.need(n >= 2 ? n : undefined, `needs at least two items to have a second page (has ${n})`);
@@ -130,7 +130,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-006',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'a cursor walk returns every item once in id order and ends without a next cursor',
       accepts: [
         'ascending or descending id order (the direction is not shown)',
@@ -185,7 +185,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-007',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'page paging is complete and ordered by title under one consistent collation',
       accepts: ['any usual collation: code units, case-insensitive, locale (base or variant sensitivity)', 'any order among equal titles'],
     },
@@ -227,7 +227,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-008', level: 'MUST', section: '§4', title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
+    { id: 'PAGE-008', level: 'MUST', sections: ['§4'], title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
     async (t) => {
       const [viaGet, viaPost] = await Promise.all([t.api.list(undefined), t.api.list({})]);
       const got = okRows('C4.2', viaGet, 'GET /artifacts.php');
@@ -240,7 +240,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-009',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'cursor null starts at the first id of the walk\'s order (the lowest, or the highest when it descends)',
       accepts: ['ascending or descending id order (the direction is not shown)'],
     },
@@ -257,7 +257,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-010',
       level: 'MUST',
-      section: '§4, §8',
+      sections: ['§4', '§8'],
       title: 'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, and the next page follows on',
       accepts: ['clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)', 'a page size stated under any usual name, or none stated'],
     },

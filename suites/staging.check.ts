@@ -88,7 +88,7 @@ describe('staging subset (§2, §4, §9)', () => {
   const staging = { appliesTo: ['staging'] as const };
 
   check(
-    { id: 'STAGE-001', level: 'MUST', section: '§2, §4', title: 'staging list rows carry exactly id, Title and tags', ...staging, accepts: ['ids as numbers or strings', 'any envelope key for the rows'] },
+    { id: 'STAGE-001', level: 'MUST', sections: ['§2', '§4'], title: 'staging list rows carry exactly id, Title and tags', ...staging, accepts: ['ids as numbers or strings', 'any envelope key for the rows'] },
     async (t) => {
       // The whole collection comes from the run's shared cursor walk (200 a page).
       const { pages: walk } = await t.discover.collection();
@@ -109,7 +109,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-002',
       level: 'MUST',
-      section: '§4, §9',
+      sections: ['§4', '§9'],
       title: 'staging does not honour the primary-only filters, fields or include',
       ...staging,
       accepts: ['each one refused (any 4xx) or ignored (the same rows as without it)'],
@@ -144,7 +144,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-003',
       level: 'MUST',
-      section: '§4, §9',
+      sections: ['§4', '§9'],
       title: 'staging has no players endpoint',
       ...staging,
       accepts: ['any 4xx for /players.php', 'a 2xx catch-all page that holds no records and none of the user\'s data (unknown paths answered 200)'],
@@ -163,7 +163,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-004',
       level: 'MUST',
-      section: '§4, §9',
+      sections: ['§4', '§9'],
       title: 'staging does not honour player_id on /uses.php',
       ...staging,
       accepts: ['player_id refused (any 4xx) or ignored (the same uses as without it)', 'any envelope or a bare list'],
@@ -181,7 +181,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-005',
       level: 'MUST',
-      section: '§9',
+      sections: ['§9'],
       title: 'the staging catalog describes the staging subset',
       ...staging,
       accepts: ['a catalog in any JSON format: it must name no players endpoint; what it offers as list and uses parameters is read from an OpenAPI catalog only'],
@@ -207,7 +207,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-006',
       level: 'MUST',
-      section: '§2',
+      sections: ['§2'],
       title: 'the staging single-item read returns the full record',
       ...staging,
       accepts: ['the record bare or inside an envelope', 'flags as 0/1, booleans, "0"/"1" or null (not set)', 'type and type_id null for an item with no type', 'fields the spec does not list'],
