@@ -4,6 +4,7 @@ import {
   claimsOpenApi,
   endpoints,
   ensure,
+  MAX_ROWS_PER_PAGE,
   okJson,
   profiles,
   responseSchema,
@@ -77,7 +78,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       ];
       if (item) samples.push(t.api.item(String(item.id)));
       // Rows with every optional field: nullable ones (Acq, last_use) included.
-      if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include')) samples.push(t.api.list({ per_page: 200, fields: 'collection', include: ['uses_summary'] }));
+      if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include')) samples.push(t.api.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection', include: ['uses_summary'] }));
       if (profiles[t.target.profile].has('players')) samples.push(t.api.players());
       let declared = 0;
       const mismatches: { message: string; exchange: Exchange }[] = [];

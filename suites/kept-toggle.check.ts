@@ -10,8 +10,8 @@ import {
   isObject,
   isSet,
   itemFlag,
+  MAX_ROWS_PER_PAGE,
   okRows,
-  PAGE_MAX,
   profiles,
   readKept,
   recordOf,
@@ -26,7 +26,7 @@ import {
  * which a bounded re-read covers (KEPT-005).
  */
 async function richestItem(t: CheckContext): Promise<Row> {
-  const rows = (await t.discover.collection()).rows.slice(0, PAGE_MAX - 1);
+  const rows = (await t.discover.collection()).rows.slice(0, MAX_ROWS_PER_PAGE - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const score = (r: Row) =>
     [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length +
@@ -80,7 +80,7 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */
 async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<Row | undefined> {
-  const ex = await t.api.list({ query: title, per_page: 200, ...filters });
+  const ex = await t.api.list({ query: title, per_page: MAX_ROWS_PER_PAGE, ...filters });
   return okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
 }
 

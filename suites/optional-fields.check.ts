@@ -5,6 +5,7 @@ import {
   idOf,
   isIsoDate,
   isIsoDateOrDateTime,
+  MAX_ROWS_PER_PAGE,
   okRows,
   type CheckContext,
   type ClauseId,
@@ -15,7 +16,7 @@ const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;
 
 async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
-  const body = { per_page: 200, ...extra };
+  const body = { per_page: MAX_ROWS_PER_PAGE, ...extra };
   const rows = okRows(clause, await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
   t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
   return rows;

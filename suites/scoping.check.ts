@@ -8,6 +8,7 @@ import {
   is4xx,
   itemFieldOf,
   itemRefOf,
+  MAX_ROWS_PER_PAGE,
   okRows,
   profiles,
   readKept,
@@ -53,7 +54,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
     },
     async (t) => {
       const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
-      const [plain, ...answers] = await together([t.api.list({ per_page: 200 }), ...probes.map(({ userId, field }) => t.api.list({ per_page: 200, [field]: userId }))]);
+      const [plain, ...answers] = await together([t.api.list({ per_page: MAX_ROWS_PER_PAGE }), ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId }))]);
       const expected = okRows('C4.9', plain!(), 'POST /artifacts.php');
       for (const [i, { userId, field }] of probes.entries()) {
         const ex = answers[i]!();

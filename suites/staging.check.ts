@@ -12,11 +12,11 @@ import {
   isObject,
   isSet,
   itemFlag,
+  MAX_ROWS_PER_PAGE,
   namedPaths,
   okJson,
   okRows,
   operationOf,
-  PAGE_MAX,
   resolvePointer,
   rowsOf,
   shapeOf,
@@ -92,7 +92,7 @@ describe('staging subset (§2, §4, §9)', () => {
     async (t) => {
       // The whole collection comes from the run's shared cursor walk (200 a page).
       const { pages: walk } = await t.discover.collection();
-      const byTitle = await t.api.list({ per_page: PAGE_MAX });
+      const byTitle = await t.api.list({ per_page: MAX_ROWS_PER_PAGE });
       const plain = await t.api.list();
       const pages: { rows: Row[]; exchange: Exchange }[] = [...walk, { rows: okRows('C2.8', byTitle, 'POST /artifacts.php'), exchange: byTitle }, { rows: okRows('C2.8', plain, 'GET /artifacts.php'), exchange: plain }];
       t.need(pages[0]!.rows[0], 'the collection is empty, so there are no rows to inspect');
@@ -115,7 +115,7 @@ describe('staging subset (§2, §4, §9)', () => {
       accepts: ['each one refused (any 4xx) or ignored (the same rows as without it)'],
     },
     async (t) => {
-      const baseline = await t.api.list({ per_page: PAGE_MAX });
+      const baseline = await t.api.list({ per_page: MAX_ROWS_PER_PAGE });
       const rows = okRows('C4.13', baseline, 'POST /artifacts.php');
       t.need(rows[0], 'the collection is empty, so a filter could not change anything');
       const record = await t.discover.record(String(rows[0]!.id));
@@ -135,7 +135,7 @@ describe('staging subset (§2, §4, §9)', () => {
         { include: ['uses_summary'] },
       ];
       for (const extra of probes) {
-        notHonoured('C4.13', `POST /artifacts.php ${JSON.stringify(extra)}`, baseline, await t.api.list({ per_page: PAGE_MAX, ...extra }));
+        notHonoured('C4.13', `POST /artifacts.php ${JSON.stringify(extra)}`, baseline, await t.api.list({ per_page: MAX_ROWS_PER_PAGE, ...extra }));
       }
     },
   );
