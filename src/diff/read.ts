@@ -3,7 +3,7 @@ import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { isObject, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
-import { fetchPage, noCursor } from '../harness/paging.ts';
+import { cursorStepProblem, fetchPage } from '../harness/paging.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import type { SideName } from './compare.ts';
 
@@ -48,10 +48,7 @@ export async function readCollection(side: DiffSide, budget: RequestBudget): Pro
     budget.take(`page ${page} of the ${side.name} collection`);
     const current = await readOrGiveUp(side, 'the collection', () => fetchPage(side.api, { per_page: MAX_ROWS_PER_PAGE, cursor }));
     rows.push(...current.rows);
-    const problem = current.hasMore === undefined ? 'has_more is not a boolean'
-      : current.hasMore && noCursor(current.nextCursor) ? 'has_more is true but there is no next_cursor'
-      : current.hasMore && current.rows.length === 0 ? 'an empty page claims has_more'
-      : undefined;
+    const problem = cursorStepProblem(current);
     if (problem) throw new NoVerdictError(`cannot walk the ${side.name} collection (${side.label}): ${problem}`);
     if (!current.hasMore) return rows;
     cursor = current.nextCursor;
