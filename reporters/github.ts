@@ -73,7 +73,7 @@ export function renderStepSummary(run: RunResult): string {
   if (notRun.length > 0) {
     lines.push(`<details><summary>Skipped and not applicable (${notRun.length})</summary>`, '', '| check | status | section | reason |', '|---|---|---|---|');
     for (const check of notRun) {
-      lines.push(`| ${cell(check.id)} | ${cell(statusLabels[check.status])} | ${cell(check.section)} | ${cell(check.message ?? '')} |`);
+      lines.push(`| ${cell(check.id)} | ${cell(statusLabels[check.status])} | ${cell(check.sections.join(', '))} | ${cell(check.message ?? '')} |`);
     }
     lines.push('', '</details>', '');
   }
@@ -84,7 +84,7 @@ function failure(check: CheckResult): string[] {
   const lines = [
     `#### ${check.effect === 'advice' ? '💡' : check.status === 'failed' ? '❌' : '⚠️'} ${md(check.id)} ${md(check.level)}: ${md(check.title)}`,
     '',
-    `${md(check.effect === 'advice' ? 'failed (advice, not gating)' : statusLabels[check.status])} · section ${md(check.section)} · area ${md(check.area)}`,
+    `${md(check.effect === 'advice' ? 'failed (advice, not gating)' : statusLabels[check.status])} · section ${md(check.sections.join(', '))} · area ${md(check.area)}`,
     '',
     ...fenced(check.message ?? '', 'text'),
   ];
@@ -105,7 +105,7 @@ export function renderAnnotations(run: RunResult): string {
   const lines: string[] = [];
   const emit = (command: 'error' | 'warning' | 'notice', title: string, message: string) =>
     lines.push(`::${command} title=${escapeProperty(title)}::${escapeData(message)}\n`);
-  const titleOf = (check: CheckResult) => `${check.id} ${check.level} [${check.section}]`;
+  const titleOf = (check: CheckResult) => `${check.id} ${check.level} [${check.sections.join(', ')}]`;
   for (const check of failuresOf(run)) emit('error', titleOf(check), check.message ?? check.status);
   for (const check of adviceOf(run)) emit('warning', `${titleOf(check)} (advice, not gating)`, check.message ?? check.status);
   for (const check of waivedOf(run)) emit('notice', `${titleOf(check)} (waived)`, `${statusLabels[check.status]}, ${effectNote(check) ?? 'waived'}: ${firstLine(check.message)}`);

@@ -143,7 +143,7 @@ function failureDetail(check: CheckResult): string {
   const parts = [
     `<article class="failure f-${check.effect === 'advice' ? 'advice' : check.status}" id="${esc(anchor(check))}">`,
     `<h3>${checkHeading(check)}</h3>`,
-    `<p class="where">Section ${esc(check.section)} · area ${esc(check.area)} · ${esc(String(check.durationMs))} ms</p>`,
+    `<p class="where">Section ${esc(check.sections.join(', '))} · area ${esc(check.area)} · ${esc(String(check.durationMs))} ms</p>`,
     ...(effectNote(check) ? [`<p class="effect">${esc(effectNote(check)!)}</p>`] : []),
     '<h4>Message</h4>',
     `<pre class="message">${esc(check.message ?? '(no message)')}</pre>`,
@@ -175,7 +175,7 @@ function areas(run: RunResult): string {
         const id = detailed ? `<a href="#${esc(anchor(check))}">${esc(check.id)}</a>` : esc(check.id);
         const note = [check.status === 'passed' ? '' : esc(firstLine(check.message)), esc(effectNote(check) ?? '')].filter(Boolean).join('<br>');
         const row = check.effect === 'advice' ? 'advice' : check.effect === 'waived' ? 'waived' : check.status;
-        return `<tr class="row-${row}"><td class="st"><span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span>${effectTag(check)}</td><td class="id">${id}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}${note ? `<div class="note">${note}</div>` : ''}</td><td class="num">${esc(String(check.durationMs))} ms</td></tr>`;
+        return `<tr class="row-${row}"><td class="st"><span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span>${effectTag(check)}</td><td class="id">${id}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.sections.join(', '))}</td><td>${esc(check.title)}${note ? `<div class="note">${note}</div>` : ''}</td><td class="num">${esc(String(check.durationMs))} ms</td></tr>`;
       });
       return `<div class="area">\n<h3>${esc(area)} <span class="tally">${tally}</span></h3>\n<table class="checks">\n<thead><tr><th scope="col" class="w-st">Status</th><th scope="col" class="w-id">Id</th><th scope="col" class="w-lv">Level</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col" class="num w-t">Time</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n</div>`;
     })
@@ -187,7 +187,7 @@ function notJudgedList(checks: readonly CheckResult[]): string {
   const intro = gating
     ? '<p>These checks could not be judged because their precondition is absent on this target, so the run <strong>cannot conform</strong> without them: provide the data (a second key, items, tags …), waive them, or pass <code>--allow-incomplete</code>.</p>'
     : '<p>These checks could not be judged because their precondition is absent on this target; <code>--allow-incomplete</code> let the run pass without them.</p>';
-  const rows = checks.map((check) => `<tr class="row-skipped"><td class="id">${esc(check.id)}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`);
+  const rows = checks.map((check) => `<tr class="row-skipped"><td class="id">${esc(check.id)}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.sections.join(', '))}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`);
   return `${intro}\n<table class="checks">\n<thead><tr><th scope="col" class="w-id">Id</th><th scope="col" class="w-lv">Level</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col">Reason</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }
 
@@ -205,7 +205,7 @@ function waiversSection(run: RunResult): string {
 function notRunList(checks: readonly CheckResult[]): string {
   const rows = checks.map(
     (check) =>
-      `<tr class="row-${check.status}"><td class="st"><span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span></td><td class="id">${esc(check.id)}</td><td class="sec">${esc(check.section)}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`,
+      `<tr class="row-${check.status}"><td class="st"><span class="badge ${statusClass(check.status)}">${symbols[check.status]} ${esc(statusLabels[check.status])}</span></td><td class="id">${esc(check.id)}</td><td class="sec">${esc(check.sections.join(', '))}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`,
   );
   return `<table class="checks">\n<thead><tr><th scope="col" class="w-st">Status</th><th scope="col" class="w-id">Id</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col">Reason</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }

@@ -67,7 +67,7 @@ function runProperties(run: RunResult): [string, string][] {
 }
 
 function testcase(check: CheckResult): string[] {
-  const open = `    <testcase classname="${escapeXml(check.section)}" name="${escapeXml(`${check.id} ${check.level} ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
+  const open = `    <testcase classname="${escapeXml(check.sections.join(', '))}" name="${escapeXml(`${check.id} ${check.level} ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
   const detail = () => escapeXml(failureText(check));
   const note = effectNote(check);
   const extra = note === undefined ? [] : [

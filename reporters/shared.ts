@@ -19,21 +19,15 @@ export function byArea(checks: readonly CheckResult[]): [string, CheckResult[]][
   return [...areas].sort(([a], [b]) => a.localeCompare(b, 'en'));
 }
 
-/** "§3, §4" → ["§3", "§4"]. */
-export function sectionsOf(section: string): string[] {
-  const parts = section.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  return parts.length > 0 ? [...new Set(parts)] : ['(none)'];
-}
-
 export function compareSections(a: string, b: string): number {
   return a.localeCompare(b, 'en', { numeric: true });
 }
 
-/** Spec section × status counts; a check enforcing "§3, §4" counts toward both. */
+/** Spec section × status counts; a check enforcing ['§3', '§4'] counts toward both. */
 export function sectionMatrix(checks: readonly CheckResult[]): [string, Record<Status, number>][] {
   const rows = new Map<string, Record<Status, number>>();
   for (const check of checks) {
-    for (const section of sectionsOf(check.section)) {
+    for (const section of check.sections.length > 0 ? new Set(check.sections) : ['(none)']) {
       const row = rows.get(section) ?? { passed: 0, failed: 0, error: 0, skipped: 0, 'not-applicable': 0 };
       row[check.status]++;
       rows.set(section, row);

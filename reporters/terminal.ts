@@ -101,7 +101,7 @@ function failureSection(failures: readonly CheckResult[], style: Style): string[
   const groups = byCause(failures);
   for (const group of groups.filter((g) => g.cause !== undefined && g.checks.length > 1)) {
     lines.push('', style.paint('bold', `  ${group.checks.length} checks share one cause: ${group.cause}`));
-    for (const check of group.checks) lines.push(style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.section}] (${check.status})`));
+    for (const check of group.checks) lines.push(style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}] (${check.status})`));
     lines.push(...indented(failureText(group.checks[0]!)).map((l) => style.paint('dim', l)));
   }
   const alone = groups.filter((g) => g.checks.length === 1).map((g) => g.checks[0]!);
@@ -115,7 +115,7 @@ function failureSection(failures: readonly CheckResult[], style: Style): string[
 function detailLines(check: CheckResult, style: Style, paint: CheckResult['status']): string[] {
   const mark = check.effect === 'advice' ? '△' : symbols[check.status];
   const label = check.effect === 'advice' ? 'advice' : check.status;
-  return [style.paint(paint, `  ${mark} ${check.id} ${check.level} ${check.title} [${check.section}] (${label})`), ...indented(failureText(check))];
+  return [style.paint(paint, `  ${mark} ${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}] (${label})`), ...indented(failureText(check))];
 }
 
 const indented = (text: string): string[] => text.split('\n').map((l) => `      ${l}`);

@@ -35,12 +35,12 @@ const REFUSAL_FREEDOMS = ['any 4xx status (401, 403 or another) and any body tha
 
 describe('authentication (§5)', () => {
   check(
-    { id: 'AUTH-001', level: 'MUST', section: '§5', title: 'every endpoint refuses a request without an Authorization header and returns no user data', accepts: REFUSAL_FREEDOMS },
+    { id: 'AUTH-001', level: 'MUST', sections: ['§5'], title: 'every endpoint refuses a request without an Authorization header and returns no user data', accepts: REFUSAL_FREEDOMS },
     (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }]),
   );
 
   check(
-    { id: 'AUTH-002', level: 'MUST', section: '§5', title: 'every endpoint refuses a malformed Authorization header and returns no user data', accepts: REFUSAL_FREEDOMS },
+    { id: 'AUTH-002', level: 'MUST', sections: ['§5'], title: 'every endpoint refuses a malformed Authorization header and returns no user data', accepts: REFUSAL_FREEDOMS },
     (t) =>
       refusedEverywhere(t, [
         { label: 'a bare "Bearer"', auth: { header: 'Bearer' } },
@@ -52,7 +52,7 @@ describe('authentication (§5)', () => {
   );
 
   check(
-    { id: 'AUTH-003', level: 'MUST', section: '§5', title: 'every endpoint refuses an unknown key and returns no user data', accepts: REFUSAL_FREEDOMS },
+    { id: 'AUTH-003', level: 'MUST', sections: ['§5'], title: 'every endpoint refuses an unknown key and returns no user data', accepts: REFUSAL_FREEDOMS },
     (t) => refusedEverywhere(t, [{ label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } }]),
   );
 
@@ -60,7 +60,7 @@ describe('authentication (§5)', () => {
     {
       id: 'AUTH-004',
       level: 'MUST',
-      section: '§3, §5',
+      sections: ['§3', '§5'],
       title: 'the kept toggle without a valid key changes nothing',
       toggles: true,
       accepts: [...REFUSAL_FREEDOMS, 'the single-item read bare or inside an envelope; is_kept as 0/1, a boolean or null'],

@@ -45,7 +45,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
     {
       id: 'ERR-001',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'an invalid value of a list filter (kept, physical, digital, secondary_collection, type_id) gives 400 with a non-empty errors list and changes nothing',
       requires: ['list-filters'],
       accepts: [
@@ -71,7 +71,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
     {
       id: 'ERR-002',
       level: 'MUST',
-      section: '§7',
+      sections: ['§7'],
       title: 'malformed JSON and bodies that are not JSON objects never cause a 5xx or a page over 200 rows',
       accepts: ['any 4xx refusal (the status for malformed JSON is not shown, §7)', 'a 2xx answer, such as the default page (the body read as empty)'],
     },
@@ -90,7 +90,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
     {
       id: 'ERR-003',
       level: 'MUST',
-      section: '§7, §8',
+      sections: ['§7', '§8'],
       title: 'no request body or query string a client sends causes a 5xx or a page over 200 rows',
       accepts: ['any 4xx or 2xx answer to any body or query: refused, ignored, clamped or read another way'],
     },
@@ -123,7 +123,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
     {
       id: 'ERR-004',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list',
       requires: ['list-filters'],
       accepts: [

@@ -6,6 +6,7 @@ import {
   ensure,
   idOf,
   itemFlag,
+  MAX_ROWS_PER_PAGE,
   mulberry32,
   windowBound,
   type CheckContext,
@@ -103,7 +104,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-001',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'any combination of filters returns exactly the items that satisfy all of them',
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
@@ -112,7 +113,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const { rows, direction } = await t.discover.collection();
       await t.property(await filtersArbitrary(t), async (filters) => {
         // The first pages of the answer, judged against the matching items up to the last id they reach.
-        const window = await cursorWindow(t.api, { per_page: 200, ...filters }, { maxPages: WINDOW_PAGES });
+        const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, ...filters }, { maxPages: WINDOW_PAGES });
         const { pages } = window;
         const got = pages.flatMap((p) => p.rows);
         const wrong = got.find((row) => satisfies(row, filters) === 'no');
@@ -130,7 +131,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-002',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'an item\'s exact title as query finds that item',
       accepts: ['any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it', 'cursor pages in ascending or descending id order'],
     },
@@ -140,7 +141,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       t.need(titled[0], 'no item has a title');
       await t.property(fc.constantFrom(...titled), async (row) => {
         const id = idOf(row.id) ?? '';
-        const window = await cursorWindow(t.api, { per_page: 200, query: row.Title }, { maxPages: WINDOW_PAGES, enough: (p) => p.rows.some((r) => idOf(r.id) === id) });
+        const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, query: row.Title }, { maxPages: WINDOW_PAGES, enough: (p) => p.rows.some((r) => idOf(r.id) === id) });
         const found = window.pages.some((p) => p.rows.some((r) => idOf(r.id) === id));
         // Pages come in id order: an item past the window's last id is judged by no page read.
         if (!found && !windowBound(window, (r) => idOf(r.id), direction)(id)) return;
@@ -150,13 +151,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
   );
 
   check(
-    { id: 'FILT-003', level: 'MUST', section: '§4', title: 'the tag filter returns only items labelled with that tag', accepts: ['a tag filter that ignores case'] },
+    { id: 'FILT-003', level: 'MUST', sections: ['§4'], title: 'the tag filter returns only items labelled with that tag', accepts: ['a tag filter that ignores case'] },
     async (t) => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
       const tag = tagsOf(row)[0]!;
       // The item is the lowest id to carry a tag, so the first page of the tag's answer must hold it.
-      const { pages } = await cursorWindow(t.api, { per_page: 200, tag }, { maxPages: WINDOW_PAGES });
+      const { pages } = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, tag }, { maxPages: WINDOW_PAGES });
       const got = pages.flatMap((p) => p.rows);
       ensure('C4.7', got.some((r) => idOf(r.id) === idOf(row.id)), `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`, pages[0]?.exchange);
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
@@ -168,7 +169,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-004',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'every list row carries id, Title, type, type_id, the four flags and a tags list',
       requires: ['full-rows'],
       accepts: [
@@ -199,7 +200,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-005',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'a search for text that no item shows returns no item (at most 1 in 100 of the collection)',
       accepts: [
         'any search semantics (substring, words, case-insensitive, fuzzy) that leaves out items showing none of the text',
@@ -216,7 +217,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // loose match; either may explain a stray item, not a share of the collection (§4: query searches).
       const bound = Math.floor(rows.length / 100);
       let seen = 0;
-      const window = await cursorWindow(t.api, { per_page: 200, query }, { maxPages: Math.ceil((bound + 1) / 200), enough: (p) => (seen += p.rows.length) > bound });
+      const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, query }, { maxPages: Math.ceil((bound + 1) / MAX_ROWS_PER_PAGE), enough: (p) => (seen += p.rows.length) > bound });
       const found = window.pages.flatMap((p) => p.rows);
       ensure(
         'C4.6',
@@ -231,7 +232,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-006',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
@@ -249,7 +250,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ...(tag !== undefined ? [{ tag }] : []),
       ];
       for (const filters of examples) {
-        const window = await cursorWindow(t.api, { per_page: 200, ...filters }, { maxPages: WINDOW_PAGES });
+        const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, ...filters }, { maxPages: WINDOW_PAGES });
         const got = window.pages.flatMap((p) => p.rows);
         const wrong = got.find((row) => satisfies(row, filters) === 'no');
         ensure('C4.8', !wrong, `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`, window.pages[0]?.exchange);

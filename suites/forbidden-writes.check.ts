@@ -80,7 +80,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
     {
       id: 'WRITE-001',
       level: 'MUST',
-      section: '§1, §7',
+      sections: ['§1', '§7'],
       title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing',
       accepts: ['any body with the 403'],
     },
@@ -91,7 +91,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
     {
       id: 'WRITE-002',
       level: 'MUST',
-      section: '§1, §7',
+      sections: ['§1', '§7'],
       title: 'POST to every read-only endpoint answers 403 and changes nothing',
       accepts: ['any body with the 403'],
     },
@@ -102,7 +102,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
     {
       id: 'ENUM-001',
       level: 'MUST',
-      section: '§1, §5',
+      sections: ['§1', '§5'],
       title: 'no attempt at user enumeration lists users or other user data',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
@@ -125,7 +125,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
     {
       id: 'ENUM-002',
       level: 'MUST',
-      section: '§1, §5, §7',
+      sections: ['§1', '§5', '§7'],
       title: 'a user enumeration path the target serves answers 403',
       accepts: [
         'no enumeration path at all: 404, 410, a 200 catch-all page without user data, or the answer a path no API serves gets (the check then skips)',

@@ -10,8 +10,8 @@ import {
   isObject,
   isSet,
   itemFlag,
+  MAX_ROWS_PER_PAGE,
   okRows,
-  PAGE_MAX,
   profiles,
   readKept,
   recordOf,
@@ -26,7 +26,7 @@ import {
  * which a bounded re-read covers (KEPT-005).
  */
 async function richestItem(t: CheckContext): Promise<Row> {
-  const rows = (await t.discover.collection()).rows.slice(0, PAGE_MAX - 1);
+  const rows = (await t.discover.collection()).rows.slice(0, MAX_ROWS_PER_PAGE - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const score = (r: Row) =>
     [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length +
@@ -80,7 +80,7 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */
 async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<Row | undefined> {
-  const ex = await t.api.list({ query: title, per_page: 200, ...filters });
+  const ex = await t.api.list({ query: title, per_page: MAX_ROWS_PER_PAGE, ...filters });
   return okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
 }
 
@@ -91,7 +91,7 @@ const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', '
 
 describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
-    { id: 'KEPT-001', level: 'MUST', section: '§3, §4', title: 'the toggle sets is_kept to exactly the value sent, in both directions', toggles: true, accepts: TOGGLE_FREEDOMS },
+    { id: 'KEPT-001', level: 'MUST', sections: ['§3', '§4'], title: 'the toggle sets is_kept to exactly the value sent, in both directions', toggles: true, accepts: TOGGLE_FREEDOMS },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
@@ -112,7 +112,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     {
       id: 'KEPT-002',
       level: 'MUST',
-      section: '§3, §4',
+      sections: ['§3', '§4'],
       title: 'the toggle leaves every other field of the full record unchanged',
       toggles: true,
       accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves', 'a stamp of the kept state itself (kept_at, kept_since and the like) that moves'],
@@ -136,7 +136,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     {
       id: 'KEPT-003',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing',
       toggles: true,
       accepts: [
@@ -178,7 +178,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     {
       id: 'KEPT-004',
       level: 'MUST',
-      section: '§3, §4',
+      sections: ['§3', '§4'],
       title: 'a new kept value shows in list rows and in the kept filter',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
@@ -206,7 +206,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-005', level: 'MUST', section: '§3', title: 'toggling one item changes no other item', toggles: true, accepts: TOGGLE_FREEDOMS },
+    { id: 'KEPT-005', level: 'MUST', sections: ['§3'], title: 'toggling one item changes no other item', toggles: true, accepts: TOGGLE_FREEDOMS },
     async (t) => {
       const { rows } = await t.discover.collection();
       if (rows.length < 2) t.skip('fewer than two items, so there is no other item to watch');
@@ -236,7 +236,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-007', level: 'MUST', section: '§3, §4', title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', toggles: true, accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
+    { id: 'KEPT-007', level: 'MUST', sections: ['§3', '§4'], title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', toggles: true, accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
@@ -259,7 +259,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     {
       id: 'KEPT-008',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'a toggle without an id is refused with a 4xx and changes no item',
       toggles: true,
       accepts: ['any 4xx (the status is not stated, §7), with any body', 'is_kept as 0/1, a boolean or null (not set)'],

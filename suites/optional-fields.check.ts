@@ -5,6 +5,7 @@ import {
   idOf,
   isIsoDate,
   isIsoDateOrDateTime,
+  MAX_ROWS_PER_PAGE,
   okRows,
   type CheckContext,
   type ClauseId,
@@ -15,7 +16,7 @@ const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;
 
 async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
-  const body = { per_page: 200, ...extra };
+  const body = { per_page: MAX_ROWS_PER_PAGE, ...extra };
   const rows = okRows(clause, await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
   t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
   return rows;
@@ -40,7 +41,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     {
       id: 'FIELD-001',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq to every row',
       requires: ['list-fields'],
       accepts: ['any type, unit or null for each of the eight fields (their meaning beyond the names is not shown, §2)'],
@@ -57,7 +58,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     {
       id: 'FIELD-002',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'include uses_summary adds plays (a count) and last_use (YYYY-MM-DD or null) to every row',
       requires: ['list-include'],
       accepts: ['plays as a number or a numeric string', 'last_use set while plays is 0 (uses recorded before the service counted them)'],
@@ -76,7 +77,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     {
       id: 'FIELD-003',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'plays and last_use agree with the uses recorded for the item',
       requires: ['list-include'],
       accepts: ['a use\'s date under any name, as a date or a date-time (its fields are not shown, §2)', 'last_use set for an item with no recorded use (not judged)'],
@@ -98,7 +99,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
   );
 
   check(
-    { id: 'FIELD-004', level: 'MUST', section: '§4', title: 'fields and include combine in one request', requires: ['list-fields', 'list-include'], accepts: ['any value of the ten fields'] },
+    { id: 'FIELD-004', level: 'MUST', sections: ['§4'], title: 'fields and include combine in one request', requires: ['list-fields', 'list-include'], accepts: ['any value of the ten fields'] },
     async (t) => {
       for (const row of await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] })) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));

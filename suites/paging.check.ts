@@ -9,6 +9,7 @@ import {
   inWalkOrder,
   is2xx,
   is4xx,
+  MAX_ROWS_PER_PAGE,
   noCursor,
   okRows,
   pageRuns,
@@ -20,7 +21,6 @@ import {
 } from '../src/harness/index.ts';
 
 const DEFAULT_PAGE = 50;
-const MAX_PAGE = 200;
 /** Listings of up to this many pages are walked whole; longer ones are read in bounded runs. */
 const SHORT_LISTING_PAGES = 25;
 /** The small-page cursor walk of PAGE-006: about this many pages over at most this many items. */
@@ -31,7 +31,7 @@ const ids = (rows: readonly Record<string, unknown>[]) => rows.map((r) => idOf(r
 
 describe('paging (§4 POST /artifacts.php, §8)', () => {
   check(
-    { id: 'PAGE-001', level: 'MUST', section: '§4, §8', title: 'without per_page a page holds 50 rows (or the whole collection when smaller)', accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'] },
+    { id: 'PAGE-001', level: 'MUST', sections: ['§4', '§8'], title: 'without per_page a page holds 50 rows (or the whole collection when smaller)', accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'] },
     async (t) => {
       const { rows } = await t.discover.collection();
       const page = await fetchPage(t.api, {});
@@ -44,7 +44,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-002',
       level: 'MUST',
-      section: '§4, §8',
+      sections: ['§4', '§8'],
       title: 'a per_page above 200 is refused with a 4xx or answered with at most 200 rows',
       accepts: ['clamping to 200 or refusing (any 4xx, with or without an errors list: per_page is no filter)'],
     },
@@ -57,7 +57,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
           if (is4xx(ex)) continue;
           const got = okRows('C8.1', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
-          ensure('C8.1', got.length <= MAX_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most 200 are allowed`, ex);
+          ensure('C8.1', got.length <= MAX_ROWS_PER_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most ${MAX_ROWS_PER_PAGE} are allowed`, ex);
           ensure('C4.3', got.length > 0 || rows.length === 0, `POST /artifacts.php ${JSON.stringify(body)} returned no rows from a non-empty collection`, ex);
         }
       }
@@ -65,11 +65,11 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-003', level: 'MUST', section: '§4', title: 'per_page from 1 to 200 is honoured', accepts: ['any envelope key for the rows'] },
+    { id: 'PAGE-003', level: 'MUST', sections: ['§4'], title: 'per_page from 1 to 200 is honoured', accepts: ['any envelope key for the rows'] },
     async (t) => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
-      for (const perPage of [1, 2, 7, 200]) {
+      for (const perPage of [1, 2, 7, MAX_ROWS_PER_PAGE]) {
         const page = await fetchPage(t.api, { per_page: perPage });
         ensure('C4.3', page.rows.length === Math.min(perPage, rows.length), `per_page ${perPage} returned ${page.rows.length} rows (collection: ${rows.length})`, page.exchange);
       }
@@ -80,7 +80,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-004',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'edge values of page and per_page never cause a 5xx or an oversized page',
       accepts: ['page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows'],
     },
@@ -96,18 +96,18 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         if (is4xx(ex)) continue;
         ensure('C8.1', is2xx(ex), `POST /artifacts.php ${JSON.stringify(body)}: expected a 4xx or a page, got ${ex.response.status}`, ex);
         const got = rowsOf(ex.response.json) ?? [];
-        ensure('C8.1', got.length <= MAX_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows`, ex);
+        ensure('C8.1', got.length <= MAX_ROWS_PER_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows`, ex);
       }
     },
   );
 
   check(
-    { id: 'PAGE-005', level: 'MUST', section: '§4', title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page', accepts: ['has_more as a boolean or 0/1'] },
+    { id: 'PAGE-005', level: 'MUST', sections: ['§4'], title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page', accepts: ['has_more as a boolean or 0/1'] },
     async (t) => {
       const n = (await t.discover.collection()).rows.length;
       t.need(n >= 2 ? n : undefined, `needs at least two items to have a second page (has ${n})`);
-      const dividing = Math.max(...[...Array(Math.min(n, MAX_PAGE)).keys()].map((i) => i + 1).filter((s) => n % s === 0 && s < n));
-      const notDividing = [...Array(MAX_PAGE - 1).keys()].map((i) => i + 2).find((s) => n % s !== 0);
+      const dividing = Math.max(...[...Array(Math.min(n, MAX_ROWS_PER_PAGE)).keys()].map((i) => i + 1).filter((s) => n % s === 0 && s < n));
+      const notDividing = [...Array(MAX_ROWS_PER_PAGE - 1).keys()].map((i) => i + 2).find((s) => n % s !== 0);
       for (const size of [dividing, notDividing].filter((s): s is number => s !== undefined)) {
         const lastPage = Math.ceil(n / size);
         const expectedRows = n - (lastPage - 1) * size;
@@ -117,7 +117,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         const before = await fetchPage(t.api, { per_page: size, page: lastPage - 1 });
         ensure('C4.4', before.hasMore === true, `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${String(before.hasMore)}`, before.exchange);
       }
-      if (n <= MAX_PAGE) {
+      if (n <= MAX_ROWS_PER_PAGE) {
         const whole = await fetchPage(t.api, { per_page: n, cursor: null });
         ensure('C4.4', whole.hasMore === false, `a cursor page holding the whole collection (${n} items) has has_more ${String(whole.hasMore)}`, whole.exchange);
         const short = await fetchPage(t.api, { per_page: n - 1, cursor: null });
@@ -130,7 +130,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-006',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'a cursor walk returns every item once in id order and ends without a next cursor',
       accepts: [
         'ascending or descending id order (the direction is not shown)',
@@ -148,7 +148,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       ensure('C4.4', new Set(walked).size === walked.length, `the cursor walk returned ${walked.length - new Set(walked).size} item(s) twice`, last.exchange);
       const sorted = [...walked].sort(inWalkOrder(direction));
       const firstOut = walked.findIndex((id, i) => id !== sorted[i]);
-      ensure('C4.4', firstOut === -1, `the cursor walk is in no one id order (${direction}, judged from its first and last ids; at position ${firstOut}: ${walked[firstOut]})`, walk[Math.floor(firstOut / MAX_PAGE)]?.exchange);
+      ensure('C4.4', firstOut === -1, `the cursor walk is in no one id order (${direction}, judged from its first and last ids; at position ${firstOut}: ${walked[firstOut]})`, walk[Math.floor(firstOut / MAX_ROWS_PER_PAGE)]?.exchange);
       // Small pages cross many page boundaries: their first pages must hold exactly the first items.
       const perPage = Math.max(3, Math.ceil(Math.min(rows.length, SMALL_WALK_ITEMS) / SMALL_WALK_PAGES));
       const small = await cursorWindow(t.api, { per_page: perPage }, { maxPages: SMALL_WALK_PAGES });
@@ -158,26 +158,26 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       ensure(
         'C4.4',
         at === -1 && smallIds.length === expected.length,
-        `a cursor walk at ${perPage} a page disagrees with one at ${MAX_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
+        `a cursor walk at ${perPage} a page disagrees with one at ${MAX_ROWS_PER_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
         small.pages[Math.floor(Math.max(at, 0) / perPage)]?.exchange,
       );
       if (small.complete) ensure('C4.4', noCursor(small.pages.at(-1)!.nextCursor), `the last cursor page at ${perPage} a page still carries a next_cursor`, small.pages.at(-1)!.exchange);
       // Page paging holds the same items: read whole when short, else its first pages and its last.
-      const total = Math.ceil(rows.length / MAX_PAGE);
+      const total = Math.ceil(rows.length / MAX_ROWS_PER_PAGE);
       const known = new Set(walked);
       if (total <= SHORT_LISTING_PAGES) {
-        const pageIds = (await pageWalk(t.api, { per_page: MAX_PAGE }, SHORT_LISTING_PAGES + 1)).flatMap((p) => ids(p.rows));
+        const pageIds = (await pageWalk(t.api, { per_page: MAX_ROWS_PER_PAGE }, SHORT_LISTING_PAGES + 1)).flatMap((p) => ids(p.rows));
         const missing = pageIds.filter((id) => !known.has(id));
         ensure('C4.5', missing.length === 0 && walked.length === pageIds.length, `the cursor walk (${walked.length} items) and page paging (${pageIds.length} items) disagree; e.g. ${missing[0] ?? 'extra items'} missing`, last.exchange);
         return;
       }
-      const read = await Promise.all([1, 2, total].map((page) => fetchPage(t.api, { per_page: MAX_PAGE, page })));
+      const read = await Promise.all([1, 2, total].map((page) => fetchPage(t.api, { per_page: MAX_ROWS_PER_PAGE, page })));
       const pageIds = read.flatMap((p) => ids(p.rows));
       const stranger = pageIds.find((id) => !known.has(id));
       ensure('C4.5', stranger === undefined, `page paging lists item ${stranger}, which the cursor walk did not return`, read.find((p) => ids(p.rows).includes(stranger!))?.exchange);
       const lastPage = read.at(-1)!;
-      const expectedLast = rows.length - (total - 1) * MAX_PAGE;
-      ensure('C4.5', lastPage.rows.length === expectedLast && lastPage.hasMore === false, `page ${total} at ${MAX_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${String(lastPage.hasMore)})`, lastPage.exchange);
+      const expectedLast = rows.length - (total - 1) * MAX_ROWS_PER_PAGE;
+      ensure('C4.5', lastPage.rows.length === expectedLast && lastPage.hasMore === false, `page ${total} at ${MAX_ROWS_PER_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${String(lastPage.hasMore)})`, lastPage.exchange);
     },
   );
 
@@ -185,14 +185,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-007',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'page paging is complete and ordered by title under one consistent collation',
       accepts: ['any usual collation: code units, case-insensitive, locale (base or variant sensitivity)', 'any order among equal titles'],
     },
     async (t) => {
       const { rows: all } = await t.discover.collection();
       t.need(all.length >= 2 ? all : undefined, 'fewer than two items, so there is no order to observe');
-      const perPage = Math.min(MAX_PAGE, Math.max(5, Math.ceil(all.length / 20)));
+      const perPage = Math.min(MAX_ROWS_PER_PAGE, Math.max(5, Math.ceil(all.length / 20)));
       const total = Math.ceil(all.length / perPage);
       // Short listings are walked whole; long ones in runs of consecutive pages (start, seeded middle, end).
       const numbers = pageRuns(total, t.target.seed, { whole: SHORT_LISTING_PAGES });
@@ -227,7 +227,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-008', level: 'MUST', section: '§4', title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
+    { id: 'PAGE-008', level: 'MUST', sections: ['§4'], title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
     async (t) => {
       const [viaGet, viaPost] = await Promise.all([t.api.list(undefined), t.api.list({})]);
       const got = okRows('C4.2', viaGet, 'GET /artifacts.php');
@@ -240,7 +240,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-009',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'cursor null starts at the first id of the walk\'s order (the lowest, or the highest when it descends)',
       accepts: ['ascending or descending id order (the direction is not shown)'],
     },
@@ -257,7 +257,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     {
       id: 'PAGE-010',
       level: 'MUST',
-      section: '§4, §8',
+      sections: ['§4', '§8'],
       title: 'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, and the next page follows on',
       accepts: ['clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)', 'a page size stated under any usual name, or none stated'],
     },
@@ -273,9 +273,9 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           // Refusing the size is one way not to honour it (PAGE-002 judges the refusal itself).
           if (is4xx(ex)) continue;
           const first = okRows('C8.1', ex, label);
-          ensure('C8.1', first.length <= MAX_PAGE, `${label} returned ${first.length} rows; the maximum page size is 200`, ex);
+          ensure('C8.1', first.length <= MAX_ROWS_PER_PAGE, `${label} returned ${first.length} rows; the maximum page size is ${MAX_ROWS_PER_PAGE}`, ex);
           const stated = statedPageSize(ex.response.json);
-          ensure('C8.1', stated === undefined || stated.value <= MAX_PAGE, `${label} states ${stated?.name} ${stated?.value}; a page size above 200 must not be honoured`, ex);
+          ensure('C8.1', stated === undefined || stated.value <= MAX_ROWS_PER_PAGE, `${label} states ${stated?.name} ${stated?.value}; a page size above ${MAX_ROWS_PER_PAGE} must not be honoured`, ex);
           if ('cursor' in paging || first.length === 0 || first.length >= rows.length) continue;
           // Served as a page of `size` rows, page 2 must be what page 2 at that size is: no item skipped or repeated.
           const size = first.length;

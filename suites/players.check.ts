@@ -15,7 +15,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
     {
       id: 'PLAY-001',
       level: 'MUST',
-      section: '§2',
+      sections: ['§2'],
       title: 'every player carries id, name, FirstName, LastName, birth_year and represents_user_id',
       requires: ['players'],
       accepts: ['any envelope or a bare list', 'any value of each field (types are not shown), ids as numbers or strings', 'fields the spec does not list'],
@@ -33,7 +33,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
   );
 
   check(
-    { id: 'PLAY-002', level: 'MUST', section: '§2, §5', title: 'the household is the key\'s own: two users\' players do not overlap', requires: ['players'], needsOtherKey: true, accepts: ['any envelope or a bare list'] },
+    { id: 'PLAY-002', level: 'MUST', sections: ['§2', '§5'], title: 'the household is the key\'s own: two users\' players do not overlap', requires: ['players'], needsOtherKey: true, accepts: ['any envelope or a bare list'] },
     async (t) => {
       const [mine, theirs] = await Promise.all([t.api.players('primary'), t.api.players('other')]);
       const own = okRows('C4.17', mine, 'GET /players.php');
@@ -46,7 +46,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
   );
 
   check(
-    { id: 'PLAY-003', level: 'MUST', section: '§2', title: 'every participant of a use is a player of the household', requires: ['players'], accepts: ['ids as numbers or strings'] },
+    { id: 'PLAY-003', level: 'MUST', sections: ['§2'], title: 'every participant of a use is a player of the household', requires: ['players'], accepts: ['ids as numbers or strings'] },
     async (t) => {
       const [players, { rows, exchange: uses }] = await Promise.all([t.api.players(), t.discover.uses()]);
       const household = new Set(okRows('C4.17', players, 'GET /players.php').map((p) => idOf(p.id)));

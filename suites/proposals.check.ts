@@ -68,7 +68,7 @@ async function discover(t: CheckContext): Promise<{ fields: ProposalFields; all:
 
 describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   check(
-    { id: 'PROP-001', level: 'MUST', section: '§4', title: 'by default only kept and secondary-collection items are covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'] },
+    { id: 'PROP-001', level: 'MUST', sections: ['§4'], title: 'by default only kept and secondary-collection items are covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'] },
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
@@ -82,7 +82,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   );
 
   check(
-    { id: 'PROP-002', level: 'MUST', section: '§4', title: 'include_other=1 gives a superset of the default rows, with the same counts', accepts: ROW_FREEDOMS },
+    { id: 'PROP-002', level: 'MUST', sections: ['§4'], title: 'include_other=1 gives a superset of the default rows, with the same counts', accepts: ROW_FREEDOMS },
     async (t) => {
       const { fields, all } = await discover(t);
       const { rows, exchange } = await proposals('C4.18', t, {});
@@ -100,7 +100,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     {
       id: 'PROP-003',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'each sort key orders the rows in both directions; the default is explicit_declines descending',
       accepts: [...ROW_FREEDOMS, 'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown', 'any usual collation for item_name; any order among equal keys'],
     },
@@ -137,7 +137,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   );
 
   check(
-    { id: 'PROP-004', level: 'MUST', section: '§4', title: 'a start/end window narrows the counts', accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'] },
+    { id: 'PROP-004', level: 'MUST', sections: ['§4'], title: 'a start/end window narrows the counts', accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'] },
     async (t) => {
       const { fields, all } = await discover(t);
       const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
@@ -170,7 +170,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     {
       id: 'PROP-005',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'an invalid sort, direction or date never causes a 5xx, and an answer to it still follows the spec',
       accepts: [
         'any 4xx refusal (the statuses for invalid query values are not shown, §7)',
@@ -200,7 +200,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   );
 
   check(
-    { id: 'PROP-006', level: 'MUST', section: '§4', title: 'by default every kept or secondary-collection item with outcomes is covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'] },
+    { id: 'PROP-006', level: 'MUST', sections: ['§4'], title: 'by default every kept or secondary-collection item with outcomes is covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'] },
     async (t) => {
       const { fields, all, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));

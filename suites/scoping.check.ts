@@ -8,6 +8,7 @@ import {
   is4xx,
   itemFieldOf,
   itemRefOf,
+  MAX_ROWS_PER_PAGE,
   okRows,
   profiles,
   readKept,
@@ -47,13 +48,13 @@ describe('user scoping (§4 rule 1, §5)', () => {
     {
       id: 'SCOPE-001',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'a user id in the list body is ignored: the key\'s own collection is read',
       accepts: ['userId or user (names the spec does not use) refused with 400 as unknown fields'],
     },
     async (t) => {
       const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
-      const [plain, ...answers] = await together([t.api.list({ per_page: 200 }), ...probes.map(({ userId, field }) => t.api.list({ per_page: 200, [field]: userId }))]);
+      const [plain, ...answers] = await together([t.api.list({ per_page: MAX_ROWS_PER_PAGE }), ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId }))]);
       const expected = okRows('C4.9', plain!(), 'POST /artifacts.php');
       for (const [i, { userId, field }] of probes.entries()) {
         const ex = answers[i]!();
@@ -76,7 +77,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
     {
       id: 'SCOPE-002',
       level: 'MUST',
-      section: '§4, §5',
+      sections: ['§4', '§5'],
       title: 'user_id in the query string of any read changes nothing',
       accepts: ['user_id refused as an unknown query parameter (any 4xx)', 'envelopes that differ between two reads (e.g. a time they were served): only the rows or the record are compared'],
     },
@@ -114,7 +115,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
     {
       id: 'SCOPE-003',
       level: 'MUST',
-      section: '§4, §5',
+      sections: ['§4', '§5'],
       title: "another user's items cannot be read with the first key",
       needsOtherKey: true,
       accepts: ['any status for another user\'s id (it is not shown, §7), 200 with null or an empty envelope included, as long as the record is not in it'],
@@ -137,7 +138,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
     {
       id: 'SCOPE-004',
       level: 'MUST',
-      section: '§4, §5',
+      sections: ['§4', '§5'],
       title: "another user's uses are not listed for the first key",
       needsOtherKey: true,
       accepts: ['an empty list or any 4xx for another user\'s artifact_id', 'the item a use names under any field, as an id or a nested item'],
@@ -171,7 +172,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
   );
 
   check(
-    { id: 'SCOPE-005', level: 'MUST', section: '§4, §5', title: "another user's items never appear in the first user's list", needsOtherKey: true, accepts: ['ids shared between users (per-user ids): an item counts as the other\'s only with the same id and title'] },
+    { id: 'SCOPE-005', level: 'MUST', sections: ['§4', '§5'], title: "another user's items never appear in the first user's list", needsOtherKey: true, accepts: ['ids shared between users (per-user ids): an item counts as the other\'s only with the same id and title'] },
     async (t) => {
       const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
       if (other.rows.length === 0) t.skip('the second user has no items');
@@ -185,7 +186,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
     {
       id: 'SCOPE-006',
       level: 'MUST',
-      section: '§3, §5',
+      sections: ['§3', '§5'],
       title: "the kept toggle cannot change another user's item",
       needsOtherKey: true,
       toggles: true,

@@ -12,11 +12,11 @@ import {
   isObject,
   isSet,
   itemFlag,
+  MAX_ROWS_PER_PAGE,
   namedPaths,
   okJson,
   okRows,
   operationOf,
-  PAGE_MAX,
   resolvePointer,
   rowsOf,
   shapeOf,
@@ -88,11 +88,11 @@ describe('staging subset (§2, §4, §9)', () => {
   const staging = { appliesTo: ['staging'] as const };
 
   check(
-    { id: 'STAGE-001', level: 'MUST', section: '§2, §4', title: 'staging list rows carry exactly id, Title and tags', ...staging, accepts: ['ids as numbers or strings', 'any envelope key for the rows'] },
+    { id: 'STAGE-001', level: 'MUST', sections: ['§2', '§4'], title: 'staging list rows carry exactly id, Title and tags', ...staging, accepts: ['ids as numbers or strings', 'any envelope key for the rows'] },
     async (t) => {
       // The whole collection comes from the run's shared cursor walk (200 a page).
       const { pages: walk } = await t.discover.collection();
-      const byTitle = await t.api.list({ per_page: PAGE_MAX });
+      const byTitle = await t.api.list({ per_page: MAX_ROWS_PER_PAGE });
       const plain = await t.api.list();
       const pages: { rows: Row[]; exchange: Exchange }[] = [...walk, { rows: okRows('C2.8', byTitle, 'POST /artifacts.php'), exchange: byTitle }, { rows: okRows('C2.8', plain, 'GET /artifacts.php'), exchange: plain }];
       t.need(pages[0]!.rows[0], 'the collection is empty, so there are no rows to inspect');
@@ -109,13 +109,13 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-002',
       level: 'MUST',
-      section: '§4, §9',
+      sections: ['§4', '§9'],
       title: 'staging does not honour the primary-only filters, fields or include',
       ...staging,
       accepts: ['each one refused (any 4xx) or ignored (the same rows as without it)'],
     },
     async (t) => {
-      const baseline = await t.api.list({ per_page: PAGE_MAX });
+      const baseline = await t.api.list({ per_page: MAX_ROWS_PER_PAGE });
       const rows = okRows('C4.13', baseline, 'POST /artifacts.php');
       t.need(rows[0], 'the collection is empty, so a filter could not change anything');
       const record = await t.discover.record(String(rows[0]!.id));
@@ -135,7 +135,7 @@ describe('staging subset (§2, §4, §9)', () => {
         { include: ['uses_summary'] },
       ];
       for (const extra of probes) {
-        notHonoured('C4.13', `POST /artifacts.php ${JSON.stringify(extra)}`, baseline, await t.api.list({ per_page: PAGE_MAX, ...extra }));
+        notHonoured('C4.13', `POST /artifacts.php ${JSON.stringify(extra)}`, baseline, await t.api.list({ per_page: MAX_ROWS_PER_PAGE, ...extra }));
       }
     },
   );
@@ -144,7 +144,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-003',
       level: 'MUST',
-      section: '§4, §9',
+      sections: ['§4', '§9'],
       title: 'staging has no players endpoint',
       ...staging,
       accepts: ['any 4xx for /players.php', 'a 2xx catch-all page that holds no records and none of the user\'s data (unknown paths answered 200)'],
@@ -163,7 +163,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-004',
       level: 'MUST',
-      section: '§4, §9',
+      sections: ['§4', '§9'],
       title: 'staging does not honour player_id on /uses.php',
       ...staging,
       accepts: ['player_id refused (any 4xx) or ignored (the same uses as without it)', 'any envelope or a bare list'],
@@ -181,7 +181,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-005',
       level: 'MUST',
-      section: '§9',
+      sections: ['§9'],
       title: 'the staging catalog describes the staging subset',
       ...staging,
       accepts: ['a catalog in any JSON format: it must name no players endpoint; what it offers as list and uses parameters is read from an OpenAPI catalog only'],
@@ -207,7 +207,7 @@ describe('staging subset (§2, §4, §9)', () => {
     {
       id: 'STAGE-006',
       level: 'MUST',
-      section: '§2',
+      sections: ['§2'],
       title: 'the staging single-item read returns the full record',
       ...staging,
       accepts: ['the record bare or inside an envelope', 'flags as 0/1, booleans, "0"/"1" or null (not set)', 'type and type_id null for an item with no type', 'fields the spec does not list'],

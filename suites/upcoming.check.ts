@@ -52,7 +52,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     {
       id: 'UPCOMING-001',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'every upcoming interaction is for a kept item',
       accepts: ['any envelope or a bare list', 'the item named under any field, as an id or a nested item', 'is_kept as 0/1, a boolean or null (not set, so not kept)'],
     },
@@ -82,7 +82,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     {
       id: 'UPCOMING-002',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)',
       accepts: [
         'a date or a date-time in ISO 8601 form under any name',
@@ -103,7 +103,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
   );
 
   check(
-    { id: 'UPCOMING-003', level: 'SHOULD', section: '§1, §4', title: 'upcoming dates come from uses: every listed item has a recorded use', accepts: ['any envelope of uses or a bare list'] },
+    { id: 'UPCOMING-003', level: 'SHOULD', sections: ['§1', '§4'], title: 'upcoming dates come from uses: every listed item has a recorded use', accepts: ['any envelope of uses or a bare list'] },
     async (t) => {
       const { rows, itemField } = await upcoming(t);
       const sample = rows.slice(0, 10).map((r) => itemRefOf(r[itemField])!);

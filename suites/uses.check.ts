@@ -56,7 +56,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     {
       id: 'USES-001',
       level: 'MUST',
-      section: '§2, §4',
+      sections: ['§2', '§4'],
       title: 'every use carries players (distinct ids) and participants (id, FirstName, LastName)',
       accepts: ['any envelope or a bare list', 'ids as numbers or strings', 'a name served as null', 'fields the spec does not list (the item reference and date under any name)'],
     },
@@ -82,7 +82,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   );
 
   check(
-    { id: 'USES-002', level: 'MUST', section: '§2', title: 'a use\'s players are exactly the distinct ids of its participants', accepts: ['any order of players'] },
+    { id: 'USES-002', level: 'MUST', sections: ['§2'], title: 'a use\'s players are exactly the distinct ids of its participants', accepts: ['any order of players'] },
     async (t) => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
@@ -99,7 +99,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     {
       id: 'USES-003',
       level: 'MUST',
-      section: '§4',
+      sections: ['§4'],
       title: 'artifact_id returns exactly the uses of that item',
       accepts: ['the item a use names under any field, as an id or a nested item', 'any order of uses', 'uses told apart by their own ids, or whole when they carry none'],
     },
@@ -132,7 +132,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   );
 
   check(
-    { id: 'USES-004', level: 'MUST', section: '§4', title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'], accepts: ['any order of uses', 'ids as numbers or strings'] },
+    { id: 'USES-004', level: 'MUST', sections: ['§4'], title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'], accepts: ['any order of uses', 'ids as numbers or strings'] },
     async (t) => {
       const [uses, household] = await Promise.all([allUses(t), t.api.players()]);
       const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantIdsOf(use)]);
@@ -164,7 +164,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     {
       id: 'USES-005',
       level: 'MUST',
-      section: '§4, §7',
+      sections: ['§4', '§7'],
       title: 'an artifact_id no item has gives no use, and a malformed one is refused or ignored; never a 5xx',
       accepts: [
         'for a well-formed id no item has: an empty list or any 4xx (its status is not shown, §7)',

@@ -156,15 +156,16 @@ describe('the gate fails closed', () => {
     expect(run.stderr).toMatch(/unknown option '--frobnicate'/);
   });
 
-  it('lists the checks with id, level and section without a target', async () => {
+  it('lists the checks with id, level and sections without a target', async () => {
     const run = await runCli(['--list', '--format', 'json']);
     expect(run.code).toBe(0);
-    const checks = JSON.parse(run.stdout) as { id: string; level: string; section: string }[];
+    const checks = JSON.parse(run.stdout) as { id: string; level: string; sections: string[] }[];
     expect(checks.length).toBeGreaterThan(10);
     for (const c of checks) {
       expect(c.id).toMatch(/^[A-Z]+-\d{3}$/);
       expect(['MUST', 'SHOULD']).toContain(c.level);
-      expect(c.section).toMatch(/§\d/);
+      expect(c.sections.length).toBeGreaterThan(0);
+      for (const s of c.sections) expect(s).toMatch(/^§\d+$/);
     }
   });
 });

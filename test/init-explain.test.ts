@@ -120,7 +120,7 @@ describe('conform explain', () => {
   });
 
   it('prints what a check accepts where the spec leaves a choice, from its metadata', async () => {
-    const check: ListedCheck = { id: 'KEPT-001', level: 'MUST', section: '§3', title: 't', area: 'kept-toggle', accepts: ['flags as 0/1 or booleans', 'any 2xx for the toggle'] };
+    const check: ListedCheck = { id: 'KEPT-001', level: 'MUST', sections: ['§3'], title: 't', area: 'kept-toggle', accepts: ['flags as 0/1 or booleans', 'any 2xx for the toggle'] };
     const text = renderExplanation(await explain(check));
     expect(text).toMatch(/Where the spec leaves a choice, it accepts:\n {2}- flags as 0\/1 or booleans\n {2}- any 2xx for the toggle\n/);
     const without = renderExplanation(await explain({ ...check, accepts: undefined }));

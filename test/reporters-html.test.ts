@@ -77,7 +77,7 @@ describe('report.html', () => {
   it('groups checks by area and lists skipped and not-applicable checks with their reasons', () => {
     for (const area of ['auth', 'forbidden-writes', 'kept-toggle', 'paging', 'players', 'staging']) expect(html).toContain(`<h3>${area} <span class="tally">`);
     const notRun = visibleText(html.slice(html.indexOf('<section id="not-run">')));
-    expect(notRun).toContain(`${checks.skipped.id}${checks.skipped.section}${checks.skipped.title}${checks.skipped.message}`);
+    expect(notRun).toContain(`${checks.skipped.id}${checks.skipped.sections.join(', ')}${checks.skipped.title}${checks.skipped.message}`);
     expect(notRun).toContain(checks.notApplicable.message);
   });
 
@@ -87,7 +87,7 @@ describe('report.html', () => {
     expect(html).toContain('&lt;b&gt;kept&lt;/b&gt; &amp; done');
     expect(html).not.toContain('<friends>');
     const hostile = renderHtml(
-      syntheticRun([{ ...checks.failed, id: 'X-001" onmouseover="alert(1)', area: '<img src=x onerror=alert(1)>', section: '§4</th><script>' }]),
+      syntheticRun([{ ...checks.failed, id: 'X-001" onmouseover="alert(1)', area: '<img src=x onerror=alert(1)>', sections: ['§4</th><script>'] }]),
     );
     expect(hostile).not.toMatch(/<script|<img|" onmouseover/);
   });
@@ -132,7 +132,7 @@ describe('report.html: what gates and what does not', () => {
   });
 
   it('lists the checks that could not be judged and why, and colour-codes an incomplete verdict', () => {
-    expect(sectionText(html, 'not-judged')).toContain(`${checks.skipped.id}MUST${checks.skipped.section}${checks.skipped.title}${checks.skipped.message}`);
+    expect(sectionText(html, 'not-judged')).toContain(`${checks.skipped.id}MUST${checks.skipped.sections.join(', ')}${checks.skipped.title}${checks.skipped.message}`);
     const incomplete = renderHtml(syntheticRun([checks.passed, checks.skipped]));
     expect(incomplete).toContain('class="banner v-incomplete"');
     expect(sectionText(incomplete, 'not-judged')).toMatch(/cannot conform without them/);

@@ -18,7 +18,7 @@ describe('report.json and its schema', () => {
     expect(text).not.toContain(SECRET);
     const report = JSON.parse(text) as Record<string, unknown>;
     expect(validateReport(report)).toEqual([]);
-    expect(report).toMatchObject({ verdict: 'does not conform', exitCode: 1, schemaVersion: 2, policy: { failOn: 'must', allowIncomplete: false }, waivers: [] });
+    expect(report).toMatchObject({ verdict: 'does not conform', exitCode: 1, schemaVersion: 3, policy: { failOn: 'must', allowIncomplete: false }, waivers: [] });
   });
 
   it('every verdict and a run without checks validate', () => {

@@ -51,7 +51,7 @@ describe('junit.xml', () => {
       const tc = caseOf(check.id);
       expect(tc, check.id).toBeDefined();
       expect(tc!.suite).toBe(check.area);
-      expect(tc!.classname).toBe(check.section);
+      expect(tc!.classname).toBe(check.sections.join(', '));
       expect(tc!.name).toBe(`${check.id} ${check.level} ${check.title}`);
       expect(Number(tc!.time)).toBeCloseTo(check.durationMs / 1000, 3);
     }

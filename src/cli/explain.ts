@@ -9,7 +9,7 @@ import { collectChecks, type ListedCheck } from './list.ts';
 export interface Explanation {
   id: string;
   level: string;
-  section: string;
+  sections: readonly string[];
   area: string;
   title: string;
   clauses: { id: string; section: string; statement: string }[];
@@ -43,7 +43,7 @@ export async function explain(check: ListedCheck): Promise<Explanation> {
   return {
     id: check.id,
     level: check.level,
-    section: check.section,
+    sections: check.sections,
     area: check.area,
     title: check.title,
     clauses: clauses.filter((c) => c.checks.includes(check.id)).map(({ id, section, statement }) => ({ id, section, statement })),
@@ -56,9 +56,9 @@ export async function explain(check: ListedCheck): Promise<Explanation> {
 }
 
 export function renderExplanation(e: Explanation): string {
-  const lines = [`${e.id} ${e.level} · ${e.section} · ${e.area}`, `  ${e.title}`, ''];
+  const lines = [`${e.id} ${e.level} · ${e.sections.join(', ')} · ${e.area}`, `  ${e.title}`, ''];
   lines.push('What it enforces (the spec in our words):');
-  if (e.clauses.length === 0) lines.push(`  the clauses of ${e.section} named in its title (CONFORMANCE.md lists every clause)`);
+  if (e.clauses.length === 0) lines.push(`  the clauses of ${e.sections.join(', ')} named in its title (CONFORMANCE.md lists every clause)`);
   for (const c of e.clauses) lines.push(`  ${c.id} (${c.section}) ${c.statement}`);
   lines.push('', 'Where the spec leaves a choice, it accepts:');
   if (e.accepts.length === 0) lines.push('  (nothing listed in its metadata)');

@@ -2,7 +2,8 @@ import { CheckFailure, NoVerdictError, TransportError } from '../core/errors.ts'
 import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { isObject, type Row } from '../spec/lenient.ts';
-import { fetchPage, noCursor } from '../harness/paging.ts';
+import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
+import { cursorStepProblem, fetchPage } from '../harness/paging.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import type { SideName } from './compare.ts';
 
@@ -15,7 +16,6 @@ export interface DiffSide {
   api: Api;
 }
 
-const PAGE_SIZE = 200;
 const MAX_PAGES = 250;
 
 /** Every request the diff sends is counted against --max-requests, so a diff is always bounded. */
@@ -46,17 +46,14 @@ export async function readCollection(side: DiffSide, budget: RequestBudget): Pro
   let cursor: unknown = null;
   for (let page = 1; page <= MAX_PAGES; page++) {
     budget.take(`page ${page} of the ${side.name} collection`);
-    const current = await readOrGiveUp(side, 'the collection', () => fetchPage(side.api, { per_page: PAGE_SIZE, cursor }));
+    const current = await readOrGiveUp(side, 'the collection', () => fetchPage(side.api, { per_page: MAX_ROWS_PER_PAGE, cursor }));
     rows.push(...current.rows);
-    const problem = current.hasMore === undefined ? 'has_more is not a boolean'
-      : current.hasMore && noCursor(current.nextCursor) ? 'has_more is true but there is no next_cursor'
-      : current.hasMore && current.rows.length === 0 ? 'an empty page claims has_more'
-      : undefined;
+    const problem = cursorStepProblem(current);
     if (problem) throw new NoVerdictError(`cannot walk the ${side.name} collection (${side.label}): ${problem}`);
     if (!current.hasMore) return rows;
     cursor = current.nextCursor;
   }
-  throw new NoVerdictError(`the ${side.name} collection did not end within ${MAX_PAGES} pages of ${PAGE_SIZE}`);
+  throw new NoVerdictError(`the ${side.name} collection did not end within ${MAX_PAGES} pages of ${MAX_ROWS_PER_PAGE}`);
 }
 
 export interface SingleRead {

@@ -5,8 +5,8 @@ import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
+import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 
-export const PAGE_MAX = 200;
 /**
  * The one full read of a collection a run makes per user: a cursor walk of at most this many pages
  * (150,000 rows at 200 a page; two such walks and the rest of a run fit the default budget of 2,500
@@ -91,7 +91,7 @@ export class Discovery {
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
   freshWindow(pages: number, user: KeyRef = 'primary'): Promise<CursorWindow> {
-    return cursorWindow(this.api, { per_page: PAGE_MAX }, { user, maxPages: pages });
+    return cursorWindow(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: pages });
   }
 
   invalidate(): void {
@@ -157,7 +157,7 @@ export class Discovery {
   }
 
   private async walk(user: KeyRef): Promise<Collection> {
-    const pages = await cursorWalk(this.api, { per_page: PAGE_MAX }, { user, maxPages: MAX_WALK_PAGES });
+    const pages = await cursorWalk(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: MAX_WALK_PAGES });
     const rows = pages.flatMap((p) => p.rows);
     const ids = rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined);
     return { rows, ids, pages, direction: directionOf(ids) };

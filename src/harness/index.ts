@@ -3,7 +3,6 @@
  * holds them to it), so the harness can change inside without touching the checks.
  */
 export { check, type CheckContext } from './check.ts';
-export { PAGE_MAX } from './discovery.ts';
 export * from './expect.ts';
 export * from './paging.ts';
 export * from './probes.ts';
@@ -14,4 +13,5 @@ export type { Auth, Exchange, Method } from '../http/exchange.ts';
 export { readKept } from '../safety/kept.ts';
 export * from '../spec/catalog.ts';
 export * from '../spec/lenient.ts';
+export { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 export { profiles } from '../spec/profiles.ts';

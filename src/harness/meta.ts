@@ -7,8 +7,8 @@ export type Level = 'MUST' | 'SHOULD';
 export interface CheckInfo {
   id: string;
   level: Level;
-  /** Spec section(s) the check enforces, e.g. "§4" or "§3, §4". */
-  section: string;
+  /** Spec sections the check enforces, e.g. ['§4'] or ['§3', '§4']; shown joined as "§3, §4". */
+  sections: readonly string[];
   title: string;
   /** Profile capabilities the check needs; absent ones make it not applicable. */
   requires?: readonly Capability[];

@@ -22,6 +22,18 @@ export async function fetchPage(api: Api, body: Record<string, unknown>, user: K
 
 export const noCursor = (cursor: unknown): boolean => cursor === null || cursor === undefined || cursor === '';
 
+/**
+ * What keeps a cursor walk from going on after `page` (§4 rule 2), or undefined when it may go on or has
+ * ended: the one reading of has_more and next_cursor that the checks and conform diff share.
+ */
+export function cursorStepProblem(page: Page): string | undefined {
+  if (page.hasMore === undefined) return `has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(page).has_more)}`;
+  if (!page.hasMore) return undefined;
+  if (noCursor(page.nextCursor)) return 'has_more is true but there is no next_cursor';
+  if (page.rows.length === 0) return 'an empty page claims has_more';
+  return undefined;
+}
+
 /** Ids in ascending order: numerically when both are numbers, else by code units. */
 export function compareIds(a: string, b: string): number {
   const numeric = /^\d+$/.test(a) && /^\d+$/.test(b);
@@ -61,10 +73,9 @@ export async function cursorWindow(
   for (let i = 0; i < maxPages; i++) {
     const page = await fetchPage(api, { ...body, cursor }, user);
     pages.push(page);
-    ensure('C4.4', page.hasMore !== undefined, `cursor paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(page).has_more)}`, page.exchange);
+    const problem = cursorStepProblem(page);
+    ensure('C4.4', problem === undefined, `cursor paging: ${problem}`, page.exchange);
     if (!page.hasMore) return { pages, complete: true };
-    ensure('C4.4', !noCursor(page.nextCursor), 'cursor paging: has_more is true but there is no next_cursor', page.exchange);
-    ensure('C4.4', page.rows.length > 0, 'cursor paging: an empty page claims has_more', page.exchange);
     if (enough?.(page)) break;
     cursor = page.nextCursor;
   }

@@ -3,6 +3,7 @@ import { endpoints } from '../http/api.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import { isObject, recordOf, rowsOf, type Row } from '../spec/lenient.ts';
+import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from '../spec/profiles.ts';
 
@@ -87,7 +88,7 @@ const SNAPSHOT_USE_ITEMS = 3;
  * titled `probe.title`). Types and players are read whole.
  */
 export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName, probe: { id?: string | number; title?: string } = {}): Promise<string> {
-  const window = await cursorWindow(api, { per_page: 200 }, { user, maxPages: SNAPSHOT_PAGES });
+  const window = await cursorWindow(api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: SNAPSHOT_PAGES });
   const rows = window.pages.flatMap((p) => p.rows);
   const reads = [api.types(user)];
   if (profiles[profile].has('players')) reads.push(api.players(user));
@@ -95,7 +96,7 @@ export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName
   else {
     const sample = rows.slice(0, SNAPSHOT_USE_ITEMS).map((r) => r.id as string | number);
     reads.push(...[...sample, ...(probe.id !== undefined ? [probe.id] : [])].map((id) => api.uses({ artifact_id: id }, user)));
-    if (probe.title !== undefined) reads.push(api.list({ query: probe.title, per_page: 200 }, user));
+    if (probe.title !== undefined) reads.push(api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE }, user));
   }
   const others = await Promise.all(reads);
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).

@@ -1,6 +1,6 @@
 import { Discovery } from '../harness/discovery.ts';
 import type { Api } from '../http/api.ts';
-import { readKept } from '../safety/kept.ts';
+import { readKept, restoreOne } from '../safety/kept.ts';
 import { idOf, rowsOf } from '../spec/lenient.ts';
 import { states } from './contract.ts';
 
@@ -41,7 +41,7 @@ export function builtInStates({ api }: StateContext): StateHandlers {
         if (!remembered) return undefined;
         const { itemId, kept } = remembered;
         remembered = undefined;
-        await restoreKept(api, itemId, kept);
+        await restoreOne(api, undefined, 'primary', String(itemId), kept, itemId);
         return undefined;
       },
     },
@@ -56,19 +56,4 @@ async function findAnyItemId(api: Api): Promise<unknown> {
   const id = rows[0]?.id;
   if (idOf(id) === undefined) throw new Error('the collection of the key\'s user is empty, so there is no item to use');
   return id;
-}
-
-/** Puts an item's kept value back if an interaction changed it (a broken server accepting is_kept 2). */
-async function restoreKept(api: Api, itemId: unknown, kept: 0 | 1): Promise<void> {
-  const id = String(itemId);
-  let now: 0 | 1 | undefined;
-  try {
-    now = (await readKept(api, id)).value;
-  } catch {
-    now = undefined;
-  }
-  if (now === kept) return;
-  await api.setKept({ id: itemId, is_kept: kept });
-  const after = (await readKept(api, id)).value;
-  if (after !== kept) throw new Error(`could not restore is_kept of item ${id} to ${kept} (it reads ${after})`);
 }

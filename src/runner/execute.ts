@@ -99,7 +99,7 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, options: 
     knownChecks: ids.all,
   });
   const result: RunResult = {
-    schemaVersion: 2,
+    schemaVersion: 3,
     tool: { name: 'conform', version: version() },
     target: { label: target.label, url: target.baseUrl, profile: target.profile },
     seed: options.seed,

@@ -9,7 +9,7 @@ export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error
 export interface CheckResult {
   id: string;
   level: Level;
-  section: string;
+  sections: readonly string[];
   title: string;
   /** The suite file the check lives in: auth, scoping, kept-toggle … */
   area: string;
@@ -106,7 +106,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
   const base = {
     id: meta.id,
     level: meta.level,
-    section: meta.section,
+    sections: meta.sections,
     title: meta.title,
     area,
     durationMs: Math.round(diagnostic?.duration ?? 0),
@@ -129,7 +129,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
 }
 
 export interface RunResult {
-  schemaVersion: 2;
+  schemaVersion: 3;
   tool: { name: 'conform'; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;

@@ -142,21 +142,22 @@ const RESTORE_ROUNDS = 3;
 
 /**
  * Restores one item's kept value and verifies it; returns whether a write was needed. Only a verified
- * wrong value is a CheckFailure; a read without a usable answer is a TransportError.
+ * wrong value is a CheckFailure; a read without a usable answer is a TransportError. `journal` records
+ * the restore (the pact's provider states keep none); `sendId` is the id as the target served it.
  */
-export async function restoreOne(api: Api, journal: Journal, user: KeyRef, id: string, value: 0 | 1): Promise<boolean> {
+export async function restoreOne(api: Api, journal: Journal | undefined, user: KeyRef, id: string, value: 0 | 1, sendId: unknown = numericIfPossible(id)): Promise<boolean> {
   const read = () => readKept(api, id, user).catch((error: unknown) => {
     throw error instanceof CheckFailure ? new TransportError(error.message, false) : error;
   });
   const before = await read();
   const needed = before.value !== value;
-  if (needed) await sendToggle(() => api.setKept({ id: numericIfPossible(id), is_kept: value }, user), read);
+  if (needed) await sendToggle(() => api.setKept({ id: sendId, is_kept: value }, user), read);
   // Without a write, the read above already verified the value.
   const after = needed ? await read() : before;
   if (after.value !== value) {
     throw new CheckFailure(`item ${id} is kept=${after.value} after restoring it to ${value}`, after.exchange.seq);
   }
-  journal.recordRestored(user, id, value);
+  journal?.recordRestored(user, id, value);
   return needed;
 }
 

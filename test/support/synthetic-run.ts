@@ -12,7 +12,7 @@ export const checks = {
   passed: {
     id: 'AUTH-001',
     level: 'MUST',
-    section: '§5',
+    sections: ['§5'],
     title: 'every endpoint refuses a request without an Authorization header and returns no user data',
     area: 'auth',
     status: 'passed',
@@ -21,7 +21,7 @@ export const checks = {
   passed2: {
     id: 'PAGE-001',
     level: 'MUST',
-    section: '§4, §8',
+    sections: ['§4', '§8'],
     title: 'pages never exceed the limit',
     area: 'paging',
     status: 'passed',
@@ -30,7 +30,7 @@ export const checks = {
   failed: {
     id: 'KEPT-001',
     level: 'MUST',
-    section: '§3, §4',
+    sections: ['§3', '§4'],
     title: 'the toggle sets is_kept to exactly the value sent, in both directions',
     area: 'kept-toggle',
     status: 'failed',
@@ -46,7 +46,7 @@ export const checks = {
   shouldFailed: {
     id: 'ENUM-002',
     level: 'SHOULD',
-    section: '§1, §5, §7',
+    sections: ['§1', '§5', '§7'],
     title: 'user enumeration answers 403 rather than another refusal',
     area: 'forbidden-writes',
     status: 'failed',
@@ -58,7 +58,7 @@ export const checks = {
   error: {
     id: 'PAGE-003',
     level: 'MUST',
-    section: '§4, §8',
+    sections: ['§4', '§8'],
     title: 'following next cursors visits every item exactly once',
     area: 'paging',
     status: 'error',
@@ -68,7 +68,7 @@ export const checks = {
   skipped: {
     id: 'PLAY-001',
     level: 'MUST',
-    section: '§2',
+    sections: ['§2'],
     title: 'players belong to the key\'s household',
     area: 'players',
     status: 'skipped',
@@ -78,7 +78,7 @@ export const checks = {
   notApplicable: {
     id: 'STAGE-001',
     level: 'MUST',
-    section: '§2, §4',
+    sections: ['§2', '§4'],
     title: 'staging list rows carry only id, Title and tags',
     area: 'staging',
     status: 'not-applicable',
@@ -93,7 +93,7 @@ export function syntheticRun(list: readonly CheckResult[] = Object.values(checks
   const gate = decide.gate ?? defaultGate;
   const decision = decideVerdict(sorted, gate, decide.circumstances);
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     tool: { name: 'conform', version: '0.1.0' },
     target: { label: 'reference & <friends>', url: 'http://127.0.0.1:4010', profile: 'primary' },
     seed: 424242,
