@@ -11,7 +11,7 @@ import type { SideName } from '../diff/compare.ts';
 import { NoVerdictError, UsageError } from '../core/errors.ts';
 import { exitCodes } from '../runner/verdict.ts';
 import type { ParsedArgs } from './args.ts';
-import type { CommandIo } from './main.ts';
+import type { CommandIo } from './io.ts';
 import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
 
 /** conform diff: one user's data on two deployments; exit 0 agree, 1 disagree, 2 usage, 3 unreachable. */

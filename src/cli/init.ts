@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG_FILE, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, parseBaseU
 import { UsageError } from '../core/errors.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import type { ParsedArgs } from './args.ts';
-import type { CommandIo } from './main.ts';
+import type { CommandIo } from './io.ts';
 
 /** Where the conform Action lives; the one line to change once the repository is published elsewhere. */
 export const ACTION_REF = 'your-org/conform@v1';

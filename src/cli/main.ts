@@ -11,28 +11,14 @@ import { printMatrix } from './matrix.ts';
 import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
 import { redactor } from '../core/redact.ts';
 import { execute, version } from '../runner/execute.ts';
-import { SuiteRunner } from '../runner/vitest-host.ts';
+import { checkTimeout, SuiteRunner } from '../runner/vitest-host.ts';
 import { settleJournal, unsettledItems } from '../safety/restore.ts';
 import { exitCodes } from '../runner/verdict.ts';
-import { commands, helpText, integerOption, parseCommandLine, type ParsedArgs } from './args.ts';
+import { commands, helpText, parseCommandLine, type ParsedArgs } from './args.ts';
+import type { Io } from './io.ts';
+import { integerOption } from '../config/options.ts';
 
-/** What a command needs from the CLI: its streams (already redacting), env, cwd, and the list of secrets to mask. */
-export interface CommandIo {
-  io: Io;
-  out: (text: string) => void;
-  err: (text: string) => void;
-  /** Push every key the command learns (e.g. from a target) so that all output masks it. */
-  secrets: string[];
-}
-
-export interface Io {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** For questions on a terminal (conform init); absent or not a TTY: no questions are asked. */
-  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
-}
+export type { CommandIo, Io } from './io.ts';
 
 /** Maps every outcome to an exit code, in this one place. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -173,13 +159,6 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
     await target.close();
   }
 }
-
-/**
- * A check's own time limit. A target's rate limit can hold one check (a model run of 150 requests)
- * for minutes, so it is no shorter than the run's deadline, past which nothing is sent anyway.
- */
-export const checkTimeout = (requestTimeoutMs: number, deadlineSeconds = 0): number =>
-  Math.max(120_000, requestTimeoutMs * 12, deadlineSeconds * 1000 + 30_000);
 
 async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {
   const profile = values.profile ?? 'primary';

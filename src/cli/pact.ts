@@ -6,7 +6,7 @@ import { PACT_FILE } from '../pact/contract.ts';
 import { pactForProfile, type ProfilePact } from '../pact/subset.ts';
 import { describeVerification, verifyPact } from '../pact/verify.ts';
 import type { ParsedArgs } from './args.ts';
-import type { CommandIo } from './main.ts';
+import type { CommandIo } from './io.ts';
 import { openTarget, preflight } from '../runner/open-target.ts';
 
 /**

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { integerOption, type ParsedArgs } from '../cli/args.ts';
+import { integerOption, type OptionValues } from './options.ts';
 import { configFileProblem } from './schema.ts';
 import { UsageError } from '../core/errors.ts';
 import { readJsonFile } from '../core/json-file.ts';
 import { headerProblem, type NetworkOptions, type ProxySettings } from '../http/network.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import { splitList } from './selection.ts';
-import type { FailOn, GateOptions } from '../runner/verdict.ts';
 import { loadWaiversFile, parseConfigWaivers, type Waiver } from './waivers.ts';
-import { defaultReporters, isReporterName, reporterNames, type ReporterName } from '../../reporters/index.ts';
+import { defaultReporters, isReporterName, reporterNames, type FailOn, type GateOptions, type ReporterName } from './plan.ts';
 
 export const DEFAULT_CONFIG_FILE = 'conform.config.json';
 export const DEFAULT_KEY_ENV = 'CONFORM_API_KEY';
@@ -60,7 +59,7 @@ interface TargetEntry {
 type Env = Record<string, string | undefined>;
 
 /** Defaults, then the targets file, then the environment, then flags: resolved once, here. */
-export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: string): RunConfig {
+export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): RunConfig {
   const profileFlag = args.profile;
   if (profileFlag !== undefined && !isProfileName(profileFlag)) {
     throw new UsageError(`--profile must be primary or staging, got '${profileFlag}'`);
@@ -101,7 +100,7 @@ function resolveFailOn(value: string | undefined): FailOn {
  * Waivers from the config file (its top-level "waivers" and the named target's) and from --waivers.
  * The default config file is read for them only when it exists; a --config that cannot be read is an error.
  */
-function resolveWaivers(args: ParsedArgs['values'], cwd: string, target: TargetChoice): Waiver[] {
+function resolveWaivers(args: OptionValues, cwd: string, target: TargetChoice): Waiver[] {
   const path = resolve(cwd, args.config ?? DEFAULT_CONFIG_FILE);
   const config = args.config !== undefined || existsSync(path) ? readConfigFile(path) : undefined;
   const fromConfig: Waiver[] = [];
@@ -143,7 +142,7 @@ export function resolveReporters(flags: string[] | undefined, env: Env): Reporte
   return [...new Set(names)] as ReporterName[];
 }
 
-function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profileFlag: ProfileName | undefined): TargetChoice {
+function resolveTarget(args: OptionValues, env: Env, cwd: string, profileFlag: ProfileName | undefined): TargetChoice {
   const name = args.target;
   if (name === undefined) {
     if (args.key !== undefined || args['other-key'] !== undefined) {
@@ -168,7 +167,7 @@ function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profil
  * How requests reach a remote target: the entry's headers (values from the environment variables it
  * names), then --header, which wins for the same name; --ca-cert, --insecure; proxies from the environment.
  */
-export function resolveNetwork(args: ParsedArgs['values'], env: Env, cwd: string, entry?: TargetEntry, name?: string): NetworkOptions {
+export function resolveNetwork(args: OptionValues, env: Env, cwd: string, entry?: TargetEntry, name?: string): NetworkOptions {
   const headers = extraHeaders(args, env, entry, name);
   const proxy = proxySettings(env);
   return {
@@ -179,7 +178,7 @@ export function resolveNetwork(args: ParsedArgs['values'], env: Env, cwd: string
   };
 }
 
-function extraHeaders(args: ParsedArgs['values'], env: Env, entry?: TargetEntry, name?: string): Record<string, string> | undefined {
+function extraHeaders(args: OptionValues, env: Env, entry?: TargetEntry, name?: string): Record<string, string> | undefined {
   const headers = new Map<string, [string, string]>();
   for (const [header, variable] of Object.entries(entry?.headers ?? {})) {
     const value = nonEmpty(env[variable]);
@@ -256,7 +255,7 @@ export function namedTarget(name: string, configPath: string | undefined, cwd: s
 }
 
 /** The keys, and where the primary one came from (`--key` or the variable), for the refused-key message. */
-function resolveKeys(args: ParsedArgs['values'], env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
+function resolveKeys(args: OptionValues, env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
   const fromEnv = (variable: string) => (nonEmpty(env[variable]) !== undefined ? variable : undefined);
   const keySource = nonEmpty(args.key) !== undefined ? '--key' : fromEnv(keyEnv) ?? fromEnv(DEFAULT_KEY_ENV);
   const primary = nonEmpty(args.key) ?? nonEmpty(env[keyEnv]) ?? nonEmpty(env[DEFAULT_KEY_ENV]);

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { integerOption, type ParsedArgs } from '../cli/args.ts';
+import { integerOption, type OptionValues } from '../config/options.ts';
 import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveNetwork, resolveReporters, resolveRunConfig, type TargetChoice } from '../config/resolve.ts';
 import { UsageError } from '../core/errors.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
-import type { ReporterName } from '../../reporters/index.ts';
+import type { ReporterName } from '../config/plan.ts';
 
 /** Single reads compared per diff: a seeded sample, so the request count stays bounded. */
 export const DIFF_SAMPLE = 10;
@@ -32,7 +32,7 @@ type Env = Record<string, string | undefined>;
  * target's key, and is held to the staging profile unless its targets-file entry says otherwise.
  * Neither given: the embedded reference in primary mode against itself in staging mode.
  */
-export function resolveDiffConfig(values: ParsedArgs['values'], env: Env, cwd: string): DiffConfig {
+export function resolveDiffConfig(values: OptionValues, env: Env, cwd: string): DiffConfig {
   const hasTarget = values.target !== undefined;
   if (hasTarget !== (values.against !== undefined)) {
     throw new UsageError('diff needs both --target and --against (or neither, to compare the embedded reference in primary mode with itself in staging mode)');
@@ -55,7 +55,7 @@ export function resolveDiffConfig(values: ParsedArgs['values'], env: Env, cwd: s
   };
 }
 
-function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, target: Extract<TargetChoice, { kind: 'remote' }>, profileFlag: ProfileName | undefined): TargetChoice {
+function resolveAgainst(values: OptionValues, env: Env, cwd: string, target: Extract<TargetChoice, { kind: 'remote' }>, profileFlag: ProfileName | undefined): TargetChoice {
   const name = values.against!;
   const explicit = nonEmpty(values['against-key']);
   const targetKey = { key: target.keys.primary, source: target.keySource };
@@ -75,7 +75,7 @@ function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, tar
  * `--out DIR` writes DIR/diff.json and `--out -` prints that JSON on stdout (the text then goes to
  * stderr). `--reporter` picks among terminal, json and github; json without --out writes ./conform-report.
  */
-function diffOutput(values: ParsedArgs['values'], env: Env, cwd: string): Pick<DiffConfig, 'out' | 'reporters'> {
+function diffOutput(values: OptionValues, env: Env, cwd: string): Pick<DiffConfig, 'out' | 'reporters'> {
   const chosen = resolveReporters(values.reporter, env);
   const unsupported = chosen.filter((r) => !DIFF_REPORTERS.includes(r));
   if (values.reporter !== undefined && unsupported.length > 0) throw new UsageError(`diff writes the reporters ${DIFF_REPORTERS.join(', ')}; not ${unsupported.join(', ')}`);

@@ -3,8 +3,13 @@ import type { TestCase, TestModule } from 'vitest/node';
 import type { CheckTransport } from '../http/client.ts';
 import type { CheckMeta, Level, RecordedFailure } from '../harness/meta.ts';
 import type { Waiver, WaiverState } from '../config/waivers.ts';
+import type { GateOptions } from '../config/plan.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
+
+export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdict';
+
+export type Counts = Record<Status, number>;
 
 export interface CheckResult {
   id: string;
@@ -133,16 +138,16 @@ export interface RunResult {
   tool: { name: 'conform'; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;
-  verdict: import('./verdict.ts').Verdict;
+  verdict: Verdict;
   reason: string;
   exitCode: number;
   /** What gates: --fail-on and --allow-incomplete. */
-  policy: import('./verdict.ts').GateOptions;
+  policy: GateOptions;
   /** Present when --only/--skip left checks out. */
   selection?: Selection;
   /** Waivers that name this target (or every target), and what became of each. */
   waivers: WaiverOutcome[];
-  counts: import('./verdict.ts').Counts;
+  counts: Counts;
   checks: CheckResult[];
   /** Requests the checks sent in all (bounded by --max-requests). */
   requests?: number;

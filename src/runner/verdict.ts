@@ -1,23 +1,11 @@
-import { describeSelection, type CheckResult, type Effect, type Selection, type Status, type WaiverOutcome } from './results.ts';
+import { describeSelection, type CheckResult, type Counts, type Effect, type Selection, type Status, type Verdict, type WaiverOutcome } from './results.ts';
+import { defaultGate, type GateOptions } from '../config/plan.ts';
 import { isExpired, waiverOf, type Waiver } from '../config/waivers.ts';
-
-export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdict';
 
 export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, incomplete: 3, 'no verdict': 3 } as const;
 
-export type Counts = Record<Status, number>;
-
-export type FailOn = 'must' | 'should';
-
-/** What gates a run (recorded in every report). */
-export interface GateOptions {
-  /** must: only MUST checks gate (SHOULD failures are advice); should: SHOULD checks gate too. */
-  failOn: FailOn;
-  /** A gating check skipped for an absent precondition does not make the run incomplete. */
-  allowIncomplete: boolean;
-}
-
-export const defaultGate: GateOptions = { failOn: 'must', allowIncomplete: false };
+export { defaultGate, type FailOn, type GateOptions } from '../config/plan.ts';
+export type { Counts, Verdict } from './results.ts';
 
 /** Everything besides the checks' own outcomes that bears on the verdict. */
 export interface Circumstances {
