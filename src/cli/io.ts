@@ -1,10 +1,12 @@
-/** What a command needs from the CLI: its streams (already redacting), env, cwd, and the list of secrets to mask. */
+/** What a command needs from the CLI: its streams (already redacting), env and cwd. */
 export interface CommandIo {
   io: Io;
   out: (text: string) => void;
   err: (text: string) => void;
-  /** Push every key the command learns (e.g. from a target) so that all output masks it. */
-  secrets: string[];
+  /** Masks these values in all output from now on: a plan's secrets, an embedded reference's keys. */
+  mask: (secrets: readonly string[]) => void;
+  /** What out and err apply: for files a command writes itself. */
+  redact: (text: string) => string;
 }
 
 export interface Io {

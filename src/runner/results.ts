@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { CheckTransport } from '../http/client.ts';
-import type { CheckMeta, Level, RecordedFailure } from '../harness/meta.ts';
+import type { CheckInfo, CheckMeta, RecordedFailure } from '../harness/meta.ts';
 import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
 
@@ -11,11 +11,11 @@ export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdi
 
 export type Counts = Record<Status, number>;
 
-export interface CheckResult {
-  id: string;
-  level: Level;
-  section: string;
-  title: string;
+/** What a check declares for its scheduling and its explanation, which its result does not carry. */
+type Declaration = 'requires' | 'appliesTo' | 'needsOtherKey' | 'toggles' | 'accepts';
+
+/** A check's result: its static description (id, level, section, title) as it declares it, and what became of it. */
+export interface CheckResult extends Omit<CheckInfo, Declaration> {
   /** The suite file the check lives in: auth, scoping, kept-toggle … */
   area: string;
   status: Status;
