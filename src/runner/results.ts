@@ -35,7 +35,7 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
 }
 
 /**
- * How a check's outcome weighs in the verdict, decided in src/verdict.ts so that no reporter has to:
+ * How a check's outcome weighs in the verdict, decided in src/runner/verdict.ts so that no reporter has to:
  * - blocks: counts against the gate (a failure at a gating level, an error, or a gating check that could not be judged)
  * - advice: a SHOULD failure while only MUST checks gate; shown as advice, never gating
  * - waived: would block, but a waiver in force accepts it

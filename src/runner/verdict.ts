@@ -49,7 +49,8 @@ export function countStatuses(checks: readonly Judged[]): Counts {
 }
 
 /**
- * The one place a verdict is decided, overrides included. It fails closed, in this order: an
+ * The one place a verdict is decided, overrides included: for a run's checks, and for pact verify's
+ * interactions (src/pact/verify.ts), whose exit code it gives too. It fails closed, in this order: an
  * interrupted run has no verdict; a failure at a gating level is non-conformance; an error, an error
  * outside the checks, a restore that could not be verified, or a run where nothing passed gives no
  * verdict; a gating check that could not be judged makes the run incomplete (unless waived or
