@@ -1,5 +1,5 @@
 import { describeSelection, type CheckResult, type RunResult } from '../src/runner/results.ts';
-import type { Verdict } from '../src/runner/verdict.ts';
+import type { Verdict } from '../src/runner/results.ts';
 import { adviceOf, byArea, countOf, effectNote, failuresOf, notJudgedOf, notRunOf, statusLabels, statusOrder, waivedOf, waiverNoticesOf } from './shared.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describeSelection, type CheckResult, type RunResult, type Status } from '../src/runner/results.ts';
-import type { Verdict } from '../src/runner/verdict.ts';
+import type { Verdict } from '../src/runner/results.ts';
 import { adviceOf, byArea, countOf, effectLabels, effectNote, failuresOf, notJudgedOf, notRunOf, sectionMatrix, statusLabels, statusOrder, waivedOf } from './shared.ts';
 import { symbols } from './style.ts';
 

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ReporterName } from '../src/config/plan.ts';
 import type { RunResult } from '../src/runner/results.ts';
 import { renderStepSummary } from './github.ts';
 import { renderHtml } from './html.ts';
@@ -14,13 +15,7 @@ export { describeRateLimit, ProgressReporter } from './progress.ts';
 export { validateReport } from './schema.ts';
 export { symbols, terminalStyle, type Style } from './style.ts';
 export { renderSummary, type SummaryOptions } from './terminal.ts';
-
-export const reporterNames = ['terminal', 'json', 'junit', 'html', 'github'] as const;
-export type ReporterName = (typeof reporterNames)[number];
-
-export function isReporterName(name: string): name is ReporterName {
-  return (reporterNames as readonly string[]).includes(name);
-}
+export { defaultReporters, isReporterName, reporterNames, type ReporterName } from '../src/config/plan.ts';
 
 /** The file each file reporter writes into the report folder. */
 export const reportFiles = {
@@ -28,11 +23,6 @@ export const reportFiles = {
   junit: { file: 'junit.xml', render: renderJunit },
   html: { file: 'report.html', render: renderHtml },
 } as const satisfies Partial<Record<ReporterName, { file: string; render: (run: RunResult) => string }>>;
-
-/** terminal, json, junit and html; github too when running under GitHub Actions. */
-export function defaultReporters(env: Record<string, string | undefined>): ReporterName[] {
-  return ['terminal', 'json', 'junit', 'html', ...(env.GITHUB_ACTIONS === 'true' ? (['github'] as const) : [])];
-}
 
 export interface WriteReportsOptions {
   outDir: string;

@@ -11,7 +11,9 @@ import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
 import { variants } from '../fixtures/variants.ts';
 import { openTarget } from '../src/runner/open-target.ts';
-import { execute } from '../src/runner/execute.ts';
+import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
+import { defaultGate } from '../src/config/plan.ts';
+import { execute, type ExecutePlan } from '../src/runner/execute.ts';
 import type { Status } from '../src/runner/results.ts';
 import { SuiteRunner } from '../src/runner/vitest-host.ts';
 
@@ -62,15 +64,15 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
   const server = await startReference(reference);
   const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
   try {
-    const { result, harnessErrors } = await execute(runner, target, {
-      seed: job.seed,
-      runs: SELF_TEST_RUNS,
-      timeoutMs: 10_000,
-      deadline: Date.now() + 300_000,
-      concurrency: 8,
-      rps: 0,
+    const plan: ExecutePlan = {
+      settings: { seed: job.seed, runs: SELF_TEST_RUNS, timeoutMs: 10_000, concurrency: 8, rps: 0, maxRequests: DEFAULT_MAX_REQUESTS },
+      deadlineSeconds: 300,
       only: job.only,
       skip: [],
+      gate: defaultGate,
+      waivers: [],
+    };
+    const { result, harnessErrors } = await execute(runner, target, plan, {
       ...(job.only.length > 0 && known ? { files: [...new Set(needed)] } : {}),
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });

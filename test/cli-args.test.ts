@@ -52,6 +52,13 @@ describe('configuration resolution', () => {
     expect(resolve(['--target', 'staging', '--profile', 'primary'], { CONFORM_API_KEY: 'x' }).target).toMatchObject({ profile: 'primary' });
   });
 
+  it('resolves one frozen plan that holds every secret: keys, extra header values, proxy passwords', () => {
+    const plan = resolve(['--target', 'http://a.test', '--key', 'k-primary', '--other-key', 'k-other', '--header', 'X-Token: t-header'], { HTTPS_PROXY: 'http://u:p%40ss@proxy.test:8080' });
+    expect(plan.secrets).toEqual(['t-header', 'p%40ss', 'p@ss', 'k-primary', 'k-other']);
+    expect(Object.isFrozen(plan) && Object.isFrozen(plan.settings) && Object.isFrozen(plan.target)).toBe(true);
+    expect(() => (plan.settings as { seed: number }).seed++).toThrow(TypeError);
+  });
+
   it.each([
     [['--target', 'http://a.test'], {}, /no key/],
     [['--target', 'nowhere'], { CONFORM_API_KEY: 'k' }, /unknown target 'nowhere'/],

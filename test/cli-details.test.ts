@@ -15,11 +15,11 @@ const resolve = (argv: string[], env: Record<string, string> = {}, cwd = repoRoo
 
 describe('CLI details: parsing and resolution', () => {
   it.each([
-    [['--seed', '-5'], { seed: -5 }],
-    [['--seed=-5'], { seed: -5 }],
-    [['--seed', '-5', '--only', 'FILT-001', '--fc-path', '4:1:0'], { seed: -5, fcPath: '4:1:0' }],
-    [['--out', '-'], { reportToStdout: true, reporters: ['json'] }],
-    [['--out', '-', '--reporter', 'terminal'], { reportToStdout: true, reporters: ['json', 'terminal'] }],
+    [['--seed', '-5'], { settings: { seed: -5 } }],
+    [['--seed=-5'], { settings: { seed: -5 } }],
+    [['--seed', '-5', '--only', 'FILT-001', '--fc-path', '4:1:0'], { settings: { seed: -5, fcPath: '4:1:0' } }],
+    [['--out', '-'], { output: { reportToStdout: true, reporters: ['json'] } }],
+    [['--out', '-', '--reporter', 'terminal'], { output: { reportToStdout: true, reporters: ['json', 'terminal'] } }],
   ])('%j resolves', (argv, expected) => {
     expect(resolve(argv)).toMatchObject(expected);
   });

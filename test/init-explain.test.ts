@@ -20,7 +20,8 @@ function io(cwd: string): CommandIo & { printed: () => string } {
     io: { stdout: { write }, stderr: { write }, env: {}, cwd },
     out: write,
     err: write,
-    secrets: [],
+    mask: () => {},
+    redact: (text) => text,
     printed: () => printed,
   };
 }

@@ -1,23 +1,21 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { networkSecrets } from '../config/resolve.ts';
 import { resolveDiffConfig, type DiffConfig } from '../diff/config.ts';
 import { DIFF_FILE, diffJson, renderDiff, renderDiffSummary } from '../diff/render.ts';
 import { agrees, diffDeployments, type DiffReport } from '../diff/run.ts';
 import { prepareOutDir } from '../core/out-dir.ts';
-import { redactor } from '../core/redact.ts';
 import type { DiffSide } from '../diff/read.ts';
 import type { SideName } from '../diff/compare.ts';
 import { NoVerdictError, UsageError } from '../core/errors.ts';
 import { exitCodes } from '../runner/verdict.ts';
 import type { ParsedArgs } from './args.ts';
-import type { CommandIo } from './main.ts';
+import type { CommandIo } from './io.ts';
 import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
 
 /** conform diff: one user's data on two deployments; exit 0 agree, 1 disagree, 2 usage, 3 unreachable. */
 export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {
   const config = resolveDiffConfig(values, ctx.io.env, ctx.io.cwd);
-  for (const choice of [config.target, config.against]) if (choice.kind === 'remote') ctx.secrets.push(choice.keys.primary, ...networkSecrets(choice));
+  ctx.mask(config.secrets);
   const opened: OpenTarget[] = [];
   try {
     const target = await open('target', config.target, config.timeoutMs, opened, ctx);
@@ -36,7 +34,7 @@ export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Pro
 }
 
 function writeDiffReports(report: DiffReport, config: DiffConfig, ctx: CommandIo): void {
-  const redact = redactor(ctx.secrets);
+  const { redact } = ctx;
   if (config.out && 'stdout' in config.out) ctx.out(diffJson(report));
   else if (config.out) {
     prepareOutDir(config.out.dir);
@@ -51,7 +49,8 @@ function writeDiffReports(report: DiffReport, config: DiffConfig, ctx: CommandIo
 async function open(name: SideName, choice: Parameters<typeof openTarget>[0], timeoutMs: number, opened: OpenTarget[], ctx: CommandIo): Promise<DiffSide> {
   const target = await openTarget(choice, { timeoutMs });
   opened.push(target);
-  ctx.secrets.push(target.keys.primary);
+  // The embedded reference makes its own keys; a remote target's are in the plan already.
+  ctx.mask([target.keys.primary]);
   try {
     await preflight(target);
   } catch (error) {

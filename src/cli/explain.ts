@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.ts';
 import { profileNames, missingCapabilities } from '../spec/profiles.ts';
 import type { ParsedArgs } from './args.ts';
 import { collectChecks, type ListedCheck } from './list.ts';
+import { exitCodes } from '../runner/verdict.ts';
 
 /** Everything `conform explain` says about one check. */
 export interface Explanation {
@@ -29,7 +30,7 @@ export async function runExplain(id: string, values: ParsedArgs['values'], out: 
   if (!check) throw new UsageError(unknownCheck(id, checks));
   const explanation = await explain(check);
   out(format === 'json' ? `${JSON.stringify(explanation, null, 2)}\n` : renderExplanation(explanation));
-  return 0;
+  return exitCodes.done;
 }
 
 function unknownCheck(id: string, checks: readonly ListedCheck[]): string {

@@ -6,7 +6,8 @@ import { DEFAULT_CONFIG_FILE, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, parseBaseU
 import { UsageError } from '../core/errors.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import type { ParsedArgs } from './args.ts';
-import type { CommandIo } from './main.ts';
+import type { CommandIo } from './io.ts';
+import { exitCodes } from '../runner/verdict.ts';
 
 /** Where the conform Action lives; the one line to change once the repository is published elsewhere. */
 export const ACTION_REF = 'your-org/conform@v1';
@@ -51,7 +52,7 @@ export async function runInit(values: ParsedArgs['values'], ctx: CommandIo, ask?
       '',
     ].join('\n'),
   );
-  return 0;
+  return exitCodes.done;
 }
 
 async function gatherAnswers(values: ParsedArgs['values'], ask: Ask | undefined): Promise<InitAnswers> {

@@ -4,6 +4,7 @@ import { areaOf } from '../runner/results.ts';
 import { SuiteRunner } from '../runner/vitest-host.ts';
 import { matchesSelection, splitList } from '../config/selection.ts';
 import type { ParsedArgs } from './args.ts';
+import { exitCodes } from '../runner/verdict.ts';
 
 export interface ListedCheck extends CheckMeta {
   area: string;
@@ -39,5 +40,5 @@ export async function listChecks(values: ParsedArgs['values'], out: (text: strin
     for (const c of checks) out(`${c.id.padEnd(12)} ${c.level.padEnd(6)} ${c.sections.join(', ').padEnd(8)} ${c.area.padEnd(16)} ${c.title}\n`);
     out(`${checks.length} checks\n`);
   }
-  return 0;
+  return exitCodes.done;
 }

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { prepareOutDir } from '../core/out-dir.ts';
 import { join } from 'node:path';
 import { describeRateLimit, ProgressReporter, renderAnnotations, renderJson, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
-import { networkSecrets, resolveRunConfig, type RunConfig } from '../config/resolve.ts';
+import { commandLineSecrets, resolveRunConfig } from '../config/resolve.ts';
+import type { RunPlan } from '../config/plan.ts';
 import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
 import { keyFingerprints, readJournalFile, writeJournalHeader } from '../safety/journal.ts';
 import { NoVerdictError, UsageError } from '../core/errors.ts';
@@ -11,61 +12,45 @@ import { printMatrix } from './matrix.ts';
 import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
 import { redactor } from '../core/redact.ts';
 import { execute, version } from '../runner/execute.ts';
-import { SuiteRunner } from '../runner/vitest-host.ts';
+import { checkTimeout, SuiteRunner } from '../runner/vitest-host.ts';
 import { settleJournal, unsettledItems } from '../safety/restore.ts';
 import { exitCodes } from '../runner/verdict.ts';
-import { commands, helpText, integerOption, parseCommandLine, type ParsedArgs } from './args.ts';
+import { commands, helpText, parseCommandLine, type ParsedArgs } from './args.ts';
+import type { CommandIo, Io } from './io.ts';
+import { integerOption } from '../config/options.ts';
 
-/** What a command needs from the CLI: its streams (already redacting), env, cwd, and the list of secrets to mask. */
-export interface CommandIo {
-  io: Io;
-  out: (text: string) => void;
-  err: (text: string) => void;
-  /** Push every key the command learns (e.g. from a target) so that all output masks it. */
-  secrets: string[];
-}
-
-export interface Io {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** For questions on a terminal (conform init); absent or not a TTY: no questions are asked. */
-  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
-}
+export type { CommandIo, Io } from './io.ts';
 
 /** Maps every outcome to an exit code, in this one place. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const secrets: string[] = [];
+  let secrets: readonly string[] = [];
   const redact = (text: string) => redactor(secrets)(text);
   const out = (text: string) => void io.stdout.write(redact(text));
   const err = (text: string) => void io.stderr.write(redact(text));
+  const ctx: CommandIo = { io, out, err, redact, mask: (more) => void (secrets = [...secrets, ...more]) };
   try {
     const args = parseCommandLine(argv);
-    for (const key of [args.values.key, args.values['other-key'], io.env.CONFORM_API_KEY, io.env.CONFORM_OTHER_API_KEY]) {
-      if (key) secrets.push(key);
-    }
-    if (args.values.help) return out(`${helpText()}\n`), 0;
-    if (args.values.version) return out(`conform ${version()}\n`), 0;
-    for (const flag of args.values.header ?? []) secrets.push(flag.slice(flag.indexOf(':') + 1).trim());
+    ctx.mask(commandLineSecrets(args.values, io.env));
+    if (args.values.help) return out(`${helpText()}\n`), exitCodes.done;
+    if (args.values.version) return out(`conform ${version()}\n`), exitCodes.done;
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);
       case 'matrix':
         return await printMatrix(out);
       case 'restore':
-        return await restore(args.values, io, out, secrets);
+        return await restore(args.values, ctx);
       case 'diff':
-        return await (await import('./diff.ts')).runDiff(args.values, { io, out, err, secrets });
+        return await (await import('./diff.ts')).runDiff(args.values, ctx);
       case 'pact':
-        return await (await import('./pact.ts')).runPact(args.subcommand!, args.values, { io, out, err, secrets });
+        return await (await import('./pact.ts')).runPact(args.subcommand!, args.values, ctx);
       case 'init':
-        return await (await import('./init.ts')).runInit(args.values, { io, out, err, secrets });
+        return await (await import('./init.ts')).runInit(args.values, ctx);
       case 'explain':
         return await (await import('./explain.ts')).runExplain(args.argument!, args.values, out);
       case 'run':
         if (args.values.list) return await listChecks(args.values, out);
-        return await run(resolveRunConfig(args.values, io.env, io.cwd), io, out, err, secrets);
+        return await run(resolveRunConfig(args.values, io.env, io.cwd), ctx);
       default:
         throw new UsageError(`unknown command (commands: ${Object.keys(commands).join(', ')})`);
     }
@@ -83,12 +68,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: (t: string) => void, secrets: string[]): Promise<number> {
+async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
+  const { io, out: stdout, err } = ctx;
+  const { output, settings } = plan;
+  ctx.mask(plan.secrets);
   // `--out -`: stdout carries the JSON report only; every line for people goes to stderr.
-  const out = config.reportToStdout ? err : stdout;
-  const people = config.reportToStdout ? io.stderr : io.stdout;
-  prepareOutDir(config.outDir);
-  const journalPath = join(config.outDir, 'journal.jsonl');
+  const out = output.reportToStdout ? err : stdout;
+  const people = output.reportToStdout ? io.stderr : io.stdout;
+  prepareOutDir(output.outDir);
+  const journalPath = join(output.outDir, 'journal.jsonl');
   const unsettled = unsettledItems(journalPath);
   if (unsettled.length > 0) {
     throw new UsageError(`${journalPath} records ${unsettled.length} kept change(s) an earlier run did not restore; run: conform restore --journal ${journalPath} (with the same target and keys)`);
@@ -96,18 +84,18 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
   rmSync(journalPath, { force: true });
 
   const style = terminalStyle(io.stdout, io.env);
-  const terminal = config.reporters.includes('terminal');
-  const progress = terminal && !config.quiet;
-  secrets.push(...networkSecrets(config.target));
-  const target = await openTarget(config.target, { timeoutMs: config.timeoutMs, ...(progress ? { onRateLimit: (n) => out(`${style.paint('dim', describeRateLimit(n))}\n`) } : {}) });
-  secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
+  const terminal = output.reporters.includes('terminal');
+  const progress = terminal && !output.quiet;
+  const target = await openTarget(plan.target, { timeoutMs: settings.timeoutMs, ...(progress ? { onRateLimit: (n) => out(`${style.paint('dim', describeRateLimit(n))}\n`) } : {}) });
+  // The embedded reference makes its own keys; a remote target's are in the plan already.
+  ctx.mask(Object.values(target.keys));
   try {
     await preflight(target);
     const style = terminalStyle(people, io.env);
-    const terminal = config.reporters.includes('terminal');
-    const progress = terminal && !config.quiet;
+    const terminal = output.reporters.includes('terminal');
+    const progress = terminal && !output.quiet;
     writeJournalHeader(journalPath, { url: target.baseUrl, profile: target.profile, keys: keyFingerprints(target.keys) });
-    if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${config.seed}\n`);
+    if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${settings.seed}\n`);
     if (target.network?.insecure) err('conform: warning: --insecure: the target\'s TLS certificate is not verified\n');
     const declared = await readDeclaredRateLimit(target.api('primary')!);
     const declaredRps = declared ? declared.requests / declared.seconds : undefined;
@@ -119,7 +107,7 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
     };
     process.on('SIGINT', whileStarting);
     process.on('SIGTERM', whileStarting);
-    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(config.timeoutMs, config.deadlineSeconds) }).finally(() => {
+    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(settings.timeoutMs, plan.deadlineSeconds) }).finally(() => {
       process.off('SIGINT', whileStarting);
       process.off('SIGTERM', whileStarting);
     });
@@ -132,23 +120,10 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const { result, harnessErrors } = await execute(runner, target, {
-      seed: config.seed,
-      runs: config.runs,
-      timeoutMs: config.timeoutMs,
-      deadline: Date.now() + config.deadlineSeconds * 1000,
-      concurrency: config.concurrency,
-      // A declared limit is a ceiling the run never goes above, and it starts a little below it.
-      rps: declaredRps === undefined ? config.rps : config.rps > 0 ? Math.min(config.rps, declaredRps) : declaredRps,
-      ...(declared ? { startRps: START_SHARE * declaredRps!, declaredRateLimit: { requests: declared.requests, seconds: declared.seconds } } : {}),
-      maxRequests: config.maxRequests,
-      interrupted: () => interruptedBy,
-      ...(config.fcPath ? { fcPath: config.fcPath } : {}),
-      only: config.only,
-      skip: config.skip,
-      gate: config.gate,
-      waivers: config.waivers,
+    const { result, harnessErrors } = await execute(runner, target, plan, {
       journalPath,
+      ...(declared ? { declaredRateLimit: { requests: declared.requests, seconds: declared.seconds } } : {}),
+      interrupted: () => interruptedBy,
       reporters: progress ? [new ProgressReporter(out, style, people.isTTY === true && !io.env.CI)] : [],
     }).finally(() => {
       process.off('SIGINT', onSignal);
@@ -156,30 +131,23 @@ async function run(config: RunConfig, io: Io, stdout: (t: string) => void, err: 
       return runner.close();
     });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
-    const fileReporters = config.reportToStdout ? config.reporters.filter((r) => r !== 'json') : config.reporters;
-    const written = writeReports(result, { outDir: config.outDir, reporters: fileReporters, env: io.env, redact: redactor(secrets) });
-    if (config.reportToStdout) {
+    const fileReporters = output.reportToStdout ? output.reporters.filter((r) => r !== 'json') : output.reporters;
+    const written = writeReports(result, { outDir: output.outDir, reporters: fileReporters, env: io.env, redact: ctx.redact });
+    if (output.reportToStdout) {
       stdout(renderJson(result));
       // The folder only held the journal; keep it when a kept value could not be put back.
-      if (result.safety.problems.length === 0) rmSync(config.outDir, { recursive: true, force: true });
+      if (result.safety.problems.length === 0) rmSync(output.outDir, { recursive: true, force: true });
       else err(`conform: the journal of this run is ${journalPath}; run: conform restore --journal ${journalPath}\n`);
     }
-    if (config.reporters.includes('github')) out(renderAnnotations(result));
+    if (output.reporters.includes('github')) out(renderAnnotations(result));
     // Without the terminal reporter a person (or CI log) still gets the failures and the verdict line.
-    out(renderSummary(result, style, { quiet: config.quiet || !terminal }));
-    if (terminal && written.length > 0 && !config.quiet) out(`reports: ${written.join(', ')}\n`);
+    out(renderSummary(result, style, { quiet: output.quiet || !terminal }));
+    if (terminal && written.length > 0 && !output.quiet) out(`reports: ${written.join(', ')}\n`);
     return result.exitCode;
   } finally {
     await target.close();
   }
 }
-
-/**
- * A check's own time limit. A target's rate limit can hold one check (a model run of 150 requests)
- * for minutes, so it is no shorter than the run's deadline, past which nothing is sent anyway.
- */
-export const checkTimeout = (requestTimeoutMs: number, deadlineSeconds = 0): number =>
-  Math.max(120_000, requestTimeoutMs * 12, deadlineSeconds * 1000 + 30_000);
 
 async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {
   const profile = values.profile ?? 'primary';
@@ -199,24 +167,24 @@ async function serve(values: ParsedArgs['values'], out: (t: string) => void): Pr
     process.once('SIGTERM', resolve);
   });
   await reference.close();
-  return 0;
+  return exitCodes.done;
 }
 
-async function restore(values: ParsedArgs['values'], io: Io, out: (t: string) => void, secrets: string[]): Promise<number> {
+async function restore(values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {
+  const { io, out } = ctx;
   if (!values.journal) throw new UsageError('restore needs --journal FILE');
   if (values.target === undefined) throw new UsageError('restore needs --target (the target of the interrupted run) and its keys');
-  const config = resolveRunConfig(values, io.env, io.cwd);
-  secrets.push(...networkSecrets(config.target));
+  const plan = resolveRunConfig(values, io.env, io.cwd);
+  ctx.mask(plan.secrets);
   const journal = readJournalFile(io.cwd, values.journal);
-  if (config.target.kind === 'remote') journal.assertSameRun({ url: config.target.baseUrl, profile: config.target.profile, keys: keyFingerprints(config.target.keys) });
-  const target: OpenTarget = await openTarget(config.target, { onRateLimit: (n) => out(`${describeRateLimit(n)}\n`) });
-  secrets.push(target.keys.primary);
+  if (plan.target.kind === 'remote') journal.assertSameRun({ url: plan.target.baseUrl, profile: plan.target.profile, keys: keyFingerprints(plan.target.keys) });
+  const target: OpenTarget = await openTarget(plan.target, { onRateLimit: (n) => out(`${describeRateLimit(n)}\n`) });
   try {
     await preflight(target);
     const report = await settleJournal(journal.path, (user) => target.api(user));
     out(`restore: ${report.changedItems} item(s) in the journal, ${report.restoredAfterRun} put back, ${report.problems.length} problem(s)\n`);
     for (const problem of report.problems) out(`  ${problem}\n`);
-    return report.problems.length === 0 ? 0 : exitCodes['no verdict'];
+    return report.problems.length === 0 ? exitCodes.done : exitCodes['no verdict'];
   } finally {
     await target.close();
   }

@@ -1,6 +1,7 @@
 import { clauseElements, elementCount } from '../spec/clause-elements.ts';
 import { clauses } from '../spec/clauses.ts';
 import { collectChecks, type ListedCheck } from './list.ts';
+import { exitCodes } from '../runner/verdict.ts';
 
 export interface CoverageProblems {
   checksWithoutClause: string[];
@@ -86,5 +87,5 @@ function renderElementTable(): string[] {
 
 export async function printMatrix(out: (text: string) => void): Promise<number> {
   out(renderMatrix(await collectChecks()));
-  return 0;
+  return exitCodes.done;
 }

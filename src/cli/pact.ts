@@ -1,12 +1,12 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { networkSecrets, resolveRunConfig } from '../config/resolve.ts';
+import { resolveRunConfig } from '../config/resolve.ts';
 import { UsageError } from '../core/errors.ts';
 import { PACT_FILE } from '../pact/contract.ts';
 import { pactForProfile, type ProfilePact } from '../pact/subset.ts';
 import { describeVerification, verifyPact } from '../pact/verify.ts';
 import type { ParsedArgs } from './args.ts';
-import type { CommandIo } from './main.ts';
+import type { CommandIo } from './io.ts';
 import { openTarget, preflight } from '../runner/open-target.ts';
 
 /**
@@ -17,15 +17,16 @@ import { openTarget, preflight } from '../runner/open-target.ts';
  */
 export async function runPact(subcommand: string, values: ParsedArgs['values'], ctx: CommandIo): Promise<number> {
   if (subcommand !== 'verify') throw new UsageError(`unknown pact command '${subcommand}' (pact verify)`);
-  const config = resolveRunConfig(values, ctx.io.env, ctx.io.cwd);
+  const plan = resolveRunConfig(values, ctx.io.env, ctx.io.cwd);
+  ctx.mask(plan.secrets);
   const statesModule = values['provider-states'] === undefined ? undefined : resolve(ctx.io.cwd, values['provider-states']);
   if (statesModule !== undefined && !existsSync(statesModule)) throw new UsageError(`--provider-states: no such file ${statesModule}`);
   if (!existsSync(PACT_FILE)) throw new UsageError(`the pact ${PACT_FILE} is missing; run npm run pact:generate`);
 
-  ctx.secrets.push(...networkSecrets(config.target));
-  const target = await openTarget(config.target, { timeoutMs: config.timeoutMs });
+  const target = await openTarget(plan.target, { timeoutMs: plan.settings.timeoutMs });
   let pact: ProfilePact | undefined;
-  ctx.secrets.push(target.keys.primary, ...(target.keys.other ? [target.keys.other] : []));
+  // The embedded reference makes its own keys; a remote target's are in the plan already.
+  ctx.mask(Object.values(target.keys));
   try {
     await preflight(target);
     ctx.out(`conform pact verify: ${PACT_FILE} against ${target.label} (${target.baseUrl}), ${target.profile} profile\n`);
@@ -38,7 +39,7 @@ export async function runPact(subcommand: string, values: ParsedArgs['values'], 
       baseUrl: target.baseUrl,
       key: target.keys.primary,
       pactFile: pact.file,
-      timeoutMs: config.timeoutMs,
+      timeoutMs: plan.settings.timeoutMs,
       ...(statesModule ? { providerStates: statesModule } : {}),
     });
     ctx.out(describeVerification(verification));

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { integerOption, type ParsedArgs } from '../cli/args.ts';
+import { integerOption, type OptionValues } from './options.ts';
 import { configFileProblem } from './schema.ts';
 import { UsageError } from '../core/errors.ts';
 import { readJsonFile } from '../core/json-file.ts';
 import { headerProblem, type NetworkOptions, type ProxySettings } from '../http/network.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import { splitList } from './selection.ts';
-import type { FailOn, GateOptions } from '../runner/verdict.ts';
 import { loadWaiversFile, parseConfigWaivers, type Waiver } from './waivers.ts';
-import { defaultReporters, isReporterName, reporterNames, type ReporterName } from '../../reporters/index.ts';
+import { defaultReporters, frozen, isReporterName, reporterNames, type FailOn, type ReporterName, type RunPlan, type TargetChoice } from './plan.ts';
 
 export const DEFAULT_CONFIG_FILE = 'conform.config.json';
 export const DEFAULT_KEY_ENV = 'CONFORM_API_KEY';
@@ -19,35 +18,7 @@ export const DEFAULT_OTHER_KEY_ENV = 'CONFORM_OTHER_API_KEY';
 /** Requests a run may send unless --max-requests says otherwise: full-collection walks included. */
 export const DEFAULT_MAX_REQUESTS = 2500;
 
-/** A remote deployment to check, or the embedded reference started in-process. */
-export type TargetChoice =
-  | { kind: 'embedded'; profile: ProfileName; label: string; network?: NetworkOptions }
-  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string }; keySource?: string; network?: NetworkOptions };
-
-export interface RunConfig {
-  target: TargetChoice;
-  outDir: string;
-  /** `--out -`: the JSON report goes to stdout, every other line to stderr, and outDir is a temporary folder for the journal. */
-  reportToStdout?: boolean;
-  seed: number;
-  fcPath?: string;
-  runs: number;
-  only: string[];
-  skip: string[];
-  timeoutMs: number;
-  deadlineSeconds: number;
-  concurrency: number;
-  rps: number;
-  maxRequests: number;
-  reporters: ReporterName[];
-  quiet: boolean;
-  /** --fail-on, --allow-incomplete. */
-  gate: GateOptions;
-  /** From the config file (global and the target's) and --waivers; filtered by target at run time. */
-  waivers: Waiver[];
-}
-
-interface TargetEntry {
+export interface TargetEntry {
   url: string;
   profile?: ProfileName;
   keyEnv?: string;
@@ -59,8 +30,8 @@ interface TargetEntry {
 
 type Env = Record<string, string | undefined>;
 
-/** Defaults, then the targets file, then the environment, then flags: resolved once, here. */
-export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: string): RunConfig {
+/** Defaults, then the targets file, then the environment, then flags: resolved once, here, into the run's frozen plan. */
+export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): RunPlan {
   const profileFlag = args.profile;
   if (profileFlag !== undefined && !isProfileName(profileFlag)) {
     throw new UsageError(`--profile must be primary or staging, got '${profileFlag}'`);
@@ -70,25 +41,29 @@ export function resolveRunConfig(args: ParsedArgs['values'], env: Env, cwd: stri
   const target = resolveTarget(args, env, cwd, profileFlag);
   const remote = target.kind === 'remote';
   const reportToStdout = args.out === '-';
-  return {
+  const outDir = reportToStdout ? join(tmpdir(), `conform-journal-${randomUUID()}`) : resolve(cwd, args.out ?? 'conform-report');
+  const seed = integerOption('seed', args.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomSeed();
+  const runs = integerOption('runs', args.runs, 1, 10_000) ?? 20;
+  const only = splitList(args.only ?? []);
+  const skip = splitList(args.skip ?? []);
+  const timeoutMs = integerOption('timeout', args.timeout, 100, 600_000) ?? 10_000;
+  const deadlineSeconds = integerOption('deadline', args.deadline, 1, 86_400) ?? 900;
+  const concurrency = integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8);
+  const rps = integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0);
+  const maxRequests = integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS;
+  const reporters = reportToStdout ? stdoutReporters(args.reporter) : resolveReporters(args.reporter, env);
+  const gate = { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true };
+  return frozen({
     target,
-    outDir: reportToStdout ? join(tmpdir(), `conform-journal-${randomUUID()}`) : resolve(cwd, args.out ?? 'conform-report'),
-    ...(reportToStdout ? { reportToStdout } : {}),
-    seed: integerOption('seed', args.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomSeed(),
-    ...(fcPath !== undefined ? { fcPath } : {}),
-    runs: integerOption('runs', args.runs, 1, 10_000) ?? 20,
-    only: splitList(args.only ?? []),
-    skip: splitList(args.skip ?? []),
-    timeoutMs: integerOption('timeout', args.timeout, 100, 600_000) ?? 10_000,
-    deadlineSeconds: integerOption('deadline', args.deadline, 1, 86_400) ?? 900,
-    concurrency: integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8),
-    rps: integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0),
-    maxRequests: integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS,
-    reporters: reportToStdout ? stdoutReporters(args.reporter) : resolveReporters(args.reporter, env),
-    quiet: args.quiet === true,
-    gate: { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true },
+    settings: { timeoutMs, concurrency, rps, maxRequests, seed, runs, ...(fcPath !== undefined ? { fcPath } : {}) },
+    deadlineSeconds,
+    only,
+    skip,
+    gate,
     waivers: resolveWaivers(args, cwd, target),
-  };
+    output: { outDir, ...(reportToStdout ? { reportToStdout } : {}), reporters, quiet: args.quiet === true },
+    secrets: targetSecrets(target),
+  });
 }
 
 function resolveFailOn(value: string | undefined): FailOn {
@@ -101,7 +76,7 @@ function resolveFailOn(value: string | undefined): FailOn {
  * Waivers from the config file (its top-level "waivers" and the named target's) and from --waivers.
  * The default config file is read for them only when it exists; a --config that cannot be read is an error.
  */
-function resolveWaivers(args: ParsedArgs['values'], cwd: string, target: TargetChoice): Waiver[] {
+function resolveWaivers(args: OptionValues, cwd: string, target: TargetChoice): Waiver[] {
   const path = resolve(cwd, args.config ?? DEFAULT_CONFIG_FILE);
   const config = args.config !== undefined || existsSync(path) ? readConfigFile(path) : undefined;
   const fromConfig: Waiver[] = [];
@@ -143,7 +118,7 @@ export function resolveReporters(flags: string[] | undefined, env: Env): Reporte
   return [...new Set(names)] as ReporterName[];
 }
 
-function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profileFlag: ProfileName | undefined): TargetChoice {
+function resolveTarget(args: OptionValues, env: Env, cwd: string, profileFlag: ProfileName | undefined): TargetChoice {
   const name = args.target;
   if (name === undefined) {
     if (args.key !== undefined || args['other-key'] !== undefined) {
@@ -153,22 +128,46 @@ function resolveTarget(args: ParsedArgs['values'], env: Env, cwd: string, profil
     const headers = extraHeaders(args, env);
     return { kind: 'embedded', profile: profileFlag ?? 'primary', label: 'embedded reference', ...(headers ? { network: { headers } } : {}) };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
-    const baseUrl = parseBaseUrl(name, '--target');
-    const { keySource, ...keys } = resolveKeys(args, env, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, baseUrl);
-    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'primary', label: baseUrl, keys, keySource, network: resolveNetwork(args, env, cwd) };
-  }
-  const entry = namedTarget(name, args.config, cwd);
-  const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
-  const { keySource, ...keys } = resolveKeys(args, env, entry.keyEnv ?? DEFAULT_KEY_ENV, entry.otherKeyEnv ?? DEFAULT_OTHER_KEY_ENV, name);
-  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'primary', label: name, keys, keySource, network: resolveNetwork(args, env, cwd, entry, name) };
+  return resolveRemoteTarget(args, env, cwd, {
+    name,
+    flag: '--target',
+    profileFlag,
+    defaultProfile: 'primary',
+    keys: (entry, where) => resolveKeys(args, env, entry?.keyEnv ?? DEFAULT_KEY_ENV, entry?.otherKeyEnv ?? DEFAULT_OTHER_KEY_ENV, where),
+  });
+}
+
+export type RemoteTarget = Extract<TargetChoice, { kind: 'remote' }>;
+
+/** One side of a run or of a diff: how it names its target, and how it finds that target's keys. */
+export interface TargetRequest {
+  /** A base URL, or a name in the targets file. */
+  name: string;
+  flag: '--target' | '--against';
+  profileFlag: ProfileName | undefined;
+  /** The profile when neither the flag nor the targets file names one. */
+  defaultProfile: ProfileName;
+  /** The keys, given the targets-file entry (none for a URL); `where` names the target in an error. */
+  keys: (entry: TargetEntry | undefined, where: string) => { primary: string; other?: string; keySource?: string };
+}
+
+/** A URL or a named target of the targets file, with its keys, profile and network settings: the one resolution of every remote target. */
+export function resolveRemoteTarget(args: OptionValues, env: Env, cwd: string, request: TargetRequest): RemoteTarget {
+  const { name, flag } = request;
+  const entry = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? undefined : namedTarget(name, args.config, cwd, flag);
+  const baseUrl = entry ? parseBaseUrl(entry.url, `target '${name}'`) : parseBaseUrl(name, flag);
+  const label = entry ? name : baseUrl;
+  const { keySource, ...keys } = request.keys(entry, label);
+  const profile = request.profileFlag ?? entry?.profile ?? request.defaultProfile;
+  const network = entry ? resolveNetwork(args, env, cwd, entry, name) : resolveNetwork(args, env, cwd);
+  return { kind: 'remote', baseUrl, profile, label, keys, ...(keySource !== undefined ? { keySource } : {}), network };
 }
 
 /**
  * How requests reach a remote target: the entry's headers (values from the environment variables it
  * names), then --header, which wins for the same name; --ca-cert, --insecure; proxies from the environment.
  */
-export function resolveNetwork(args: ParsedArgs['values'], env: Env, cwd: string, entry?: TargetEntry, name?: string): NetworkOptions {
+function resolveNetwork(args: OptionValues, env: Env, cwd: string, entry?: TargetEntry, name?: string): NetworkOptions {
   const headers = extraHeaders(args, env, entry, name);
   const proxy = proxySettings(env);
   return {
@@ -179,7 +178,7 @@ export function resolveNetwork(args: ParsedArgs['values'], env: Env, cwd: string
   };
 }
 
-function extraHeaders(args: ParsedArgs['values'], env: Env, entry?: TargetEntry, name?: string): Record<string, string> | undefined {
+function extraHeaders(args: OptionValues, env: Env, entry?: TargetEntry, name?: string): Record<string, string> | undefined {
   const headers = new Map<string, [string, string]>();
   for (const [header, variable] of Object.entries(entry?.headers ?? {})) {
     const value = nonEmpty(env[variable]);
@@ -200,8 +199,17 @@ function extraHeaders(args: ParsedArgs['values'], env: Env, entry?: TargetEntry,
   return headers.size === 0 ? undefined : Object.fromEntries(headers.values());
 }
 
-/** Extra header values and proxy credentials: secrets like the keys, masked in every output. */
-export function networkSecrets(choice: TargetChoice): string[] {
+/**
+ * Secrets on the command line and in the default key variables, masked as soon as the command line
+ * is parsed: before a plan exists, so that not even a configuration error shows one.
+ */
+export function commandLineSecrets(args: OptionValues, env: Env): string[] {
+  const keys = [args.key, args['other-key'], env[DEFAULT_KEY_ENV], env[DEFAULT_OTHER_KEY_ENV]].filter((key): key is string => Boolean(key));
+  return [...keys, ...(args.header ?? []).map((flag) => flag.slice(flag.indexOf(':') + 1).trim())];
+}
+
+/** What no output may show for a target: its keys, extra header values and proxy credentials. */
+export function targetSecrets(choice: TargetChoice): string[] {
   const network = choice.network;
   const secrets = Object.values(network?.headers ?? {});
   for (const proxy of [network?.proxy?.http, network?.proxy?.https]) {
@@ -209,6 +217,7 @@ export function networkSecrets(choice: TargetChoice): string[] {
     const url = new URL(proxy);
     if (url.password) secrets.push(url.password, decodeURIComponent(url.password));
   }
+  if (choice.kind === 'remote') secrets.push(choice.keys.primary, ...(choice.keys.other ? [choice.keys.other] : []));
   return secrets;
 }
 
@@ -246,7 +255,7 @@ function proxySettings(env: Env): ProxySettings | undefined {
 }
 
 /** A target of the targets file by name; an unknown name lists the known ones. */
-export function namedTarget(name: string, configPath: string | undefined, cwd: string, flag = '--target'): TargetEntry {
+function namedTarget(name: string, configPath: string | undefined, cwd: string, flag = '--target'): TargetEntry {
   const targets = loadTargets(configPath, cwd);
   const entry = Object.hasOwn(targets, name) ? targets[name] : undefined;
   if (entry) return entry;
@@ -256,7 +265,7 @@ export function namedTarget(name: string, configPath: string | undefined, cwd: s
 }
 
 /** The keys, and where the primary one came from (`--key` or the variable), for the refused-key message. */
-function resolveKeys(args: ParsedArgs['values'], env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
+function resolveKeys(args: OptionValues, env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
   const fromEnv = (variable: string) => (nonEmpty(env[variable]) !== undefined ? variable : undefined);
   const keySource = nonEmpty(args.key) !== undefined ? '--key' : fromEnv(keyEnv) ?? fromEnv(DEFAULT_KEY_ENV);
   const primary = nonEmpty(args.key) ?? nonEmpty(env[keyEnv]) ?? nonEmpty(env[DEFAULT_KEY_ENV]);

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
-import { integerOption, type ParsedArgs } from '../cli/args.ts';
-import { DEFAULT_MAX_REQUESTS, namedTarget, parseBaseUrl, resolveNetwork, resolveReporters, resolveRunConfig, type TargetChoice } from '../config/resolve.ts';
+import { integerOption, type OptionValues } from '../config/options.ts';
+import { DEFAULT_MAX_REQUESTS, resolveRemoteTarget, resolveReporters, resolveRunConfig, targetSecrets, type RemoteTarget } from '../config/resolve.ts';
+import type { TargetChoice } from '../config/plan.ts';
 import { UsageError } from '../core/errors.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
-import type { ReporterName } from '../../reporters/index.ts';
+import type { ReporterName } from '../config/plan.ts';
 
 /** Single reads compared per diff: a seeded sample, so the request count stays bounded. */
 export const DIFF_SAMPLE = 10;
@@ -19,6 +20,8 @@ export interface DiffConfig {
   out?: { dir: string } | { stdout: true };
   /** Of the run's reporters, the ones a diff writes: terminal (text), json (diff.json), github (step summary). */
   reporters: ReporterName[];
+  /** Both sides' keys, extra header values and proxy passwords. */
+  secrets: readonly string[];
 }
 
 /** Reporters a diff can render; junit and html describe checks, which a diff has none of. */
@@ -32,7 +35,7 @@ type Env = Record<string, string | undefined>;
  * target's key, and is held to the staging profile unless its targets-file entry says otherwise.
  * Neither given: the embedded reference in primary mode against itself in staging mode.
  */
-export function resolveDiffConfig(values: ParsedArgs['values'], env: Env, cwd: string): DiffConfig {
+export function resolveDiffConfig(values: OptionValues, env: Env, cwd: string): DiffConfig {
   const hasTarget = values.target !== undefined;
   if (hasTarget !== (values.against !== undefined)) {
     throw new UsageError('diff needs both --target and --against (or neither, to compare the embedded reference in primary mode with itself in staging mode)');
@@ -48,34 +51,36 @@ export function resolveDiffConfig(values: ParsedArgs['values'], env: Env, cwd: s
     ...diffOutput(values, env, cwd),
     target: run.target,
     against,
-    seed: run.seed,
+    seed: run.settings.seed,
     sample: DIFF_SAMPLE,
     maxRequests: integerOption('max-requests', values['max-requests'], 10, 1_000_000) ?? DEFAULT_MAX_REQUESTS,
-    timeoutMs: run.timeoutMs,
+    timeoutMs: run.settings.timeoutMs,
+    secrets: [run.target, against].flatMap(targetSecrets),
   };
 }
 
-function resolveAgainst(values: ParsedArgs['values'], env: Env, cwd: string, target: Extract<TargetChoice, { kind: 'remote' }>, profileFlag: ProfileName | undefined): TargetChoice {
-  const name = values.against!;
+/** --against resolves like --target; only its key comes from --against-key, its entry's keyEnv, or else the target's key. */
+function resolveAgainst(values: OptionValues, env: Env, cwd: string, target: RemoteTarget, profileFlag: ProfileName | undefined): TargetChoice {
   const explicit = nonEmpty(values['against-key']);
-  const targetKey = { key: target.keys.primary, source: target.keySource };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(name)) {
-    const baseUrl = parseBaseUrl(name, '--against');
-    const { key, source } = explicit ? { key: explicit, source: '--against-key' } : targetKey;
-    return { kind: 'remote', baseUrl, profile: profileFlag ?? 'staging', label: baseUrl, keys: { primary: key }, network: resolveNetwork(values, env, cwd), ...(source ? { keySource: source } : {}) };
-  }
-  const entry = namedTarget(name, values.config, cwd, '--against');
-  const baseUrl = parseBaseUrl(entry.url, `target '${name}'`);
-  const fromEntry = entry.keyEnv ? nonEmpty(env[entry.keyEnv]) : undefined;
-  const { key, source } = explicit ? { key: explicit, source: '--against-key' } : fromEntry ? { key: fromEntry, source: entry.keyEnv } : targetKey;
-  return { kind: 'remote', baseUrl, profile: profileFlag ?? entry.profile ?? 'staging', label: name, keys: { primary: key }, network: resolveNetwork(values, env, cwd, entry, name), ...(source ? { keySource: source } : {}) };
+  return resolveRemoteTarget(values, env, cwd, {
+    name: values.against!,
+    flag: '--against',
+    profileFlag,
+    defaultProfile: 'staging',
+    keys: (entry) => {
+      if (explicit) return { primary: explicit, keySource: '--against-key' };
+      const fromEntry = entry?.keyEnv ? nonEmpty(env[entry.keyEnv]) : undefined;
+      if (fromEntry) return { primary: fromEntry, keySource: entry!.keyEnv };
+      return { primary: target.keys.primary, ...(target.keySource ? { keySource: target.keySource } : {}) };
+    },
+  });
 }
 
 /**
  * `--out DIR` writes DIR/diff.json and `--out -` prints that JSON on stdout (the text then goes to
  * stderr). `--reporter` picks among terminal, json and github; json without --out writes ./conform-report.
  */
-function diffOutput(values: ParsedArgs['values'], env: Env, cwd: string): Pick<DiffConfig, 'out' | 'reporters'> {
+function diffOutput(values: OptionValues, env: Env, cwd: string): Pick<DiffConfig, 'out' | 'reporters'> {
   const chosen = resolveReporters(values.reporter, env);
   const unsupported = chosen.filter((r) => !DIFF_REPORTERS.includes(r));
   if (values.reporter !== undefined && unsupported.length > 0) throw new UsageError(`diff writes the reporters ${DIFF_REPORTERS.join(', ')}; not ${unsupported.join(', ')}`);

@@ -1,24 +1,11 @@
 import type { NetworkOptions } from '../http/network.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 
-/** Everything a check knows about the run. Built once by the CLI and handed to vitest via `provide`. */
-export interface TargetContext {
-  /** Distinguishes runs that share one vitest instance (and so one worker). */
-  runId: string;
-  baseUrl: string;
-  profile: ProfileName;
-  /** How the target is named in reports: a config name, a URL, or "embedded reference". */
-  label: string;
-  keys: { primary: string; other?: string };
+/** How the checks run: fixed by the run's plan (src/config/plan.ts) before anything is sent. */
+export interface CheckSettings {
   timeoutMs: number;
-  /** Epoch ms after which the client sends nothing more. */
-  deadline: number;
   concurrency: number;
   rps: number;
-  /** A lower pace to start at, just below the rate limit the catalog declares. */
-  startRps?: number;
-  /** Extra headers, private CAs, proxies (header values are secrets). */
-  network?: NetworkOptions;
   /** Requests the run's client may send at most (--max-requests). */
   maxRequests: number;
   /** fast-check seed; the same seed replays the same generated cases. */
@@ -27,6 +14,26 @@ export interface TargetContext {
   runs: number;
   /** fast-check counterexample path to replay (with --only and --seed). */
   fcPath?: string;
+}
+
+/**
+ * Everything a check knows about the run: the plan's settings, and what only the run itself knows
+ * (the opened target, its deadline, its journal, the pace the catalog asks for). Handed to vitest via `provide`.
+ */
+export interface TargetContext extends CheckSettings {
+  /** Distinguishes runs that share one vitest instance (and so one worker). */
+  runId: string;
+  baseUrl: string;
+  profile: ProfileName;
+  /** How the target is named in reports: a config name, a URL, or "embedded reference". */
+  label: string;
+  keys: { primary: string; other?: string };
+  /** Epoch ms after which the client sends nothing more. */
+  deadline: number;
+  /** A lower pace to start at, just below the rate limit the catalog declares. */
+  startRps?: number;
+  /** Extra headers, private CAs, proxies (header values are secrets). */
+  network?: NetworkOptions;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

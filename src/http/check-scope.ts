@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HarnessError } from '../core/errors.ts';
 import type { TransportTally } from './client.ts';
-import type { KeyRef } from '../safety/journal.ts';
+import type { KeyRef } from './exchange.ts';
 
 /**
  * What the harness knows about the check whose code is running, wherever in its async call tree:

@@ -3,6 +3,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPT
 /** Whose credentials a request carries. `header` sends a literal Authorization value (for auth probes). */
 export type Auth = 'primary' | 'other' | 'none' | { header: string };
 
+/** Which of the run's users a request, a kept change or a read belongs to. */
+export type KeyRef = 'primary' | 'other';
+
 export interface RequestSpec {
   method: Method;
   path: string;

@@ -8,6 +8,7 @@ import { redactor } from '../core/redact.ts';
 import { PACT_FILE } from './contract.ts';
 import { reproduceInteraction, type PactInteraction } from './reproduce.ts';
 import type { HeldBack, StateError, WorkerReply, WorkerRequest } from './protocol.ts';
+import { decideVerdict, defaultGate, exitCodes } from '../runner/verdict.ts';
 
 export interface VerifyOptions {
   baseUrl: string;
@@ -32,7 +33,8 @@ export interface Verification {
   outcomes: InteractionOutcome[];
   stateErrors: StateError[];
   heldBack: HeldBack[];
-  exitCode: 0 | 1 | 3;
+  /** From the one verdict function (src/runner/verdict.ts): 0 honoured, 1 broken, 3 no verdict. */
+  exitCode: number;
 }
 
 const WORKER = fileURLToPath(new URL('./verify-worker.ts', import.meta.url));
@@ -125,11 +127,12 @@ export function judge(reply: WorkerReply, interactionStates: Map<string, string[
     if (result === 'OK') return { description, status: 'passed', problems: [] };
     return { description, status: unjudgeable(description) ? 'not judged' : 'failed', problems };
   });
-  const failed = outcomes.some((o) => o.status === 'failed');
-  const notJudged = outcomes.length === 0 || outcomes.some((o) => o.status === 'not judged');
   // A teardown that failed may have left a kept value changed: never a clean pass.
-  const restoreFailed = reply.stateErrors.some((e) => e.action === 'teardown');
-  return { outcomes, stateErrors: reply.stateErrors, heldBack: reply.heldBack, exitCode: failed ? 1 : notJudged || restoreFailed ? 3 : 0 };
+  const restoreFailed = reply.stateErrors.filter((e) => e.action === 'teardown').length;
+  // Every interaction is a MUST of the contract; one that could not be judged counts as an error.
+  const judged = outcomes.map((o) => ({ id: o.description, level: 'MUST' as const, status: o.status === 'not judged' ? ('error' as const) : o.status }));
+  const { exitCode } = decideVerdict(judged, defaultGate, { safetyProblems: restoreFailed });
+  return { outcomes, stateErrors: reply.stateErrors, heldBack: reply.heldBack, exitCode };
 }
 
 export function describeVerification(v: Verification): string {
@@ -143,7 +146,7 @@ export function describeVerification(v: Verification): string {
   for (const e of v.stateErrors) lines.push(`provider state "${e.state}" (${e.action}) failed: ${e.message}`);
   for (const h of v.heldBack) lines.push(`held back (not sent to the target): ${h.reason}`);
   const count = (s: InteractionOutcome['status']) => v.outcomes.filter((o) => o.status === s).length;
-  const verdict = v.exitCode === 0 ? 'the target honours the pact' : v.exitCode === 1 ? 'the target breaks the pact' : 'no verdict';
+  const verdict = v.exitCode === exitCodes.conforms ? 'the target honours the pact' : v.exitCode === exitCodes['does not conform'] ? 'the target breaks the pact' : 'no verdict';
   lines.push(`pact: ${count('passed')} passed, ${count('failed')} failed, ${count('not judged')} not judged of ${v.outcomes.length} interactions: ${verdict}`);
   return `${lines.join('\n')}\n`;
 }

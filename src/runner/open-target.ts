@@ -1,4 +1,4 @@
-import type { TargetChoice } from '../config/resolve.ts';
+import type { TargetChoice } from '../config/plan.ts';
 import { NoVerdictError, TransportError, UsageError } from '../core/errors.ts';
 import { Api, endpoints } from '../http/api.ts';
 import { ApiClient, type RateLimitNotice, type TransportCounts } from '../http/client.ts';

@@ -1,5 +1,13 @@
 import type { TransportCounts } from '../http/client.ts';
+import { START_SHARE } from '../http/rate-policy.ts';
 import type { CheckResult, RunTransport } from './results.ts';
+
+/** The pace of a run: a rate limit the catalog declares is a ceiling it never goes above, and it starts a little below it. */
+export function paceFor(rps: number, declared?: { requests: number; seconds: number }): { rps: number; startRps?: number } {
+  if (!declared) return { rps };
+  const declaredRps = declared.requests / declared.seconds;
+  return { rps: rps > 0 ? Math.min(rps, declaredRps) : declaredRps, startRps: START_SHARE * declaredRps };
+}
 
 /** The run's retries, 429s and rate-limit waits: the checks' shares plus the CLI's own requests. */
 export function runTransport(checks: readonly CheckResult[], cli: TransportCounts, declared?: { requests: number; seconds: number }): RunTransport {

@@ -1,16 +1,21 @@
 import { basename } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { CheckTransport } from '../http/client.ts';
-import type { CheckMeta, Level, RecordedFailure } from '../harness/meta.ts';
+import type { CheckInfo, CheckMeta, RecordedFailure } from '../harness/meta.ts';
 import type { Waiver, WaiverState } from '../config/waivers.ts';
+import type { GateOptions } from '../config/plan.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
-export interface CheckResult {
-  id: string;
-  level: Level;
-  sections: readonly string[];
-  title: string;
+export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdict';
+
+export type Counts = Record<Status, number>;
+
+/** What a check declares for its scheduling and its explanation, which its result does not carry. */
+type Declaration = 'requires' | 'appliesTo' | 'needsOtherKey' | 'toggles' | 'accepts';
+
+/** A check's result: its static description (id, level, sections, title) as it declares it, and what became of it. */
+export interface CheckResult extends Omit<CheckInfo, Declaration> {
   /** The suite file the check lives in: auth, scoping, kept-toggle … */
   area: string;
   status: Status;
@@ -30,7 +35,7 @@ export interface CheckResult {
 }
 
 /**
- * How a check's outcome weighs in the verdict, decided in src/verdict.ts so that no reporter has to:
+ * How a check's outcome weighs in the verdict, decided in src/runner/verdict.ts so that no reporter has to:
  * - blocks: counts against the gate (a failure at a gating level, an error, or a gating check that could not be judged)
  * - advice: a SHOULD failure while only MUST checks gate; shown as advice, never gating
  * - waived: would block, but a waiver in force accepts it
@@ -133,16 +138,16 @@ export interface RunResult {
   tool: { name: 'conform'; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;
-  verdict: import('./verdict.ts').Verdict;
+  verdict: Verdict;
   reason: string;
   exitCode: number;
   /** What gates: --fail-on and --allow-incomplete. */
-  policy: import('./verdict.ts').GateOptions;
+  policy: GateOptions;
   /** Present when --only/--skip left checks out. */
   selection?: Selection;
   /** Waivers that name this target (or every target), and what became of each. */
   waivers: WaiverOutcome[];
-  counts: import('./verdict.ts').Counts;
+  counts: Counts;
   checks: CheckResult[];
   /** Requests the checks sent in all (bounded by --max-requests). */
   requests?: number;

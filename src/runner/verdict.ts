@@ -1,23 +1,12 @@
-import { describeSelection, type CheckResult, type Effect, type Selection, type Status, type WaiverOutcome } from './results.ts';
+import { describeSelection, type CheckResult, type Counts, type Effect, type Selection, type Status, type Verdict, type WaiverOutcome } from './results.ts';
+import { defaultGate, type GateOptions } from '../config/plan.ts';
 import { isExpired, waiverOf, type Waiver } from '../config/waivers.ts';
 
-export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdict';
+/** Every exit code conform gives, in one table: a run's verdicts, pact verify's and diff's alike; done is any other command that did what it was asked. */
+export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, incomplete: 3, 'no verdict': 3, done: 0 } as const;
 
-export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, incomplete: 3, 'no verdict': 3 } as const;
-
-export type Counts = Record<Status, number>;
-
-export type FailOn = 'must' | 'should';
-
-/** What gates a run (recorded in every report). */
-export interface GateOptions {
-  /** must: only MUST checks gate (SHOULD failures are advice); should: SHOULD checks gate too. */
-  failOn: FailOn;
-  /** A gating check skipped for an absent precondition does not make the run incomplete. */
-  allowIncomplete: boolean;
-}
-
-export const defaultGate: GateOptions = { failOn: 'must', allowIncomplete: false };
+export { defaultGate, type FailOn, type GateOptions } from '../config/plan.ts';
+export type { Counts, Verdict } from './results.ts';
 
 /** Everything besides the checks' own outcomes that bears on the verdict. */
 export interface Circumstances {
@@ -41,29 +30,33 @@ export interface Circumstances {
   knownChecks?: readonly string[];
 }
 
-export interface Decision {
+/** What the verdict reads of a check: a run's checks, or pact verify's interactions. */
+export type Judged = Pick<CheckResult, 'id' | 'level' | 'status' | 'message' | 'effect' | 'waiver'>;
+
+export interface Decision<C extends Judged = CheckResult> {
   verdict: Verdict;
   reason: string;
   exitCode: number;
   /** The checks, each with the effect its outcome has on the verdict and its waiver. */
-  checks: CheckResult[];
+  checks: C[];
   waivers: WaiverOutcome[];
 }
 
-export function countStatuses(checks: readonly CheckResult[]): Counts {
+export function countStatuses(checks: readonly Judged[]): Counts {
   const counts: Counts = { passed: 0, failed: 0, skipped: 0, 'not-applicable': 0, error: 0 };
   for (const c of checks) counts[c.status]++;
   return counts;
 }
 
 /**
- * The one place a verdict is decided, overrides included. It fails closed, in this order: an
+ * The one place a verdict is decided, overrides included: for a run's checks, and for pact verify's
+ * interactions (src/pact/verify.ts), whose exit code it gives too. It fails closed, in this order: an
  * interrupted run has no verdict; a failure at a gating level is non-conformance; an error, an error
  * outside the checks, a restore that could not be verified, or a run where nothing passed gives no
  * verdict; a gating check that could not be judged makes the run incomplete (unless waived or
  * allowed). Only then does the target conform.
  */
-export function decideVerdict(input: readonly CheckResult[], gate: GateOptions = defaultGate, circumstances: Circumstances = {}): Decision {
+export function decideVerdict<C extends Judged>(input: readonly C[], gate: GateOptions = defaultGate, circumstances: Circumstances = {}): Decision<C> {
   const waivers = circumstances.waivers ?? [];
   const today = circumstances.today ?? new Date().toISOString().slice(0, 10);
   const checks = input.map((check) => withEffect(check, gate, waiverOf(check.id, waivers, today), today));
@@ -72,7 +65,7 @@ export function decideVerdict(input: readonly CheckResult[], gate: GateOptions =
   return { verdict, reason: `${reason}${partial}`, exitCode: exitCodes[verdict], checks, waivers: waiverOutcomes(waivers, checks, today, circumstances.knownChecks) };
 }
 
-function verdictOf(checks: readonly CheckResult[], gate: GateOptions, c: Circumstances): { verdict: Verdict; reason: string } {
+function verdictOf(checks: readonly Judged[], gate: GateOptions, c: Circumstances): { verdict: Verdict; reason: string } {
   const blocking = (status: Status) => checks.filter((k) => k.status === status && k.effect === 'blocks');
   if (c.interrupted) {
     return { verdict: 'no verdict', reason: `interrupted (${c.interrupted}); kept values restored: ${(c.safetyProblems ?? 0) === 0 ? 'yes' : 'NO'}` };
@@ -107,8 +100,8 @@ function verdictOf(checks: readonly CheckResult[], gate: GateOptions, c: Circums
   return { verdict: 'conforms', reason: conformsReason(checks, gate) };
 }
 
-function conformsReason(checks: readonly CheckResult[], gate: GateOptions): string {
-  const count = (test: (k: CheckResult) => boolean) => checks.filter(test).length;
+function conformsReason(checks: readonly Judged[], gate: GateOptions): string {
+  const count = (test: (k: Judged) => boolean) => checks.filter(test).length;
   const allowed = count((k) => k.status === 'skipped' && gates(k, gate) && k.effect === undefined);
   const waived = count((k) => k.effect === 'waived');
   const levels = gate.failOn === 'should' ? 'MUST and SHOULD' : 'MUST';
@@ -122,9 +115,9 @@ function conformsReason(checks: readonly CheckResult[], gate: GateOptions): stri
 }
 
 /** MUST checks always gate; SHOULD checks under --fail-on should. */
-const gates = (check: CheckResult, gate: GateOptions): boolean => check.level === 'MUST' || gate.failOn === 'should';
+const gates = (check: Judged, gate: GateOptions): boolean => check.level === 'MUST' || gate.failOn === 'should';
 
-function withEffect(check: CheckResult, gate: GateOptions, waiver: Waiver | undefined, today: string): CheckResult {
+function withEffect<C extends Judged>(check: C, gate: GateOptions, waiver: Waiver | undefined, today: string): C {
   const inForce = waiver !== undefined && !isExpired(waiver, today);
   const { effect: _old, waiver: _oldWaiver, ...plain } = check;
   let effect: Effect | undefined;
@@ -149,10 +142,10 @@ function withEffect(check: CheckResult, gate: GateOptions, waiver: Waiver | unde
       : check.status === 'passed' ? 'unexpected-pass'
         : check.status === 'not-applicable' ? 'unused'
           : 'applied';
-  return { ...plain, ...(effect ? { effect } : {}), ...(waiver && state ? { waiver: { reason: waiver.reason, expires: waiver.expires, state } } : {}) };
+  return { ...plain, ...(effect ? { effect } : {}), ...(waiver && state ? { waiver: { reason: waiver.reason, expires: waiver.expires, state } } : {}) } as C;
 }
 
-function waiverOutcomes(waivers: readonly Waiver[], checks: readonly CheckResult[], today: string, known?: readonly string[]): WaiverOutcome[] {
+function waiverOutcomes(waivers: readonly Waiver[], checks: readonly Judged[], today: string, known?: readonly string[]): WaiverOutcome[] {
   return waivers.map((waiver) => {
     const check = checks.find((k) => k.id === waiver.check);
     if (isExpired(waiver, today)) return { ...waiver, state: 'expired', note: `expired on ${waiver.expires}: no longer applies` };

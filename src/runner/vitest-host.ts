@@ -111,12 +111,9 @@ async function withoutSignalHandlers<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One run with a runner of its own. */
-export async function runSuites(target: TargetContext, options: { testNamePattern?: RegExp; reporters: Reporter[]; checkTimeoutMs: number }): Promise<SuiteRun> {
-  const runner = await SuiteRunner.create(options);
-  try {
-    return await runner.run(target, options);
-  } finally {
-    await runner.close();
-  }
-}
+/**
+ * A check's own time limit. A target's rate limit can hold one check (a model run of 150 requests)
+ * for minutes, so it is no shorter than the run's deadline, past which nothing is sent anyway.
+ */
+export const checkTimeout = (requestTimeoutMs: number, deadlineSeconds = 0): number =>
+  Math.max(120_000, requestTimeoutMs * 12, deadlineSeconds * 1000 + 30_000);

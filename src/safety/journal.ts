@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import type { KeyRef } from '../http/exchange.ts';
 
-export type KeyRef = 'primary' | 'other';
+export type { KeyRef } from '../http/exchange.ts';
 
 /** Which deployment a journal's changes were made on, and with which keys (fingerprints, never the keys). */
 export interface JournalRun {
