@@ -33,7 +33,12 @@ export function renderStepSummary(run: RunResult): string {
   ];
   const areas = byArea(run.checks);
   if (areas.length > 0) {
-    lines.push('<details><summary>Counts by area</summary>', '', `| area | ${statusOrder.map((s) => statusLabels[s]).join(' | ')} |`, `|---|${statusOrder.map(() => '---:').join('|')}|`);
+    lines.push(
+      '<details><summary>Counts by area</summary>',
+      '',
+      `| area | ${statusOrder.map((s) => statusLabels[s]).join(' | ')} |`,
+      `|---|${statusOrder.map(() => '---:').join('|')}|`,
+    );
     for (const [area, checks] of areas) {
       lines.push(`| ${cell(area)} | ${statusOrder.map((s) => String(countOf(checks, s))).join(' | ')} |`);
     }
@@ -52,7 +57,12 @@ export function renderStepSummary(run: RunResult): string {
   const notJudged = notJudgedOf(run);
   if (notJudged.length > 0) {
     const gating = notJudged.some((c) => c.effect === 'blocks');
-    lines.push(`### ⏸️ Not judged (${notJudged.length}): precondition absent on this target${gating ? ', so the run cannot conform (waive them or pass --allow-incomplete)' : ' (allowed by --allow-incomplete)'}`, '', '| check | level | reason |', '|---|---|---|');
+    lines.push(
+      `### ⏸️ Not judged (${notJudged.length}): precondition absent on this target${gating ? ', so the run cannot conform (waive them or pass --allow-incomplete)' : ' (allowed by --allow-incomplete)'}`,
+      '',
+      '| check | level | reason |',
+      '|---|---|---|',
+    );
     for (const check of notJudged) lines.push(`| ${cell(check.id)} | ${cell(check.level)} | ${cell(check.message ?? '')} |`);
     lines.push('');
   }
@@ -89,7 +99,14 @@ function failure(check: CheckResult): string[] {
     ...fenced(check.message ?? '', 'text'),
   ];
   if (check.exchange) {
-    lines.push('Request sent:', '', ...fenced(check.exchange.request, 'http'), 'Response received:', '', ...fenced(`HTTP ${check.exchange.status}\n${check.exchange.responseBody}`, 'http'));
+    lines.push(
+      'Request sent:',
+      '',
+      ...fenced(check.exchange.request, 'http'),
+      'Response received:',
+      '',
+      ...fenced(`HTTP ${check.exchange.status}\n${check.exchange.responseBody}`, 'http'),
+    );
   }
   if (check.reproduction) lines.push('Reproduce:', '', ...fenced(check.reproduction, 'sh'));
   return lines;
@@ -108,13 +125,19 @@ export function renderAnnotations(run: RunResult): string {
   const titleOf = (check: CheckResult) => `${check.id} ${check.level} [${check.sections.join(', ')}]`;
   for (const check of failuresOf(run)) emit('error', titleOf(check), check.message ?? check.status);
   for (const check of adviceOf(run)) emit('warning', `${titleOf(check)} (advice, not gating)`, check.message ?? check.status);
-  for (const check of waivedOf(run)) emit('notice', `${titleOf(check)} (waived)`, `${statusLabels[check.status]}, ${effectNote(check) ?? 'waived'}: ${firstLine(check.message)}`);
-  for (const w of waiverNoticesOf(run)) emit(w.state === 'unused' ? 'notice' : 'warning', `waiver for ${w.check} (${w.state})`, `${w.note ?? w.state}; reason: ${w.reason}; expires ${w.expires}`);
+  for (const check of waivedOf(run))
+    emit('notice', `${titleOf(check)} (waived)`, `${statusLabels[check.status]}, ${effectNote(check) ?? 'waived'}: ${firstLine(check.message)}`);
+  for (const w of waiverNoticesOf(run))
+    emit(w.state === 'unused' ? 'notice' : 'warning', `waiver for ${w.check} (${w.state})`, `${w.note ?? w.state}; reason: ${w.reason}; expires ${w.expires}`);
   const notJudged = notJudgedOf(run);
   if (notJudged.length > 0) {
     const gating = notJudged.some((c) => c.effect === 'blocks');
     const list = notJudged.map((c) => `${c.id} (${c.message ?? 'skipped'})`).join('; ');
-    emit(gating ? 'error' : 'warning', `conform: ${notJudged.length} check(s) not judged${gating ? '' : ' (--allow-incomplete)'}`, `precondition absent on this target: ${list}`);
+    emit(
+      gating ? 'error' : 'warning',
+      `conform: ${notJudged.length} check(s) not judged${gating ? '' : ' (--allow-incomplete)'}`,
+      `precondition absent on this target: ${list}`,
+    );
   }
   if (run.selection) emit('notice', 'conform: partial run', `${describeSelection(run.selection)}; verdict: ${run.verdict}`);
   return lines.join('');

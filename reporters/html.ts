@@ -1,6 +1,19 @@
 import { describeSelection, type CheckResult, type RunResult, type Status } from '../src/runner/results.ts';
 import type { Verdict } from '../src/runner/results.ts';
-import { adviceOf, byArea, countOf, effectLabels, effectNote, failuresOf, notJudgedOf, notRunOf, sectionMatrix, statusLabels, statusOrder, waivedOf } from './shared.ts';
+import {
+  adviceOf,
+  byArea,
+  countOf,
+  effectLabels,
+  effectNote,
+  failuresOf,
+  notJudgedOf,
+  notRunOf,
+  sectionMatrix,
+  statusLabels,
+  statusOrder,
+  waivedOf,
+} from './shared.ts';
 import { symbols } from './style.ts';
 
 /**
@@ -22,7 +35,11 @@ export function renderHtml(run: RunResult): string {
       : section('failures', 'Failures and errors (0)', '<p class="none">No check failed and none errored.</p>'),
     notJudged.length > 0 ? section('not-judged', `Not judged (${notJudged.length})`, notJudgedList(notJudged)) : '',
     advice.length > 0
-      ? section('advice', `Advice: SHOULD checks that failed (${advice.length})`, `<p class="note">Not gating: the run fails on them only with <code>--fail-on should</code>.</p>\n${advice.map(failureDetail).join('\n')}`)
+      ? section(
+          'advice',
+          `Advice: SHOULD checks that failed (${advice.length})`,
+          `<p class="note">Not gating: the run fails on them only with <code>--fail-on should</code>.</p>\n${advice.map(failureDetail).join('\n')}`,
+        )
       : '',
     waiversSection(run),
     section('areas', `Checks by area (${run.checks.length})`, areas(run)),
@@ -49,14 +66,16 @@ export function renderHtml(run: RunResult): string {
 
 /** Escapes text for element content and quoted attribute values alike. */
 export function esc(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;')
+  );
 }
 
 const verdictClass: Record<Verdict, string> = {
@@ -81,9 +100,7 @@ const anchor = (check: CheckResult): string => `check-${check.id.replace(/[^A-Za
 function banner(run: RunResult): string {
   const c = run.counts;
   const total = run.checks.length;
-  const counts = statusOrder
-    .map((s) => `<li class="count ${statusClass(s)}"><span class="n">${c[s]}</span> ${esc(statusLabels[s])}</li>`)
-    .join('');
+  const counts = statusOrder.map((s) => `<li class="count ${statusClass(s)}"><span class="n">${c[s]}</span> ${esc(statusLabels[s])}</li>`).join('');
   return `<header class="banner ${verdictClass[run.verdict]}">
 <div class="wrap">
 <p class="verdict"><span class="mark" aria-hidden="true">${verdictMark[run.verdict]}</span> <span class="verdict-text">${esc(run.verdict)}</span></p>
@@ -125,14 +142,17 @@ function matrix(run: RunResult): string {
       return `<tr${bad}><th scope="row">${esc(name)}</th>${cells}<td class="num">${total}</td></tr>`;
     })
     .join('\n');
-  const note = '<p class="note">A check that enforces several sections (for example “§3, §4”) counts toward each of them, so the rows add up to more than the number of checks.</p>';
+  const note =
+    '<p class="note">A check that enforces several sections (for example “§3, §4”) counts toward each of them, so the rows add up to more than the number of checks.</p>';
   return section('matrix', 'Spec sections', `<table class="matrix">\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>\n${note}`);
 }
 
 /** Small tags for what the outcome means for the gate: advice, waived, unexpected pass, waiver expired. */
 function effectTag(check: CheckResult): string {
   const note = esc(effectNote(check) ?? '');
-  return effectLabels(check).map((label) => ` <span class="tag tag-${esc(label.replace(/ /g, '-'))}" title="${note}">${esc(label)}</span>`).join('');
+  return effectLabels(check)
+    .map((label) => ` <span class="tag tag-${esc(label.replace(/ /g, '-'))}" title="${note}">${esc(label)}</span>`)
+    .join('');
 }
 
 function checkHeading(check: CheckResult): string {
@@ -187,7 +207,10 @@ function notJudgedList(checks: readonly CheckResult[]): string {
   const intro = gating
     ? '<p>These checks could not be judged because their precondition is absent on this target, so the run <strong>cannot conform</strong> without them: provide the data (a second key, items, tags …), waive them, or pass <code>--allow-incomplete</code>.</p>'
     : '<p>These checks could not be judged because their precondition is absent on this target; <code>--allow-incomplete</code> let the run pass without them.</p>';
-  const rows = checks.map((check) => `<tr class="row-skipped"><td class="id">${esc(check.id)}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.sections.join(', '))}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`);
+  const rows = checks.map(
+    (check) =>
+      `<tr class="row-skipped"><td class="id">${esc(check.id)}</td><td>${esc(check.level)}</td><td class="sec">${esc(check.sections.join(', '))}</td><td>${esc(check.title)}</td><td class="reason">${esc(check.message ?? '')}</td></tr>`,
+  );
   return `${intro}\n<table class="checks">\n<thead><tr><th scope="col" class="w-id">Id</th><th scope="col" class="w-lv">Level</th><th scope="col" class="w-sec">Section</th><th scope="col">Check</th><th scope="col">Reason</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`;
 }
 
@@ -196,10 +219,20 @@ function waiversSection(run: RunResult): string {
   const others = run.waivers.filter((w) => w.state !== 'applied');
   if (waived.length === 0 && others.length === 0) return '';
   const rows = [
-    ...waived.map((check) => `<tr class="row-waived"><td class="id">${esc(check.id)}</td><td>${esc(statusLabels[check.status])}, waived</td><td>${esc(check.waiver!.expires)}</td><td>${esc(check.waiver!.reason)}</td><td class="reason">${esc(firstLine(check.message))}</td></tr>`),
-    ...others.map((w) => `<tr class="row-waiver-${esc(w.state)}"><td class="id">${esc(w.check)}</td><td>${esc(w.state.replace(/-/g, ' '))}</td><td>${esc(w.expires)}</td><td>${esc(w.reason)}</td><td class="reason">${esc(w.note ?? '')}</td></tr>`),
+    ...waived.map(
+      (check) =>
+        `<tr class="row-waived"><td class="id">${esc(check.id)}</td><td>${esc(statusLabels[check.status])}, waived</td><td>${esc(check.waiver!.expires)}</td><td>${esc(check.waiver!.reason)}</td><td class="reason">${esc(firstLine(check.message))}</td></tr>`,
+    ),
+    ...others.map(
+      (w) =>
+        `<tr class="row-waiver-${esc(w.state)}"><td class="id">${esc(w.check)}</td><td>${esc(w.state.replace(/-/g, ' '))}</td><td>${esc(w.expires)}</td><td>${esc(w.reason)}</td><td class="reason">${esc(w.note ?? '')}</td></tr>`,
+    ),
   ];
-  return section('waivers', `Waivers (${run.waivers.length})`, `<table class="checks">\n<thead><tr><th scope="col" class="w-id">Check</th><th scope="col" class="w-st">Outcome</th><th scope="col" class="w-sec">Expires</th><th scope="col">Reason</th><th scope="col">Note</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`);
+  return section(
+    'waivers',
+    `Waivers (${run.waivers.length})`,
+    `<table class="checks">\n<thead><tr><th scope="col" class="w-id">Check</th><th scope="col" class="w-st">Outcome</th><th scope="col" class="w-sec">Expires</th><th scope="col">Reason</th><th scope="col">Note</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`,
+  );
 }
 
 function notRunList(checks: readonly CheckResult[]): string {

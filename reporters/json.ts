@@ -9,7 +9,9 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
     );
   }
   return value;

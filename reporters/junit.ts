@@ -70,23 +70,32 @@ function testcase(check: CheckResult): string[] {
   const open = `    <testcase classname="${escapeXml(check.sections.join(', '))}" name="${escapeXml(`${check.id} ${check.level} ${check.title}`)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
   const detail = () => escapeXml(failureText(check));
   const note = effectNote(check);
-  const extra = note === undefined ? [] : [
-    '      <properties>',
-    `        <property name="conform.${check.effect ?? 'waiver'}" value="${escapeXml(note)}"/>`,
-    '      </properties>',
-  ];
+  const extra =
+    note === undefined
+      ? []
+      : ['      <properties>', `        <property name="conform.${check.effect ?? 'waiver'}" value="${escapeXml(note)}"/>`, '      </properties>'];
   const out = (text: string) => [`      <system-out>${escapeXml(text)}</system-out>`];
   switch (kindOf(check)) {
     case 'passed':
       if (check.status === 'failed') return [`${open}>`, ...extra, ...out(`ADVICE (SHOULD check, not gating): ${failureText(check)}`), '    </testcase>'];
       return extra.length === 0 ? [`${open}/>`] : [`${open}>`, ...extra, ...out(note!), '    </testcase>'];
     case 'skipped': {
-      const message = check.effect === 'waived' ? `${note!} (${check.status})` : check.effect === 'blocks' ? `not judged, the run cannot conform without it: ${check.message ?? check.status}` : (check.message ?? check.status);
+      const message =
+        check.effect === 'waived'
+          ? `${note!} (${check.status})`
+          : check.effect === 'blocks'
+            ? `not judged, the run cannot conform without it: ${check.message ?? check.status}`
+            : (check.message ?? check.status);
       const body = check.effect === 'waived' && check.status !== 'skipped' ? out(failureText(check)) : [];
       return [`${open}>`, ...extra, `      <skipped message="${escapeXml(message)}"/>`, ...body, '    </testcase>'];
     }
     case 'failure':
-      return [`${open}>`, ...extra, `      <failure message="${escapeXml(firstLine(check.message))}" type="${check.level}">${detail()}</failure>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        ...extra,
+        `      <failure message="${escapeXml(firstLine(check.message))}" type="${check.level}">${detail()}</failure>`,
+        '    </testcase>',
+      ];
     case 'error':
       return [`${open}>`, ...extra, `      <error message="${escapeXml(firstLine(check.message))}" type="error">${detail()}</error>`, '    </testcase>'];
   }

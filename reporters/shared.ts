@@ -60,7 +60,8 @@ export function effectNote(check: CheckResult): string | undefined {
   const parts: string[] = [];
   if (check.effect === 'advice') parts.push('advice: a SHOULD check, not gating (--fail-on should makes it gate)');
   if (check.effect === 'waived' && check.waiver) parts.push(`waived until ${check.waiver.expires}: ${check.waiver.reason}`);
-  if (check.effect === 'unexpected-pass' && check.waiver) parts.push(`passed although waived until ${check.waiver.expires} (${check.waiver.reason}): remove the waiver`);
+  if (check.effect === 'unexpected-pass' && check.waiver)
+    parts.push(`passed although waived until ${check.waiver.expires} (${check.waiver.reason}): remove the waiver`);
   if (check.waiver?.state === 'expired') parts.push(`waiver expired on ${check.waiver.expires}, no longer applies (${check.waiver.reason})`);
   return parts.length > 0 ? parts.join('; ') : undefined;
 }

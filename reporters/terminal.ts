@@ -45,7 +45,10 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
   if (waived.length > 0) {
     lines.push('', style.paint('bold', `Waived (${waived.length}): not gating while the waiver is in force`));
     for (const check of waived) {
-      lines.push(`  ~ ${check.id} ${check.level} ${check.status}: ${firstLine(check.message)}`, style.paint('dim', `      waived until ${check.waiver!.expires}: ${check.waiver!.reason}`));
+      lines.push(
+        `  ~ ${check.id} ${check.level} ${check.status}: ${firstLine(check.message)}`,
+        style.paint('dim', `      waived until ${check.waiver!.expires}: ${check.waiver!.reason}`),
+      );
     }
   }
   const notices = waiverNoticesOf(run);
@@ -80,7 +83,10 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
     const transport = transportLine(run);
     if (transport) lines.push(style.paint('dim', transport));
   }
-  lines.push(style.paint(run.exitCode === 0 ? 'passed' : run.exitCode === 1 ? 'failed' : 'error', `verdict: ${run.verdict} (${run.reason}); exit ${run.exitCode}`), '');
+  lines.push(
+    style.paint(run.exitCode === 0 ? 'passed' : run.exitCode === 1 ? 'failed' : 'error', `verdict: ${run.verdict} (${run.reason}); exit ${run.exitCode}`),
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -101,7 +107,10 @@ function failureSection(failures: readonly CheckResult[], style: Style): string[
   const groups = byCause(failures);
   for (const group of groups.filter((g) => g.cause !== undefined && g.checks.length > 1)) {
     lines.push('', style.paint('bold', `  ${group.checks.length} checks share one cause: ${group.cause}`));
-    for (const check of group.checks) lines.push(style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}] (${check.status})`));
+    for (const check of group.checks)
+      lines.push(
+        style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}] (${check.status})`),
+      );
     lines.push(...indented(failureText(group.checks[0]!)).map((l) => style.paint('dim', l)));
   }
   const alone = groups.filter((g) => g.checks.length === 1).map((g) => g.checks[0]!);

@@ -80,7 +80,14 @@ export async function startDelayProxy(targetUrl: string, { oneWayMs }: { oneWayM
       await sleep(oneWayMs);
       res.writeHead(answer.status, { ...forwardable(answer.headers), 'content-length': String(answer.body.length) });
       res.end(answer.body);
-      log.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: body.toString('utf8'), startMs, endMs: performance.now() - origin });
+      log.push({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: body.toString('utf8'),
+        startMs,
+        endMs: performance.now() - origin,
+      });
     })().catch(() => res.destroy());
   });
   // A new connection is usable one round trip after it was opened (the handshake of a real network).

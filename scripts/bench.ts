@@ -91,7 +91,10 @@ function parseOptions(argv: readonly string[]): Options {
       if (next === undefined) throw new Error(`${arg} needs a value`);
       return next;
     };
-    if (arg === '--sizes') options.sizes = value().split(',').map((s) => positive(s.replace(/_/g, ''), '--sizes'));
+    if (arg === '--sizes')
+      options.sizes = value()
+        .split(',')
+        .map((s) => positive(s.replace(/_/g, ''), '--sizes'));
     else if (arg === '--repeat') options.repeat = positive(value(), '--repeat');
     else if (arg === '--mode') {
       const mode = value();
@@ -125,11 +128,15 @@ async function runCli(args: readonly string[], env: Record<string, string> = {})
   const outDir = join(dir, 'out');
   const started = performance.now();
   const exitCode = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', usageProbe(usageFile), join(packageRoot, 'bin', 'conform.js'), ...args, '--seed', '1', '--out', outDir, '--quiet'], {
-      cwd: packageRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', usageProbe(usageFile), join(packageRoot, 'bin', 'conform.js'), ...args, '--seed', '1', '--out', outDir, '--quiet'],
+      {
+        cwd: packageRoot,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
@@ -171,7 +178,18 @@ async function runServed(dataset: Dataset): Promise<Sample> {
   let sample: Omit<Sample, 'served'>;
   try {
     // The embedded reference's pacing (no rate limit, 8 connections), not the politer remote default.
-    sample = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--other-key', reference.keys.other, '--rps', '0', '--concurrency', '8']);
+    sample = await runCli([
+      '--target',
+      reference.url,
+      '--key',
+      reference.keys.primary,
+      '--other-key',
+      reference.keys.other,
+      '--rps',
+      '0',
+      '--concurrency',
+      '8',
+    ]);
   } finally {
     await reference.close();
   }
@@ -228,11 +246,20 @@ async function measure(options: Options, log: (line: string) => void): Promise<R
   if (options.rows.includes('network')) {
     const dataset = buildDataset({ itemsPerUser: NETWORK_ITEMS });
     for (const network of NETWORK_ROWS) {
-      const row: Row = { name: `network, ${network.name}`, label: `${options.rttMs} ms round trip (a loopback proxy), ${network.args.join(' ')}`, mode: 'network', items: NETWORK_ITEMS, samples: [], targetS: network.targetS };
+      const row: Row = {
+        name: `network, ${network.name}`,
+        label: `${options.rttMs} ms round trip (a loopback proxy), ${network.args.join(' ')}`,
+        mode: 'network',
+        items: NETWORK_ITEMS,
+        samples: [],
+        targetS: network.targetS,
+      };
       for (let i = 0; i < options.repeat; i++) {
         row.samples.push(await runNetworked(dataset, network, options.rttMs));
         const last = row.samples.at(-1)!;
-        log(`  network (${network.name}), ${NETWORK_ITEMS} items, run ${i + 1}/${options.repeat}: ${last.wallS.toFixed(2)} s, critical path ${last.criticalPath} of ${last.served} requests, floor ${last.floorS!.toFixed(2)} s`);
+        log(
+          `  network (${network.name}), ${NETWORK_ITEMS} items, run ${i + 1}/${options.repeat}: ${last.wallS.toFixed(2)} s, critical path ${last.criticalPath} of ${last.served} requests, floor ${last.floorS!.toFixed(2)} s`,
+        );
       }
       rows.push(row);
     }
@@ -245,7 +272,9 @@ async function measure(options: Options, log: (line: string) => void): Promise<R
       row.label = `served: reference in the bench process, --rps 0 --concurrency 8 (dataset built in ${((performance.now() - started) / 1000).toFixed(1)} s, not counted)`;
       for (let i = 0; i < options.repeat; i++) {
         row.samples.push(await runServed(dataset));
-        log(`  served, ${size} items, run ${i + 1}/${options.repeat}: ${row.samples.at(-1)!.wallS.toFixed(2)} s, floor ${row.samples.at(-1)!.floorS!.toFixed(2)} s`);
+        log(
+          `  served, ${size} items, run ${i + 1}/${options.repeat}: ${row.samples.at(-1)!.wallS.toFixed(2)} s, floor ${row.samples.at(-1)!.floorS!.toFixed(2)} s`,
+        );
       }
     } else {
       row.label = 'embedded: CONFORM_REFERENCE_ITEMS, dataset build and reference start-up included';
@@ -263,7 +292,9 @@ const fmt = (value: number | undefined, digits = 2): string => (value === undefi
 
 function render(rows: readonly Row[], options: Options, load: { before: number; after: number }): string {
   const lines: string[] = [];
-  lines.push(`conform bench: full primary run, ${options.repeat} run(s) per row, medians; ${availableParallelism()} cores, load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after${load.before > availableParallelism() * 0.75 ? ' (the machine was busy: timings are noisy)' : ''}`);
+  lines.push(
+    `conform bench: full primary run, ${options.repeat} run(s) per row, medians; ${availableParallelism()} cores, load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after${load.before > availableParallelism() * 0.75 ? ' (the machine was busy: timings are noisy)' : ''}`,
+  );
   lines.push('');
   const header = ['mode', 'items/user', 'wall s', 'floor s', 'x floor', 'cpu s', 'requests', 'served', 'critical path', 'peak RSS MB', 'verdict'];
   const table = rows.map((row) => [
@@ -273,20 +304,40 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
     fmt(medianOf(row, (s) => s.floorS)),
     fmt(medianOf(row, (s) => (s.floorS === undefined ? undefined : s.wallS / s.floorS))),
     fmt(medianOf(row, (s) => s.cpuS)),
-    fmt(medianOf(row, (s) => s.requests), 0),
-    fmt(medianOf(row, (s) => s.served), 0),
-    fmt(medianOf(row, (s) => s.criticalPath), 0),
-    fmt(medianOf(row, (s) => s.peakRssMb), 0),
+    fmt(
+      medianOf(row, (s) => s.requests),
+      0,
+    ),
+    fmt(
+      medianOf(row, (s) => s.served),
+      0,
+    ),
+    fmt(
+      medianOf(row, (s) => s.criticalPath),
+      0,
+    ),
+    fmt(
+      medianOf(row, (s) => s.peakRssMb),
+      0,
+    ),
     [...new Set(row.samples.map((s) => s.verdict))].join(', '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   lines.push(line(header), ...table.map(line));
   lines.push('');
   for (const row of rows) lines.push(`${row.name ?? row.mode} ${row.items}: ${row.label}`);
-  lines.push('requests: sent by the checks (report.json); served: answered by the reference (through the proxy on network rows), the pre-flight read and the restore sweep included.');
+  lines.push(
+    'requests: sent by the checks (report.json); served: answered by the reference (through the proxy on network rows), the pre-flight read and the restore sweep included.',
+  );
   lines.push('floor: the same requests sent again with undici in order, same --concurrency and --rps (and proxy), no checks; x floor: wall / floor, per run.');
-  lines.push(`critical path: the longest chain of requests each sent after the previous one's answer arrived; each costs at least one ${options.rttMs} ms round trip.`);
+  lines.push(
+    `critical path: the longest chain of requests each sent after the previous one's answer arrived; each costs at least one ${options.rttMs} ms round trip.`,
+  );
 
   const sized = rows.filter((r) => r.mode === 'served' || r.mode === 'embedded');
   const base = sized.find((r) => r.items === Math.min(...options.sizes));
@@ -296,7 +347,9 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
       const wall = (medianOf(row, (s) => s.wallS) ?? NaN) / (medianOf(base, (s) => s.wallS) ?? NaN);
       const requests = (medianOf(row, (s) => s.requests) ?? NaN) / (medianOf(base, (s) => s.requests) ?? NaN);
       const memory = (medianOf(row, (s) => s.peakRssMb) ?? NaN) / (medianOf(base, (s) => s.peakRssMb) ?? NaN);
-      lines.push(`ratio ${row.items} / ${base.items} items (${row.mode}): wall ${wall.toFixed(2)}x, requests ${requests.toFixed(2)}x, peak RSS ${memory.toFixed(2)}x`);
+      lines.push(
+        `ratio ${row.items} / ${base.items} items (${row.mode}): wall ${wall.toFixed(2)}x, requests ${requests.toFixed(2)}x, peak RSS ${memory.toFixed(2)}x`,
+      );
     }
   }
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -304,12 +357,16 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
   const userPath = rows.find((r) => r.mode === 'user path');
   if (userPath) {
     const userWall = medianOf(userPath, (s) => s.wallS) ?? NaN;
-    lines.push(`target: user path (120 items, start-up included) <= ${USER_PATH_TARGET_S} s: ${met(userWall <= USER_PATH_TARGET_S)} (${userWall.toFixed(2)} s)`);
+    lines.push(
+      `target: user path (120 items, start-up included) <= ${USER_PATH_TARGET_S} s: ${met(userWall <= USER_PATH_TARGET_S)} (${userWall.toFixed(2)} s)`,
+    );
   }
   for (const row of rows.filter((r) => r.mode === 'network')) {
     const wall = medianOf(row, (s) => s.wallS) ?? NaN;
     const path = medianOf(row, (s) => s.criticalPath) ?? NaN;
-    lines.push(`target: ${row.name} <= ${row.targetS} s: ${met(wall <= row.targetS!)} (${wall.toFixed(2)} s; critical path ${path} requests, at least ${((path * options.rttMs) / 1000).toFixed(1)} s of round trips)`);
+    lines.push(
+      `target: ${row.name} <= ${row.targetS} s: ${met(wall <= row.targetS!)} (${wall.toFixed(2)} s; critical path ${path} requests, at least ${((path * options.rttMs) / 1000).toFixed(1)} s of round trips)`,
+    );
   }
   const largest = [...sized].sort((a, b) => b.items - a.items)[0];
   if (largest) {
@@ -318,12 +375,19 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
   }
   if (largest && base && largest !== base) {
     const scale = (medianOf(largest, (s) => s.wallS) ?? NaN) / (medianOf(base, (s) => s.wallS) ?? NaN);
-    lines.push(`target: ${largest.items} items <= ${SCALE_TARGET}x the ${base.items}-item time (${largest.mode}): ${met(scale <= SCALE_TARGET)} (${scale.toFixed(2)}x)`);
+    lines.push(
+      `target: ${largest.items} items <= ${SCALE_TARGET}x the ${base.items}-item time (${largest.mode}): ${met(scale <= SCALE_TARGET)} (${scale.toFixed(2)}x)`,
+    );
   }
   const maxRequests = Math.max(...rows.flatMap((r) => r.samples.map((s) => s.requests ?? 0)));
-  lines.push(`target: requests per run <= ${DEFAULT_MAX_REQUESTS} (--max-requests default): ${met(maxRequests <= DEFAULT_MAX_REQUESTS)} (largest ${maxRequests})`);
+  lines.push(
+    `target: requests per run <= ${DEFAULT_MAX_REQUESTS} (--max-requests default): ${met(maxRequests <= DEFAULT_MAX_REQUESTS)} (largest ${maxRequests})`,
+  );
   const small = rows.filter((r) => r.items === NETWORK_ITEMS).flatMap((r) => r.samples.map((s) => s.requests ?? 0));
-  if (small.length > 0) lines.push(`target: requests per ${NETWORK_ITEMS}-item run <= ${REQUESTS_BEFORE} (before issue 15): ${met(Math.max(...small) <= REQUESTS_BEFORE)} (largest ${Math.max(...small)})`);
+  if (small.length > 0)
+    lines.push(
+      `target: requests per ${NETWORK_ITEMS}-item run <= ${REQUESTS_BEFORE} (before issue 15): ${met(Math.max(...small) <= REQUESTS_BEFORE)} (largest ${Math.max(...small)})`,
+    );
   const failing = rows.flatMap((r) => r.samples).filter((s) => s.exitCode !== 0).length;
   if (failing > 0) lines.push(`warning: ${failing} run(s) did not conform; their timings measure something else`);
   return `${lines.join('\n')}\n`;

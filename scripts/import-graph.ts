@@ -82,7 +82,8 @@ export function boundaryEdges(edges: readonly Edge[]): Edge[] {
   return edges.filter(({ from, to }) => {
     if (from.startsWith('suites/')) return to.startsWith('src/') && to !== 'src/harness/index.ts';
     if (from.startsWith('fixtures/')) return !(to.startsWith('fixtures/') || to.startsWith('src/core/') || to.startsWith('src/spec/'));
-    if (from.startsWith('src/') || from.startsWith('reporters/')) return to.startsWith('fixtures/') && !(from.startsWith('src/cli/') || from.startsWith('src/runner/'));
+    if (from.startsWith('src/') || from.startsWith('reporters/'))
+      return to.startsWith('fixtures/') && !(from.startsWith('src/cli/') || from.startsWith('src/runner/'));
     return false;
   });
 }

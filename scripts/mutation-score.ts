@@ -58,7 +58,14 @@ function cleanTargets(): Target[] {
   return [
     { kind: 'reference', id: 'reference', description: 'the reference, primary profile', expected: [], profile: 'primary' },
     { kind: 'reference', id: 'reference-staging', description: 'the reference, staging profile', expected: [], profile: 'staging' },
-    ...variants.map((v) => ({ kind: 'variant' as const, id: v.id, description: v.description, expected: [], profile: v.profile ?? 'primary', mayLeaveUnjudged: v.mayLeaveUnjudged ?? {} })),
+    ...variants.map((v) => ({
+      kind: 'variant' as const,
+      id: v.id,
+      description: v.description,
+      expected: [],
+      profile: v.profile ?? 'primary',
+      mayLeaveUnjudged: v.mayLeaveUnjudged ?? {},
+    })),
   ];
 }
 
@@ -81,7 +88,16 @@ async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: numb
         next();
       });
       child.on('exit', (code) => {
-        if (current) results.push({ job: current, statuses: {}, levels: {}, exitCode: -1, harnessErrors: [], ms: 0, crash: `the worker exited (${code ?? 'signal'}) during the job` });
+        if (current)
+          results.push({
+            job: current,
+            statuses: {},
+            levels: {},
+            exitCode: -1,
+            harnessErrors: [],
+            ms: 0,
+            crash: `the worker exited (${code ?? 'signal'}) during the job`,
+          });
         current = undefined;
         resolve();
       });
@@ -112,17 +128,39 @@ function rowOf(target: Target, runs: SeedRun[], baseline: (profile: string, seed
   // A variant that makes a check skip hides a false failure as surely as one that makes it fail,
   // unless the variant names the check and why its choice removes the check's precondition.
   const allowed = target.mayLeaveUnjudged ?? {};
-  const unjudged = target.kind === 'variant'
-    ? [...new Set(runs.flatMap((r) => {
-        const base = baseline(target.profile, r.seed);
-        return Object.keys(base).filter((id) => base[id] === 'passed' && r.statuses[id] !== 'passed' && !(id in allowed && r.statuses[id] === 'skipped'));
-      }))]
-    : [];
+  const unjudged =
+    target.kind === 'variant'
+      ? [
+          ...new Set(
+            runs.flatMap((r) => {
+              const base = baseline(target.profile, r.seed);
+              return Object.keys(base).filter((id) => base[id] === 'passed' && r.statuses[id] !== 'passed' && !(id in allowed && r.statuses[id] === 'skipped'));
+            }),
+          ),
+        ]
+      : [];
   // A clean target fails no check at all: a SHOULD failure on a correct implementation is a false alarm too.
-  const failedChecks = [...new Set(runs.flatMap((r) => Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id} (${r.levels[id] ?? '?'}, ${s})`)))];
+  const failedChecks = [
+    ...new Set(
+      runs.flatMap((r) =>
+        Object.entries(r.statuses)
+          .filter(([, s]) => bad(s))
+          .map(([id, s]) => `${id} (${r.levels[id] ?? '?'}, ${s})`),
+      ),
+    ),
+  ];
   const conforms = (r: SeedRun) => !r.crash && r.exitCode === 0 && !Object.values(r.statuses).some(bad);
   const { mayLeaveUnjudged: _allowed, ...described } = target;
-  return { ...described, runs, statuses, exitCode, harnessErrors, unjudged, failedChecks, ok: runs.length > 0 && runs.every(conforms) && failedChecks.length === 0 && unjudged.length === 0 };
+  return {
+    ...described,
+    runs,
+    statuses,
+    exitCode,
+    harnessErrors,
+    unjudged,
+    failedChecks,
+    ok: runs.length > 0 && runs.every(conforms) && failedChecks.length === 0 && unjudged.length === 0,
+  };
 }
 
 export interface SelfTestOptions {
@@ -148,8 +186,17 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
     results
       .filter((r) => r.job.id === id)
       .sort((a, b) => a.job.seed - b.job.seed)
-      .map((r) => ({ seed: r.job.seed, statuses: r.statuses, levels: r.levels, exitCode: r.exitCode, harnessErrors: r.harnessErrors, ms: r.ms, ...(r.crash ? { crash: r.crash } : {}) }));
-  const baseline = (profile: string, seed: number) => runsOf(profile === 'staging' ? 'reference-staging' : 'reference').find((r) => r.seed === seed)?.statuses ?? {};
+      .map((r) => ({
+        seed: r.job.seed,
+        statuses: r.statuses,
+        levels: r.levels,
+        exitCode: r.exitCode,
+        harnessErrors: r.harnessErrors,
+        ms: r.ms,
+        ...(r.crash ? { crash: r.crash } : {}),
+      }));
+  const baseline = (profile: string, seed: number) =>
+    runsOf(profile === 'staging' ? 'reference-staging' : 'reference').find((r) => r.seed === seed)?.statuses ?? {};
   return targets.filter((t) => !filter || filter(t.id)).map((t) => rowOf(t, runsOf(t.id), baseline));
 }
 
@@ -163,13 +210,30 @@ function detail(row: SelfTestRow): string {
   if (row.kind === 'mutant') {
     const crashed = row.runs.filter((r) => r.crash).map((r) => `seed ${r.seed}: ${r.crash}`);
     if (row.survivedSeeds!.length === 0) return row.expected.map((id) => `${id}=failed`).join(' ');
-    const alive = row.expected.filter((id) => row.statuses[id] !== 'failed').map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ');
-    const when = row.killedSeeds!.length === 0 ? 'survived under every seed' : `killed under seeds ${seedList(row.killedSeeds!)} only; survived under seeds ${seedList(row.survivedSeeds!)}`;
+    const alive = row.expected
+      .filter((id) => row.statuses[id] !== 'failed')
+      .map((id) => `${id}=${row.statuses[id] ?? 'absent'}`)
+      .join(' ');
+    const when =
+      row.killedSeeds!.length === 0
+        ? 'survived under every seed'
+        : `killed under seeds ${seedList(row.killedSeeds!)} only; survived under seeds ${seedList(row.survivedSeeds!)}`;
     return `${when} (${alive})${crashed.length ? `; ${crashed.join('; ')}` : ''}`;
   }
   const failing = row.runs.filter((r) => r.crash || r.exitCode !== 0 || Object.values(r.statuses).some(bad));
-  const problems = failing.map((r) => `seed ${r.seed}: ${r.crash ?? `exit ${r.exitCode} ${Object.entries(r.statuses).filter(([, s]) => bad(s)).map(([id, s]) => `${id}=${s} (${r.levels[id] ?? '?'})`).join(' ')}`}`);
-  const unjudged = row.unjudged?.length ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}` : '';
+  const problems = failing.map(
+    (r) =>
+      `seed ${r.seed}: ${
+        r.crash ??
+        `exit ${r.exitCode} ${Object.entries(r.statuses)
+          .filter(([, s]) => bad(s))
+          .map(([id, s]) => `${id}=${s} (${r.levels[id] ?? '?'})`)
+          .join(' ')}`
+      }`,
+  );
+  const unjudged = row.unjudged?.length
+    ? `; not judged here but passed by the reference: ${row.unjudged.map((id) => `${id}=${row.statuses[id] ?? 'absent'}`).join(' ')}`
+    : '';
   return `${problems.length === 0 ? 'exit 0 under every seed' : problems.join('; ')}${unjudged}`;
 }
 
@@ -190,7 +254,9 @@ export function elementLines(rows: readonly SelfTestRow[]): { lines: string[]; e
         const r = byId.get(id);
         return r ? `${id}${r.ok ? '' : ` (survived under seeds ${seedList(r.survivedSeeds ?? [])})`}` : `${id} (not run)`;
       });
-      lines.push(`${ok ? 'ok  ' : 'FAIL'} ${clause.padEnd(6)} ${`${element.element} [${element.kind}]`.padEnd(58)} checks ${element.checks.join(', ')}; mutants ${mutantText.join(', ')}`);
+      lines.push(
+        `${ok ? 'ok  ' : 'FAIL'} ${clause.padEnd(6)} ${`${element.element} [${element.kind}]`.padEnd(58)} checks ${element.checks.join(', ')}; mutants ${mutantText.join(', ')}`,
+      );
     }
   }
   return { lines, elements, proven };
@@ -198,7 +264,7 @@ export function elementLines(rows: readonly SelfTestRow[]): { lines: string[]; e
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const value = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] ?? '' : undefined);
+  const value = (flag: string) => (args.includes(flag) ? (args[args.indexOf(flag) + 1] ?? '') : undefined);
   const onlyArg = value('--only');
   const only = onlyArg === undefined ? undefined : new Set(onlyArg.split(','));
   const itemsArg = value('--items');
@@ -230,9 +296,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const cleanRows = rows.filter((r) => r.kind !== 'mutant');
     out('');
     out(`self-test under seeds ${seedList(seeds)} (${workers} workers, ${seconds} s):`);
-    out(`mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`);
+    out(
+      `mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`,
+    );
     out(`clean targets: ${cleanRows.filter((r) => r.ok).length}/${cleanRows.length} conform under every seed with no failed check at any level`);
-    out(`clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses`);
+    out(
+      `clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses`,
+    );
   }
   process.exitCode = rows.every((r) => r.ok) ? 0 : 1;
 }

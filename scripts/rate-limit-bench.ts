@@ -39,11 +39,30 @@ console.log(`target: reference behind ${limit} requests per ${windowS} s, ${retr
 console.log(`conform ${args.join(' ').replace(reference.keys.primary, '***').replace(reference.keys.other, '***')}`);
 const started = performance.now();
 const code = await new Promise<number | null>((resolve) => {
-  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'conform.js'), ...args], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [join(packageRoot, 'bin', 'conform.js'), ...args], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   child.on('close', resolve);
 });
 const wallS = (performance.now() - started) / 1000;
 const after = JSON.stringify(reference.store.snapshot()).replace(/"updated_at":"[^"]*"/g, '');
 await reference.close();
 const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as { verdict: string; counts: unknown; requests: number; transport: unknown };
-console.log(JSON.stringify({ exitCode: code, wallS: Math.round(wallS), verdict: report.verdict, counts: report.counts, requests: report.requests, transport: report.transport, served: answers, answered429: tooMany, dataIntact: before === after }, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      exitCode: code,
+      wallS: Math.round(wallS),
+      verdict: report.verdict,
+      counts: report.counts,
+      requests: report.requests,
+      transport: report.transport,
+      served: answers,
+      answered429: tooMany,
+      dataIntact: before === after,
+    },
+    null,
+    1,
+  ),
+);

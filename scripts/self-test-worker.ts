@@ -62,7 +62,13 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
   const needed = job.only.map((id) => files.get(id));
   const known = needed.every((f): f is string => f !== undefined);
   const server = await startReference(reference);
-  const target = await openTarget({ kind: 'remote', baseUrl: server.url, profile: reference.profile ?? 'primary', label: 'self-test', keys: { primary: server.keys.primary, other: server.keys.other } });
+  const target = await openTarget({
+    kind: 'remote',
+    baseUrl: server.url,
+    profile: reference.profile ?? 'primary',
+    label: 'self-test',
+    keys: { primary: server.keys.primary, other: server.keys.other },
+  });
   try {
     const plan: ExecutePlan = {
       settings: { seed: job.seed, runs: SELF_TEST_RUNS, timeoutMs: 10_000, concurrency: 8, rps: 0, maxRequests: DEFAULT_MAX_REQUESTS },
@@ -134,7 +140,18 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
         const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job, files);
         send({ type: 'result', result: { job, ...run, ms: Date.now() - started } });
       } catch (error) {
-        send({ type: 'result', result: { job, statuses: {}, levels: {}, exitCode: -1, harnessErrors: [], ms: Date.now() - started, crash: error instanceof Error ? error.message : String(error) } });
+        send({
+          type: 'result',
+          result: {
+            job,
+            statuses: {},
+            levels: {},
+            exitCode: -1,
+            harnessErrors: [],
+            ms: Date.now() - started,
+            crash: error instanceof Error ? error.message : String(error),
+          },
+        });
       }
     })();
   });

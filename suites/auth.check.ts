@@ -1,16 +1,5 @@
 import { describe } from 'vitest';
-import {
-  check,
-  ensure,
-  ensureNo5xx,
-  everyEndpoint,
-  fingerprints,
-  is4xx,
-  readKept,
-  userDataIn,
-  type Auth,
-  type CheckContext,
-} from '../src/harness/index.ts';
+import { check, ensure, ensureNo5xx, everyEndpoint, fingerprints, is4xx, readKept, userDataIn, type Auth, type CheckContext } from '../src/harness/index.ts';
 
 /** Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data. */
 async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[]): Promise<void> {
@@ -19,9 +8,7 @@ async function refusedEverywhere(t: CheckContext, credentials: readonly { label:
   // An empty collection still has endpoints to guard: the single read then asks for an id no item has.
   const absentId = await t.discover.unusedId();
   const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId });
-  const exchanges = await Promise.all(
-    credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))),
-  );
+  const exchanges = await Promise.all(credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))));
   for (const { label, probe, ex } of exchanges) {
     ensureNo5xx('C7.2', ex, `${probe.name} with ${label}`);
     ensure('C5.1', is4xx(ex), `${probe.name} with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
@@ -35,12 +22,24 @@ const REFUSAL_FREEDOMS = ['any 4xx status (401, 403 or another) and any body tha
 
 describe('authentication (§5)', () => {
   check(
-    { id: 'AUTH-001', level: 'MUST', sections: ['§5'], title: 'every endpoint refuses a request without an Authorization header and returns no user data', accepts: REFUSAL_FREEDOMS },
+    {
+      id: 'AUTH-001',
+      level: 'MUST',
+      sections: ['§5'],
+      title: 'every endpoint refuses a request without an Authorization header and returns no user data',
+      accepts: REFUSAL_FREEDOMS,
+    },
     (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }]),
   );
 
   check(
-    { id: 'AUTH-002', level: 'MUST', sections: ['§5'], title: 'every endpoint refuses a malformed Authorization header and returns no user data', accepts: REFUSAL_FREEDOMS },
+    {
+      id: 'AUTH-002',
+      level: 'MUST',
+      sections: ['§5'],
+      title: 'every endpoint refuses a malformed Authorization header and returns no user data',
+      accepts: REFUSAL_FREEDOMS,
+    },
     (t) =>
       refusedEverywhere(t, [
         { label: 'a bare "Bearer"', auth: { header: 'Bearer' } },

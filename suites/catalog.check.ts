@@ -30,12 +30,9 @@ function profilePaths(t: CheckContext): string[] {
 const ANY_FORMAT = 'a catalog in any JSON format: OpenAPI 2.0/3.x or another one';
 
 describe('catalog (§1, §9 /api-docs?format=json)', () => {
-  check(
-    { id: 'CAT-001', level: 'MUST', sections: ['§1', '§9'], title: 'the catalog is served as JSON', accepts: [ANY_FORMAT] },
-    async (t) => {
-      await catalog(t);
-    },
-  );
+  check({ id: 'CAT-001', level: 'MUST', sections: ['§1', '§9'], title: 'the catalog is served as JSON', accepts: [ANY_FORMAT] }, async (t) => {
+    await catalog(t);
+  });
 
   check(
     {
@@ -48,7 +45,12 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
     async (t) => {
       const { document, exchange } = await catalog(t);
       const absent = unnamedPaths(document, profilePaths(t));
-      ensure('C9.2', absent.length === 0, `the catalog names nowhere ${absent.join(', ')} (looked for keys and values that read as a path, a URL or "METHOD /path")`, exchange);
+      ensure(
+        'C9.2',
+        absent.length === 0,
+        `the catalog names nowhere ${absent.join(', ')} (looked for keys and values that read as a path, a URL or "METHOD /path")`,
+        exchange,
+      );
     },
   );
 
@@ -62,7 +64,10 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
     },
     async (t) => {
       const { document } = await catalog(t);
-      t.need(claimsOpenApi(document) ? true : undefined, 'the catalog is not an OpenAPI document, so it declares no schemas to compare with (its format is not shown)');
+      t.need(
+        claimsOpenApi(document) ? true : undefined,
+        'the catalog is not an OpenAPI document, so it declares no schemas to compare with (its format is not shown)',
+      );
       const result = await validateOpenApi(document);
       t.need(result.valid ? true : undefined, 'the catalog is not a valid OpenAPI document (see CAT-004)');
       const item = await t.discover.anyItem();
@@ -78,7 +83,8 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       ];
       if (item) samples.push(t.api.item(String(item.id)));
       // Rows with every optional field: nullable ones (Acq, last_use) included.
-      if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include')) samples.push(t.api.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection', include: ['uses_summary'] }));
+      if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include'))
+        samples.push(t.api.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection', include: ['uses_summary'] }));
       if (profiles[t.target.profile].has('players')) samples.push(t.api.players());
       let declared = 0;
       const mismatches: { message: string; exchange: Exchange }[] = [];
@@ -95,9 +101,15 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         const errors = schemaErrors(schema, ex.response.json);
         if (errors === undefined) continue; // a schema this suite cannot compile (e.g. an external reference): nothing to judge
         declared++;
-        if (errors.length > 0) mismatches.push({ message: `${label} does not match the schema the catalog declares: ${errors.slice(0, 5).join('; ')}`, exchange: ex });
+        if (errors.length > 0)
+          mismatches.push({ message: `${label} does not match the schema the catalog declares: ${errors.slice(0, 5).join('; ')}`, exchange: ex });
       }
-      ensure('C9.2', mismatches.length === 0, `advice (the catalog's content is not shown, §1): ${mismatches.map((m) => m.message).join('\n')}`, mismatches[0]?.exchange);
+      ensure(
+        'C9.2',
+        mismatches.length === 0,
+        `advice (the catalog's content is not shown, §1): ${mismatches.map((m) => m.message).join('\n')}`,
+        mismatches[0]?.exchange,
+      );
       t.need(declared > 0 ? declared : undefined, 'the catalog declares no response schema for the responses sampled');
     },
   );
@@ -114,7 +126,12 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       const { document, exchange } = await catalog(t);
       t.need(claimsOpenApi(document) ? true : undefined, 'the catalog declares no OpenAPI or Swagger version (its format is not shown)');
       const result = await validateOpenApi(document);
-      ensure('C9.2', result.valid, `advice (the catalog's format is not shown, §1): it declares OpenAPI but is not a valid OpenAPI document: ${result.errors.slice(0, 3).join('; ')}`, exchange);
+      ensure(
+        'C9.2',
+        result.valid,
+        `advice (the catalog's format is not shown, §1): it declares OpenAPI but is not a valid OpenAPI document: ${result.errors.slice(0, 3).join('; ')}`,
+        exchange,
+      );
     },
   );
 });

@@ -13,7 +13,10 @@ import {
   typeIdsAreNumeric,
 } from '../src/harness/index.ts';
 
-const notAnObjectOrList = fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { minKeys: 1, maxKeys: 2 }), fc.array(fc.integer(), { minLength: 1, maxLength: 2 }));
+const notAnObjectOrList = fc.oneof(
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { minKeys: 1, maxKeys: 2 }),
+  fc.array(fc.integer(), { minLength: 1, maxLength: 2 }),
+);
 const nonNumericString = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/^\s*-?\d+(\.\d+)?\s*$/.test(s) && !/^(true|false|null)$/i.test(s.trim()));
 const notABoolean = fc.oneof(
   nonNumericString.filter((s) => s.trim() !== ''),
@@ -46,7 +49,8 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       id: 'ERR-001',
       level: 'MUST',
       sections: ['§4', '§7'],
-      title: 'an invalid value of a list filter (kept, physical, digital, secondary_collection, type_id) gives 400 with a non-empty errors list and changes nothing',
+      title:
+        'an invalid value of a list filter (kept, physical, digital, secondary_collection, type_id) gives 400 with a non-empty errors list and changes nothing',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -95,24 +99,44 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       accepts: ['any 4xx or 2xx answer to any body or query: refused, ignored, clamped or read another way'],
     },
     async (t) => {
-      const known = ['page', 'per_page', 'cursor', 'query', 'tag', 'kept', 'physical', 'digital', 'secondary_collection', 'type_id', 'fields', 'include', 'user_id'];
+      const known = [
+        'page',
+        'per_page',
+        'cursor',
+        'query',
+        'tag',
+        'kept',
+        'physical',
+        'digital',
+        'secondary_collection',
+        'type_id',
+        'fields',
+        'include',
+        'user_id',
+      ];
       const body = fc.dictionary(fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
       await t.property(body, async (value) => {
         const ex = await t.api.list(value);
         ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(value)}`);
-        if (is2xx(ex)) ensure('C8.1', (rowsOf(ex.response.json) ?? []).length <= 200, `POST /artifacts.php ${JSON.stringify(value)} returned more than 200 rows`, ex);
+        if (is2xx(ex))
+          ensure('C8.1', (rowsOf(ex.response.json) ?? []).length <= 200, `POST /artifacts.php ${JSON.stringify(value)} returned more than 200 rows`, ex);
       });
       const params = ['id', 'artifact_id', 'player_id', 'start', 'end', 'sort', 'direction', 'include_other', 'format'];
       const paths = [endpoints.item, endpoints.uses, endpoints.proposals, endpoints.types, endpoints.upcoming];
       const query = fc.record({
         path: fc.constantFrom(...paths),
-        query: fc.dictionary(fc.constantFrom(...params), fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('-1', '0', '1e309', '2024-13-45', 'DESC', '[]')), { maxKeys: 3 }),
+        query: fc.dictionary(
+          fc.constantFrom(...params),
+          fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.constantFrom('-1', '0', '1e309', '2024-13-45', 'DESC', '[]')),
+          { maxKeys: 3 },
+        ),
       });
       // Uses and proposal outcomes have no paging: without a generated artifact_id (start) they are
       // asked about one real item (a window past every outcome), so that answers stay small at any size.
       const item = await t.discover.anyItem();
       await t.property(query, async ({ path, query: generated }) => {
-        const bound: Record<string, string> = path === endpoints.uses && item ? { artifact_id: String(item.id) } : path === endpoints.proposals ? { start: '2999-01-01' } : {};
+        const bound: Record<string, string> =
+          path === endpoints.uses && item ? { artifact_id: String(item.id) } : path === endpoints.proposals ? { start: '2999-01-01' } : {};
         const q = Object.keys(bound).every((k) => !(k in generated)) ? { ...bound, ...generated } : generated;
         ensureNo5xx('C7.2', await t.api.get(path, q), `GET ${path}?${new URLSearchParams(q).toString()}`);
       });
@@ -124,7 +148,8 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       id: 'ERR-004',
       level: 'MUST',
       sections: ['§4', '§7'],
-      title: 'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list',
+      title:
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',

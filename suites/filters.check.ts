@@ -1,17 +1,6 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import {
-  check,
-  cursorWindow,
-  ensure,
-  idOf,
-  itemFlag,
-  MAX_ROWS_PER_PAGE,
-  mulberry32,
-  windowBound,
-  type CheckContext,
-  type Row,
-} from '../src/harness/index.ts';
+import { check, cursorWindow, ensure, idOf, itemFlag, MAX_ROWS_PER_PAGE, mulberry32, windowBound, type CheckContext, type Row } from '../src/harness/index.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;
@@ -68,7 +57,9 @@ function absentText(seed: number, unused: (text: string) => boolean): string {
 }
 
 function describeRow(row: Row): string {
-  return `item ${String(row.id)} (${Object.values(FLAG_FILTERS).map((f) => `${f}=${String(row[f])}`).join(', ')}, tags=${JSON.stringify(row.tags)}, type_id=${String(row.type_id)})`;
+  return `item ${String(row.id)} (${Object.values(FLAG_FILTERS)
+    .map((f) => `${f}=${String(row[f])}`)
+    .join(', ')}, tags=${JSON.stringify(row.tags)}, type_id=${String(row.type_id)})`;
 }
 
 async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>> {
@@ -77,18 +68,23 @@ async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>>
   const tags = [...new Set(rows.flatMap(tagsOf))];
   const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
   const flagArb = fc.option(fc.boolean(), { nil: undefined });
-  return fc.record(
-    {
-      kept: flagArb,
-      physical: flagArb,
-      digital: flagArb,
-      secondary_collection: flagArb,
-      tag: fc.option(tags.length > 0 ? fc.constantFrom(...tags) : fc.constant('conform-absent-tag'), { nil: undefined, freq: 3 }),
-      // Items with no type are possible (type_id null): with none typed, the type filter is not drawn.
-      type_id: typeIds.length === 0 ? fc.constant(undefined) : fc.option(fc.oneof(fc.constantFrom(...typeIds), fc.subarray(typeIds, { minLength: 1 })), { nil: undefined, freq: 2 }),
-    },
-    { requiredKeys: [] },
-  ).map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Filters);
+  return fc
+    .record(
+      {
+        kept: flagArb,
+        physical: flagArb,
+        digital: flagArb,
+        secondary_collection: flagArb,
+        tag: fc.option(tags.length > 0 ? fc.constantFrom(...tags) : fc.constant('conform-absent-tag'), { nil: undefined, freq: 3 }),
+        // Items with no type are possible (type_id null): with none typed, the type filter is not drawn.
+        type_id:
+          typeIds.length === 0
+            ? fc.constant(undefined)
+            : fc.option(fc.oneof(fc.constantFrom(...typeIds), fc.subarray(typeIds, { minLength: 1 })), { nil: undefined, freq: 2 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((f) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Filters);
 }
 
 /** What a filter check accepts where the spec leaves the choice open (FILT-001, FILT-006). */
@@ -117,12 +113,22 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         const { pages } = window;
         const got = pages.flatMap((p) => p.rows);
         const wrong = got.find((row) => satisfies(row, filters) === 'no');
-        ensure('C4.8', !wrong, `filters ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy them`, pages[0]?.exchange);
+        ensure(
+          'C4.8',
+          !wrong,
+          `filters ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy them`,
+          pages[0]?.exchange,
+        );
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
         const scope = window.complete ? '' : ` among the ids its first ${pages.length} pages cover`;
-        ensure('C4.8', missing.length === 0, `filters ${JSON.stringify(filters)} left out ${missing.length} matching item(s)${scope}, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, pages[0]?.exchange);
+        ensure(
+          'C4.8',
+          missing.length === 0,
+          `filters ${JSON.stringify(filters)} left out ${missing.length} matching item(s)${scope}, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`,
+          pages[0]?.exchange,
+        );
       });
     },
   );
@@ -132,26 +138,43 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       id: 'FILT-002',
       level: 'MUST',
       sections: ['§4'],
-      title: 'an item\'s exact title as query finds that item',
-      accepts: ['any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it', 'cursor pages in ascending or descending id order'],
+      title: "an item's exact title as query finds that item",
+      accepts: [
+        'any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it',
+        'cursor pages in ascending or descending id order',
+      ],
     },
     async (t) => {
       const { rows, direction } = await t.discover.collection();
       const titled = rows.filter((r) => typeof r.Title === 'string' && r.Title.trim() !== '');
       t.need(titled[0], 'no item has a title');
-      await t.property(fc.constantFrom(...titled), async (row) => {
-        const id = idOf(row.id) ?? '';
-        const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, query: row.Title }, { maxPages: WINDOW_PAGES, enough: (p) => p.rows.some((r) => idOf(r.id) === id) });
-        const found = window.pages.some((p) => p.rows.some((r) => idOf(r.id) === id));
-        // Pages come in id order: an item past the window's last id is judged by no page read.
-        if (!found && !windowBound(window, (r) => idOf(r.id), direction)(id)) return;
-        ensure('C4.6', found, `query ${JSON.stringify(row.Title)} did not find item ${String(row.id)} with exactly that title`, window.pages[0]?.exchange);
-      }, { runs: Math.min(t.target.runs, 10) });
+      await t.property(
+        fc.constantFrom(...titled),
+        async (row) => {
+          const id = idOf(row.id) ?? '';
+          const window = await cursorWindow(
+            t.api,
+            { per_page: MAX_ROWS_PER_PAGE, query: row.Title },
+            { maxPages: WINDOW_PAGES, enough: (p) => p.rows.some((r) => idOf(r.id) === id) },
+          );
+          const found = window.pages.some((p) => p.rows.some((r) => idOf(r.id) === id));
+          // Pages come in id order: an item past the window's last id is judged by no page read.
+          if (!found && !windowBound(window, (r) => idOf(r.id), direction)(id)) return;
+          ensure('C4.6', found, `query ${JSON.stringify(row.Title)} did not find item ${String(row.id)} with exactly that title`, window.pages[0]?.exchange);
+        },
+        { runs: Math.min(t.target.runs, 10) },
+      );
     },
   );
 
   check(
-    { id: 'FILT-003', level: 'MUST', sections: ['§4'], title: 'the tag filter returns only items labelled with that tag', accepts: ['a tag filter that ignores case'] },
+    {
+      id: 'FILT-003',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'the tag filter returns only items labelled with that tag',
+      accepts: ['a tag filter that ignores case'],
+    },
     async (t) => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
@@ -159,9 +182,19 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // The item is the lowest id to carry a tag, so the first page of the tag's answer must hold it.
       const { pages } = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, tag }, { maxPages: WINDOW_PAGES });
       const got = pages.flatMap((p) => p.rows);
-      ensure('C4.7', got.some((r) => idOf(r.id) === idOf(row.id)), `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`, pages[0]?.exchange);
+      ensure(
+        'C4.7',
+        got.some((r) => idOf(r.id) === idOf(row.id)),
+        `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`,
+        pages[0]?.exchange,
+      );
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
-      ensure('C4.7', !stranger, `tag ${JSON.stringify(tag)} returned item ${String(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`, pages[0]?.exchange);
+      ensure(
+        'C4.7',
+        !stranger,
+        `tag ${JSON.stringify(tag)} returned item ${String(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`,
+        pages[0]?.exchange,
+      );
     },
   );
 
@@ -186,12 +219,28 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         const where = `list row of item ${String(row.id)}`;
         ensure('C4.10', idOf(row.id) !== undefined, `${where}: id is ${JSON.stringify(row.id)}, not an id`);
         ensure('C4.10', typeof row.Title === 'string', `${where}: Title is ${JSON.stringify(row.Title)}, not a string`);
-        ensure('C4.10', typeof row.type === 'string' || (row.type === null && 'type' in row), `${where}: type is ${JSON.stringify(row.type)}, not a type name (or null for an item with no type)`);
-        ensure('C4.10', idOf(row.type_id) !== undefined || (row.type_id === null && 'type_id' in row), `${where}: type_id is ${JSON.stringify(row.type_id)}, not an id (or null for an item with no type)`);
+        ensure(
+          'C4.10',
+          typeof row.type === 'string' || (row.type === null && 'type' in row),
+          `${where}: type is ${JSON.stringify(row.type)}, not a type name (or null for an item with no type)`,
+        );
+        ensure(
+          'C4.10',
+          idOf(row.type_id) !== undefined || (row.type_id === null && 'type_id' in row),
+          `${where}: type_id is ${JSON.stringify(row.type_id)}, not an id (or null for an item with no type)`,
+        );
         for (const field of Object.values(FLAG_FILTERS)) {
-          ensure('C4.10', field in row && itemFlag(row[field]) !== undefined, `${where}: ${field} is ${field in row ? JSON.stringify(row[field]) : 'missing'}, not a flag`);
+          ensure(
+            'C4.10',
+            field in row && itemFlag(row[field]) !== undefined,
+            `${where}: ${field} is ${field in row ? JSON.stringify(row[field]) : 'missing'}, not a flag`,
+          );
         }
-        ensure('C2.3', Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`);
+        ensure(
+          'C2.3',
+          Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'),
+          `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`,
+        );
       }
     },
   );
@@ -217,7 +266,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // loose match; either may explain a stray item, not a share of the collection (§4: query searches).
       const bound = Math.floor(rows.length / 100);
       let seen = 0;
-      const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, query }, { maxPages: Math.ceil((bound + 1) / MAX_ROWS_PER_PAGE), enough: (p) => (seen += p.rows.length) > bound });
+      const window = await cursorWindow(
+        t.api,
+        { per_page: MAX_ROWS_PER_PAGE, query },
+        { maxPages: Math.ceil((bound + 1) / MAX_ROWS_PER_PAGE), enough: (p) => (seen += p.rows.length) > bound },
+      );
       const found = window.pages.flatMap((p) => p.rows);
       ensure(
         'C4.6',
@@ -253,11 +306,21 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         const window = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, ...filters }, { maxPages: WINDOW_PAGES });
         const got = window.pages.flatMap((p) => p.rows);
         const wrong = got.find((row) => satisfies(row, filters) === 'no');
-        ensure('C4.8', !wrong, `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`, window.pages[0]?.exchange);
+        ensure(
+          'C4.8',
+          !wrong,
+          `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`,
+          window.pages[0]?.exchange,
+        );
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
-        ensure('C4.8', missing.length === 0, `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`, window.pages[0]?.exchange);
+        ensure(
+          'C4.8',
+          missing.length === 0,
+          `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`,
+          window.pages[0]?.exchange,
+        );
       }
     },
   );

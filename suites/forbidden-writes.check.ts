@@ -34,9 +34,7 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
   const before = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
-  const exchanges = await Promise.all(
-    probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
-  );
+  const exchanges = await Promise.all(probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })));
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   ensure(
     'C1.3',
@@ -45,7 +43,12 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
     wrong[0]?.ex,
   );
   const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
-  ensure('C1.2', after === before, `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')})`, exchanges.at(-1)?.ex);
+  ensure(
+    'C1.2',
+    after === before,
+    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')})`,
+    exchanges.at(-1)?.ex,
+  );
 }
 
 function applicablePaths(t: CheckContext, paths: readonly string[]): string[] {
@@ -84,7 +87,11 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing',
       accepts: ['any body with the 403'],
     },
-    (t) => refusedWithForbidden(t, applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path })))),
+    (t) =>
+      refusedWithForbidden(
+        t,
+        applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path }))),
+      ),
   );
 
   check(
@@ -95,7 +102,11 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       title: 'POST to every read-only endpoint answers 403 and changes nothing',
       accepts: ['any body with the 403'],
     },
-    (t) => refusedWithForbidden(t, applicablePaths(t, READ_ONLY_PATHS).map((path) => ({ method: 'POST' as const, path }))),
+    (t) =>
+      refusedWithForbidden(
+        t,
+        applicablePaths(t, READ_ONLY_PATHS).map((path) => ({ method: 'POST' as const, path })),
+      ),
   );
 
   check(
@@ -106,8 +117,8 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       title: 'no attempt at user enumeration lists users or other user data',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
-        'a 200 catch-all page that holds no records and none of the user\'s data',
-        'the /api/… path is probed only under a base URL at a host\'s root',
+        "a 200 catch-all page that holds no records and none of the user's data",
+        "the /api/… path is probed only under a base URL at a host's root",
       ],
     },
     async (t) => {
@@ -127,14 +138,15 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§5', '§7'],
       title: 'a user enumeration path the target serves answers 403',
-      accepts: [
-        'no enumeration path at all: 404, 410, a 200 catch-all page without user data, or the answer a path no API serves gets (the check then skips)',
-      ],
+      accepts: ['no enumeration path at all: 404, 410, a 200 catch-all page without user data, or the answer a path no API serves gets (the check then skips)'],
     },
     async (t) => {
       const { answers, baseline, known } = await enumerationProbes(t);
       const served = answers.filter((ex) => !answersAsAbsent(ex, known, baseline));
-      t.need(served[0], `no user enumeration path exists on this target (${answers.map((ex) => `${new URL(ex.request.url).pathname} → ${ex.response.status}`).join(', ')}: each absent or a catch-all page)`);
+      t.need(
+        served[0],
+        `no user enumeration path exists on this target (${answers.map((ex) => `${new URL(ex.request.url).pathname} → ${ex.response.status}`).join(', ')}: each absent or a catch-all page)`,
+      );
       const wrong = served.filter((ex) => ex.response.status !== 403);
       ensure(
         'C1.3',

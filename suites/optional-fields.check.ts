@@ -66,8 +66,16 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     async (t) => {
       for (const row of await firstPage('C2.6', t, { include: ['uses_summary'] })) {
         const where = `with include uses_summary, the row of item ${String(row.id)}`;
-        ensure('C2.6', Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean', `${where} has plays ${JSON.stringify(row.plays)}, not a count`);
-        ensure('C2.6', 'last_use' in row && (row.last_use === null || isIsoDate(row.last_use)), `${where} has last_use ${'last_use' in row ? JSON.stringify(row.last_use) : 'missing'}, not YYYY-MM-DD or null`);
+        ensure(
+          'C2.6',
+          Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean',
+          `${where} has plays ${JSON.stringify(row.plays)}, not a count`,
+        );
+        ensure(
+          'C2.6',
+          'last_use' in row && (row.last_use === null || isIsoDate(row.last_use)),
+          `${where} has last_use ${'last_use' in row ? JSON.stringify(row.last_use) : 'missing'}, not YYYY-MM-DD or null`,
+        );
         ensure('C2.6', Number(row.plays) === 0 || row.last_use !== null, `${where} counts ${String(row.plays)} use(s) but has no last_use`);
       }
     },
@@ -80,7 +88,10 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       sections: ['§2', '§4'],
       title: 'plays and last_use agree with the uses recorded for the item',
       requires: ['list-include'],
-      accepts: ['a use\'s date under any name, as a date or a date-time (its fields are not shown, §2)', 'last_use set for an item with no recorded use (not judged)'],
+      accepts: [
+        "a use's date under any name, as a date or a date-time (its fields are not shown, §2)",
+        'last_use set for an item with no recorded use (not judged)',
+      ],
     },
     async (t) => {
       const rows = await firstPage('C2.6', t, { include: ['uses_summary'] });
@@ -88,18 +99,38 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       const answers = await Promise.all(sample.map((row) => t.api.uses({ artifact_id: idOf(row.id) })));
       sample.forEach((row, i) => {
         const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${String(row.id)}`);
-        ensure('C2.6', Number(row.plays) === uses.length, `item ${String(row.id)}: plays is ${String(row.plays)} but /uses.php lists ${uses.length} use(s)`, answers[i]);
+        ensure(
+          'C2.6',
+          Number(row.plays) === uses.length,
+          `item ${String(row.id)}: plays is ${String(row.plays)} but /uses.php lists ${uses.length} use(s)`,
+          answers[i],
+        );
         const dateField = dateFieldOf(uses);
         if (dateField && uses.length > 0) {
-          const latest = uses.map((u) => String(u[dateField]).slice(0, 10)).sort().at(-1);
-          ensure('C2.6', row.last_use === latest, `item ${String(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`, answers[i]);
+          const latest = uses
+            .map((u) => String(u[dateField]).slice(0, 10))
+            .sort()
+            .at(-1);
+          ensure(
+            'C2.6',
+            row.last_use === latest,
+            `item ${String(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`,
+            answers[i],
+          );
         }
       });
     },
   );
 
   check(
-    { id: 'FIELD-004', level: 'MUST', sections: ['§4'], title: 'fields and include combine in one request', requires: ['list-fields', 'list-include'], accepts: ['any value of the ten fields'] },
+    {
+      id: 'FIELD-004',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'fields and include combine in one request',
+      requires: ['list-fields', 'list-include'],
+      accepts: ['any value of the ten fields'],
+    },
     async (t) => {
       for (const row of await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] })) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));

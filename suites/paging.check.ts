@@ -31,12 +31,23 @@ const ids = (rows: readonly Record<string, unknown>[]) => rows.map((r) => idOf(r
 
 describe('paging (§4 POST /artifacts.php, §8)', () => {
   check(
-    { id: 'PAGE-001', level: 'MUST', sections: ['§4', '§8'], title: 'without per_page a page holds 50 rows (or the whole collection when smaller)', accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'] },
+    {
+      id: 'PAGE-001',
+      level: 'MUST',
+      sections: ['§4', '§8'],
+      title: 'without per_page a page holds 50 rows (or the whole collection when smaller)',
+      accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'],
+    },
     async (t) => {
       const { rows } = await t.discover.collection();
       const page = await fetchPage(t.api, {});
       const expected = Math.min(DEFAULT_PAGE, rows.length);
-      ensure('C4.3', page.rows.length === expected, `POST /artifacts.php {} returned ${page.rows.length} rows; the default page size is 50 and the collection has ${rows.length}`, page.exchange);
+      ensure(
+        'C4.3',
+        page.rows.length === expected,
+        `POST /artifacts.php {} returned ${page.rows.length} rows; the default page size is 50 and the collection has ${rows.length}`,
+        page.exchange,
+      );
     },
   );
 
@@ -57,7 +68,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
           if (is4xx(ex)) continue;
           const got = okRows('C8.1', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
-          ensure('C8.1', got.length <= MAX_ROWS_PER_PAGE, `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most ${MAX_ROWS_PER_PAGE} are allowed`, ex);
+          ensure(
+            'C8.1',
+            got.length <= MAX_ROWS_PER_PAGE,
+            `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most ${MAX_ROWS_PER_PAGE} are allowed`,
+            ex,
+          );
           ensure('C4.3', got.length > 0 || rows.length === 0, `POST /artifacts.php ${JSON.stringify(body)} returned no rows from a non-empty collection`, ex);
         }
       }
@@ -71,7 +87,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
       for (const perPage of [1, 2, 7, MAX_ROWS_PER_PAGE]) {
         const page = await fetchPage(t.api, { per_page: perPage });
-        ensure('C4.3', page.rows.length === Math.min(perPage, rows.length), `per_page ${perPage} returned ${page.rows.length} rows (collection: ${rows.length})`, page.exchange);
+        ensure(
+          'C4.3',
+          page.rows.length === Math.min(perPage, rows.length),
+          `per_page ${perPage} returned ${page.rows.length} rows (collection: ${rows.length})`,
+          page.exchange,
+        );
       }
     },
   );
@@ -82,7 +103,9 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§7'],
       title: 'edge values of page and per_page never cause a 5xx or an oversized page',
-      accepts: ['page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows'],
+      accepts: [
+        'page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows',
+      ],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
@@ -102,7 +125,13 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-005', level: 'MUST', sections: ['§4'], title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page', accepts: ['has_more as a boolean or 0/1'] },
+    {
+      id: 'PAGE-005',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page',
+      accepts: ['has_more as a boolean or 0/1'],
+    },
     async (t) => {
       const n = (await t.discover.collection()).rows.length;
       t.need(n >= 2 ? n : undefined, `needs at least two items to have a second page (has ${n})`);
@@ -112,14 +141,28 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         const lastPage = Math.ceil(n / size);
         const expectedRows = n - (lastPage - 1) * size;
         const last = await fetchPage(t.api, { per_page: size, page: lastPage });
-        ensure('C4.4', last.rows.length === expectedRows && last.hasMore === false,
-          `page ${lastPage} at per_page ${size} (the last, ${expectedRows === size ? 'exactly full' : 'partly full'}) should hold ${expectedRows} rows with has_more false; got ${last.rows.length} rows, has_more ${String(last.hasMore)}`, last.exchange);
+        ensure(
+          'C4.4',
+          last.rows.length === expectedRows && last.hasMore === false,
+          `page ${lastPage} at per_page ${size} (the last, ${expectedRows === size ? 'exactly full' : 'partly full'}) should hold ${expectedRows} rows with has_more false; got ${last.rows.length} rows, has_more ${String(last.hasMore)}`,
+          last.exchange,
+        );
         const before = await fetchPage(t.api, { per_page: size, page: lastPage - 1 });
-        ensure('C4.4', before.hasMore === true, `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${String(before.hasMore)}`, before.exchange);
+        ensure(
+          'C4.4',
+          before.hasMore === true,
+          `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${String(before.hasMore)}`,
+          before.exchange,
+        );
       }
       if (n <= MAX_ROWS_PER_PAGE) {
         const whole = await fetchPage(t.api, { per_page: n, cursor: null });
-        ensure('C4.4', whole.hasMore === false, `a cursor page holding the whole collection (${n} items) has has_more ${String(whole.hasMore)}`, whole.exchange);
+        ensure(
+          'C4.4',
+          whole.hasMore === false,
+          `a cursor page holding the whole collection (${n} items) has has_more ${String(whole.hasMore)}`,
+          whole.exchange,
+        );
         const short = await fetchPage(t.api, { per_page: n - 1, cursor: null });
         ensure('C4.4', short.hasMore === true, `a cursor page of ${n - 1} of ${n} items has has_more ${String(short.hasMore)}`, short.exchange);
       }
@@ -148,7 +191,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       ensure('C4.4', new Set(walked).size === walked.length, `the cursor walk returned ${walked.length - new Set(walked).size} item(s) twice`, last.exchange);
       const sorted = [...walked].sort(inWalkOrder(direction));
       const firstOut = walked.findIndex((id, i) => id !== sorted[i]);
-      ensure('C4.4', firstOut === -1, `the cursor walk is in no one id order (${direction}, judged from its first and last ids; at position ${firstOut}: ${walked[firstOut]})`, walk[Math.floor(firstOut / MAX_ROWS_PER_PAGE)]?.exchange);
+      ensure(
+        'C4.4',
+        firstOut === -1,
+        `the cursor walk is in no one id order (${direction}, judged from its first and last ids; at position ${firstOut}: ${walked[firstOut]})`,
+        walk[Math.floor(firstOut / MAX_ROWS_PER_PAGE)]?.exchange,
+      );
       // Small pages cross many page boundaries: their first pages must hold exactly the first items.
       const perPage = Math.max(3, Math.ceil(Math.min(rows.length, SMALL_WALK_ITEMS) / SMALL_WALK_PAGES));
       const small = await cursorWindow(t.api, { per_page: perPage }, { maxPages: SMALL_WALK_PAGES });
@@ -161,23 +209,44 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         `a cursor walk at ${perPage} a page disagrees with one at ${MAX_ROWS_PER_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
         small.pages[Math.floor(Math.max(at, 0) / perPage)]?.exchange,
       );
-      if (small.complete) ensure('C4.4', noCursor(small.pages.at(-1)!.nextCursor), `the last cursor page at ${perPage} a page still carries a next_cursor`, small.pages.at(-1)!.exchange);
+      if (small.complete)
+        ensure(
+          'C4.4',
+          noCursor(small.pages.at(-1)!.nextCursor),
+          `the last cursor page at ${perPage} a page still carries a next_cursor`,
+          small.pages.at(-1)!.exchange,
+        );
       // Page paging holds the same items: read whole when short, else its first pages and its last.
       const total = Math.ceil(rows.length / MAX_ROWS_PER_PAGE);
       const known = new Set(walked);
       if (total <= SHORT_LISTING_PAGES) {
         const pageIds = (await pageWalk(t.api, { per_page: MAX_ROWS_PER_PAGE }, SHORT_LISTING_PAGES + 1)).flatMap((p) => ids(p.rows));
         const missing = pageIds.filter((id) => !known.has(id));
-        ensure('C4.5', missing.length === 0 && walked.length === pageIds.length, `the cursor walk (${walked.length} items) and page paging (${pageIds.length} items) disagree; e.g. ${missing[0] ?? 'extra items'} missing`, last.exchange);
+        ensure(
+          'C4.5',
+          missing.length === 0 && walked.length === pageIds.length,
+          `the cursor walk (${walked.length} items) and page paging (${pageIds.length} items) disagree; e.g. ${missing[0] ?? 'extra items'} missing`,
+          last.exchange,
+        );
         return;
       }
       const read = await Promise.all([1, 2, total].map((page) => fetchPage(t.api, { per_page: MAX_ROWS_PER_PAGE, page })));
       const pageIds = read.flatMap((p) => ids(p.rows));
       const stranger = pageIds.find((id) => !known.has(id));
-      ensure('C4.5', stranger === undefined, `page paging lists item ${stranger}, which the cursor walk did not return`, read.find((p) => ids(p.rows).includes(stranger!))?.exchange);
+      ensure(
+        'C4.5',
+        stranger === undefined,
+        `page paging lists item ${stranger}, which the cursor walk did not return`,
+        read.find((p) => ids(p.rows).includes(stranger!))?.exchange,
+      );
       const lastPage = read.at(-1)!;
       const expectedLast = rows.length - (total - 1) * MAX_ROWS_PER_PAGE;
-      ensure('C4.5', lastPage.rows.length === expectedLast && lastPage.hasMore === false, `page ${total} at ${MAX_ROWS_PER_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${String(lastPage.hasMore)})`, lastPage.exchange);
+      ensure(
+        'C4.5',
+        lastPage.rows.length === expectedLast && lastPage.hasMore === false,
+        `page ${total} at ${MAX_ROWS_PER_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${String(lastPage.hasMore)})`,
+        lastPage.exchange,
+      );
     },
   );
 
@@ -196,17 +265,28 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const total = Math.ceil(all.length / perPage);
       // Short listings are walked whole; long ones in runs of consecutive pages (start, seeded middle, end).
       const numbers = pageRuns(total, t.target.seed, { whole: SHORT_LISTING_PAGES });
-      const runs: Page[][] = numbers.length === 1
-        ? [await pageWalk(t.api, { per_page: perPage }, SHORT_LISTING_PAGES + 5)]
-        : await Promise.all(numbers.map((run) => Promise.all(run.map((page) => fetchPage(t.api, { per_page: perPage, page })))));
+      const runs: Page[][] =
+        numbers.length === 1
+          ? [await pageWalk(t.api, { per_page: perPage }, SHORT_LISTING_PAGES + 5)]
+          : await Promise.all(numbers.map((run) => Promise.all(run.map((page) => fetchPage(t.api, { per_page: perPage, page })))));
       const pages = runs.flat();
       const rows = pages.flatMap((p) => p.rows);
       const walked = ids(rows);
-      ensure('C4.5', new Set(walked).size === walked.length, `page paging returned ${walked.length - new Set(walked).size} item(s) twice`, pages.at(-1)?.exchange);
+      ensure(
+        'C4.5',
+        new Set(walked).size === walked.length,
+        `page paging returned ${walked.length - new Set(walked).size} item(s) twice`,
+        pages.at(-1)?.exchange,
+      );
       const titles = rows.map((r) => String(r.Title ?? ''));
       const consistent = titleCollations.filter((c) => titles.every((title, i) => i === 0 || c.compare(titles[i - 1]!, title) <= 0));
       const at = titles.findIndex((title, i) => i > 0 && titleCollations[2]!.compare(titles[i - 1]!, title) > 0);
-      ensure('C4.5', consistent.length > 0, `titles are not ordered under any usual collation (e.g. "${titles[at - 1]}" before "${titles[at]}")`, pages[Math.floor(at / perPage)]?.exchange);
+      ensure(
+        'C4.5',
+        consistent.length > 0,
+        `titles are not ordered under any usual collation (e.g. "${titles[at - 1]}" before "${titles[at]}")`,
+        pages[Math.floor(at / perPage)]?.exchange,
+      );
       const seen = new Set(walked);
       if (runs.length === 1) {
         const missing = all.map((r) => idOf(r.id) ?? '?').filter((id) => !seen.has(id));
@@ -219,9 +299,18 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         const spanTitles = run.flatMap((p) => p.rows.map((r) => String(r.Title ?? '')));
         if (spanTitles.length === 0) continue;
         const [first, lastTitle] = [spanTitles[0]!, spanTitles.at(-1)!];
-        const insideUnder = (c: (typeof consistent)[number]) => (r: Record<string, unknown>) => c.compare(first, String(r.Title ?? '')) < 0 && c.compare(String(r.Title ?? ''), lastTitle) < 0;
-        const missing = consistent.reduce((candidates, c) => candidates.filter(insideUnder(c)), all.filter((r) => !seen.has(idOf(r.id) ?? '?')));
-        ensure('C4.5', missing.length === 0, `pages ${numbers[i]!.join(', ')} at ${perPage} a page span "${first}" to "${lastTitle}" but leave out ${missing.length} item(s) titled in between, e.g. item ${String(missing[0]?.id)} "${String(missing[0]?.Title)}"`, run.at(-1)?.exchange);
+        const insideUnder = (c: (typeof consistent)[number]) => (r: Record<string, unknown>) =>
+          c.compare(first, String(r.Title ?? '')) < 0 && c.compare(String(r.Title ?? ''), lastTitle) < 0;
+        const missing = consistent.reduce(
+          (candidates, c) => candidates.filter(insideUnder(c)),
+          all.filter((r) => !seen.has(idOf(r.id) ?? '?')),
+        );
+        ensure(
+          'C4.5',
+          missing.length === 0,
+          `pages ${numbers[i]!.join(', ')} at ${perPage} a page span "${first}" to "${lastTitle}" but leave out ${missing.length} item(s) titled in between, e.g. item ${String(missing[0]?.id)} "${String(missing[0]?.Title)}"`,
+          run.at(-1)?.exchange,
+        );
       }
     },
   );
@@ -232,7 +321,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const [viaGet, viaPost] = await Promise.all([t.api.list(undefined), t.api.list({})]);
       const got = okRows('C4.2', viaGet, 'GET /artifacts.php');
       const expected = okRows('C4.2', viaPost, 'POST /artifacts.php {}');
-      ensure('C4.2', JSON.stringify(ids(got)) === JSON.stringify(ids(expected)), `GET /artifacts.php returned ${got.length} rows that differ from page 1 (${expected.length} rows)`, viaGet);
+      ensure(
+        'C4.2',
+        JSON.stringify(ids(got)) === JSON.stringify(ids(expected)),
+        `GET /artifacts.php returned ${got.length} rows that differ from page 1 (${expected.length} rows)`,
+        viaGet,
+      );
     },
   );
 
@@ -241,7 +335,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-009',
       level: 'MUST',
       sections: ['§4'],
-      title: 'cursor null starts at the first id of the walk\'s order (the lowest, or the highest when it descends)',
+      title: "cursor null starts at the first id of the walk's order (the lowest, or the highest when it descends)",
       accepts: ['ascending or descending id order (the direction is not shown)'],
     },
     async (t) => {
@@ -249,7 +343,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       t.need(all[0], 'the collection is empty');
       const page = await fetchPage(t.api, { cursor: null, per_page: 5 });
       const expected = [...all].sort(inWalkOrder(direction)).slice(0, 5);
-      ensure('C4.4', JSON.stringify(ids(page.rows)) === JSON.stringify(expected), `cursor null returned ids ${ids(page.rows).join(', ')}; expected the ${direction === 'ascending' ? 'lowest' : 'highest'} ids ${expected.join(', ')}`, page.exchange);
+      ensure(
+        'C4.4',
+        JSON.stringify(ids(page.rows)) === JSON.stringify(expected),
+        `cursor null returned ids ${ids(page.rows).join(', ')}; expected the ${direction === 'ascending' ? 'lowest' : 'highest'} ids ${expected.join(', ')}`,
+        page.exchange,
+      );
     },
   );
 
@@ -259,7 +358,10 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§8'],
       title: 'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, and the next page follows on',
-      accepts: ['clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)', 'a page size stated under any usual name, or none stated'],
+      accepts: [
+        'clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)',
+        'a page size stated under any usual name, or none stated',
+      ],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
@@ -275,7 +377,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           const first = okRows('C8.1', ex, label);
           ensure('C8.1', first.length <= MAX_ROWS_PER_PAGE, `${label} returned ${first.length} rows; the maximum page size is ${MAX_ROWS_PER_PAGE}`, ex);
           const stated = statedPageSize(ex.response.json);
-          ensure('C8.1', stated === undefined || stated.value <= MAX_ROWS_PER_PAGE, `${label} states ${stated?.name} ${stated?.value}; a page size above ${MAX_ROWS_PER_PAGE} must not be honoured`, ex);
+          ensure(
+            'C8.1',
+            stated === undefined || stated.value <= MAX_ROWS_PER_PAGE,
+            `${label} states ${stated?.name} ${stated?.value}; a page size above ${MAX_ROWS_PER_PAGE} must not be honoured`,
+            ex,
+          );
           if ('cursor' in paging || first.length === 0 || first.length >= rows.length) continue;
           // Served as a page of `size` rows, page 2 must be what page 2 at that size is: no item skipped or repeated.
           const size = first.length;

@@ -1,12 +1,5 @@
 import { describe } from 'vitest';
-import {
-  check,
-  ensure,
-  idOf,
-  okRows,
-  participantIdsOf,
-  playerIdsOf,
-} from '../src/harness/index.ts';
+import { check, ensure, idOf, okRows, participantIdsOf, playerIdsOf } from '../src/harness/index.ts';
 
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
 
@@ -33,7 +26,15 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
   );
 
   check(
-    { id: 'PLAY-002', level: 'MUST', sections: ['§2', '§5'], title: 'the household is the key\'s own: two users\' players do not overlap', requires: ['players'], needsOtherKey: true, accepts: ['any envelope or a bare list'] },
+    {
+      id: 'PLAY-002',
+      level: 'MUST',
+      sections: ['§2', '§5'],
+      title: "the household is the key's own: two users' players do not overlap",
+      requires: ['players'],
+      needsOtherKey: true,
+      accepts: ['any envelope or a bare list'],
+    },
     async (t) => {
       const [mine, theirs] = await Promise.all([t.api.players('primary'), t.api.players('other')]);
       const own = okRows('C4.17', mine, 'GET /players.php');
@@ -41,12 +42,24 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       t.need(own[0] && other[0] ? true : undefined, 'one of the two households has no players');
       const theirRecords = new Set(other.map((p) => JSON.stringify(p)));
       const shared = own.filter((p) => theirRecords.has(JSON.stringify(p)));
-      ensure('C5.2', shared.length === 0, `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${String(shared[0]?.id)})`, mine);
+      ensure(
+        'C5.2',
+        shared.length === 0,
+        `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${String(shared[0]?.id)})`,
+        mine,
+      );
     },
   );
 
   check(
-    { id: 'PLAY-003', level: 'MUST', sections: ['§2'], title: 'every participant of a use is a player of the household', requires: ['players'], accepts: ['ids as numbers or strings'] },
+    {
+      id: 'PLAY-003',
+      level: 'MUST',
+      sections: ['§2'],
+      title: 'every participant of a use is a player of the household',
+      requires: ['players'],
+      accepts: ['ids as numbers or strings'],
+    },
     async (t) => {
       const [players, { rows, exchange: uses }] = await Promise.all([t.api.players(), t.discover.uses()]);
       const household = new Set(okRows('C4.17', players, 'GET /players.php').map((p) => idOf(p.id)));

@@ -50,7 +50,10 @@ function sameRows(a: readonly Row[], b: readonly Row[], fields: ProposalFields):
 }
 
 /** The freedoms every proposal check accepts: the row's field names are not shown (§2). */
-const ROW_FREEDOMS = ['any envelope or a bare list', 'any names for the row\'s fields: the item reference (an id or a nested item), its name and the two counts are found by what they hold'];
+const ROW_FREEDOMS = [
+  'any envelope or a bare list',
+  "any names for the row's fields: the item reference (an id or a nested item), its name and the two counts are found by what they hold",
+];
 
 async function proposals(clause: ClauseId, t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
   // The default answer is the run's shared read; others are asked for.
@@ -62,13 +65,23 @@ async function discover(t: CheckContext): Promise<{ fields: ProposalFields; all:
   const [{ rows: collection, ids }, wide] = await Promise.all([t.discover.collection(), t.discover.shared('GET /proposals.php?include_other=1')]);
   const all = okRows('C4.18', wide, 'GET /proposals.php?include_other=1');
   t.need(all[0], 'no proposal outcome is recorded');
-  const fields = t.need(fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))), `the proposal rows' item, declines and chose-something-else fields could not be recognised (a row: ${shapeOf(all[0])})`);
+  const fields = t.need(
+    fieldsOf(all, new Set(ids), new Set(collection.map((r) => String(r.Title)))),
+    `the proposal rows' item, declines and chose-something-else fields could not be recognised (a row: ${shapeOf(all[0])})`,
+  );
   return { fields, all, collection };
 }
 
 describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   check(
-    { id: 'PROP-001', level: 'MUST', sections: ['§4'], title: 'by default only kept and secondary-collection items are covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'] },
+    {
+      id: 'PROP-001',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'by default only kept and secondary-collection items are covered',
+      requires: ['full-rows'],
+      accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'],
+    },
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
@@ -76,13 +89,24 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       for (const row of rows) {
         const item = byId.get(itemRefOf(row[fields.item]));
         const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
-        ensure('C4.18', covered, `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
+        ensure(
+          'C4.18',
+          covered,
+          `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`,
+          exchange,
+        );
       }
     },
   );
 
   check(
-    { id: 'PROP-002', level: 'MUST', sections: ['§4'], title: 'include_other=1 gives a superset of the default rows, with the same counts', accepts: ROW_FREEDOMS },
+    {
+      id: 'PROP-002',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'include_other=1 gives a superset of the default rows, with the same counts',
+      accepts: ROW_FREEDOMS,
+    },
     async (t) => {
       const { fields, all } = await discover(t);
       const { rows, exchange } = await proposals('C4.18', t, {});
@@ -90,7 +114,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       for (const row of rows) {
         const match = wide.get(itemRefOf(row[fields.item]));
         ensure('C4.18', match, `item ${String(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
-        ensure('C4.18', Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]), `item ${String(row[fields.item])} has different counts with include_other=1`, exchange);
+        ensure(
+          'C4.18',
+          Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]),
+          `item ${String(row[fields.item])} has different counts with include_other=1`,
+          exchange,
+        );
       }
       ensure('C4.18', all.length >= rows.length, `include_other=1 gave ${all.length} rows, fewer than the default ${rows.length}`, exchange);
     },
@@ -102,7 +131,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title: 'each sort key orders the rows in both directions; the default is explicit_declines descending',
-      accepts: [...ROW_FREEDOMS, 'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown', 'any usual collation for item_name; any order among equal keys'],
+      accepts: [
+        ...ROW_FREEDOMS,
+        'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
+        'any usual collation for item_name; any order among equal keys',
+      ],
     },
     async (t) => {
       const { fields } = await discover(t);
@@ -113,10 +146,17 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           const seq = dir === 'asc' ? titles : [...titles].reverse();
           return titleCollations.some((c) => seq.every((s, i) => i === 0 || c.compare(seq[i - 1]!, s) <= 0));
         }
-        return rows.every((r, i) => i === 0 || (dir === 'asc' ? Number(rows[i - 1]![field]) <= Number(r[field]) : Number(rows[i - 1]![field]) >= Number(r[field])));
+        return rows.every(
+          (r, i) => i === 0 || (dir === 'asc' ? Number(rows[i - 1]![field]) <= Number(r[field]) : Number(rows[i - 1]![field]) >= Number(r[field])),
+        );
       };
       const byDefault = await proposals('C4.19', t, {});
-      ensure('C4.19', ordered(byDefault.rows, fields.declines, 'desc'), 'without sort or direction, rows are not ordered by explicit declines descending', byDefault.exchange);
+      ensure(
+        'C4.19',
+        ordered(byDefault.rows, fields.declines, 'desc'),
+        'without sort or direction, rows are not ordered by explicit declines descending',
+        byDefault.exchange,
+      );
       const sorts = Object.entries(key).filter((entry): entry is [string, string] => entry[1] !== undefined);
       const queries = sorts.flatMap(([sort, field]) => (['asc', 'desc'] as const).map((direction) => ({ sort, field, direction })));
       const answers = await Promise.all(queries.map(({ sort, direction }) => t.api.proposals({ include_other: 1, sort, direction })));
@@ -137,16 +177,18 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
   );
 
   check(
-    { id: 'PROP-004', level: 'MUST', sections: ['§4'], title: 'a start/end window narrows the counts', accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'] },
+    {
+      id: 'PROP-004',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'a start/end window narrows the counts',
+      accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'],
+    },
     async (t) => {
       const { fields, all } = await discover(t);
       const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       const year = new Date().getUTCFullYear();
-      const windows: Query[] = [
-        { start: `${year - 1}-01-01` },
-        { end: `${year - 1}-12-31` },
-        { start: `${year - 2}-01-01`, end: `${year - 1}-06-30` },
-      ];
+      const windows: Query[] = [{ start: `${year - 1}-01-01` }, { end: `${year - 1}-12-31` }, { start: `${year - 2}-01-01`, end: `${year - 1}-06-30` }];
       // One bound past every recorded outcome on either side: each bound must act on its own.
       const beyond: Query[] = [{ start: '2999-01-01' }, { end: '1900-01-01' }];
       const answers = await Promise.all([...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
@@ -155,13 +197,23 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         for (const row of rows) {
           const whole = full.get(itemRefOf(row[fields.item]));
           const within = (field: string) => Number(row[field]) <= Number(whole?.[field] ?? 0);
-          ensure('C4.20', within(fields.declines) && within(fields.elsewhere), `item ${String(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`, exchange);
+          ensure(
+            'C4.20',
+            within(fields.declines) && within(fields.elsewhere),
+            `item ${String(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`,
+            exchange,
+          );
         }
       });
       beyond.forEach((w, i) => {
         const { rows, exchange } = answers[windows.length + i]!;
         const counted = rows.filter((r) => Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0);
-        ensure('C4.20', counted.length === 0, `the window ${JSON.stringify(w)} lies outside every plausible outcome date but still counts outcomes for ${counted.length} item(s)`, exchange);
+        ensure(
+          'C4.20',
+          counted.length === 0,
+          `the window ${JSON.stringify(w)} lies outside every plausible outcome date but still counts outcomes for ${counted.length} item(s)`,
+          exchange,
+        );
       });
     },
   );
@@ -190,17 +242,39 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         if (!is2xx(ex)) continue;
         const rows = okRows('C4.19', ex, label);
         if (query.sort !== undefined || query.direction !== undefined) {
-          ensure('C4.19', sameRows(rows, all, fields), `${label} was answered (${ex.response.status}) with other rows or counts than without it: sort and direction only order the rows`, ex);
+          ensure(
+            'C4.19',
+            sameRows(rows, all, fields),
+            `${label} was answered (${ex.response.status}) with other rows or counts than without it: sort and direction only order the rows`,
+            ex,
+          );
           continue;
         }
-        const over = rows.find((row) => ['declines', 'elsewhere'].some((k) => Number(row[fields[k as 'declines' | 'elsewhere']]) > Number(full.get(itemRefOf(row[fields.item]))?.[fields[k as 'declines' | 'elsewhere']] ?? 0)));
-        ensure('C4.20', !over, `${label} was answered (${ex.response.status}) with more outcomes for item ${String(over?.[fields.item])} than without a window: a date bound can only narrow the counts`, ex);
+        const over = rows.find((row) =>
+          ['declines', 'elsewhere'].some(
+            (k) =>
+              Number(row[fields[k as 'declines' | 'elsewhere']]) > Number(full.get(itemRefOf(row[fields.item]))?.[fields[k as 'declines' | 'elsewhere']] ?? 0),
+          ),
+        );
+        ensure(
+          'C4.20',
+          !over,
+          `${label} was answered (${ex.response.status}) with more outcomes for item ${String(over?.[fields.item])} than without a window: a date bound can only narrow the counts`,
+          ex,
+        );
       }
     },
   );
 
   check(
-    { id: 'PROP-006', level: 'MUST', sections: ['§4'], title: 'by default every kept or secondary-collection item with outcomes is covered', requires: ['full-rows'], accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'] },
+    {
+      id: 'PROP-006',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'by default every kept or secondary-collection item with outcomes is covered',
+      requires: ['full-rows'],
+      accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'],
+    },
     async (t) => {
       const { fields, all, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
@@ -212,7 +286,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
         return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
       });
-      ensure('C4.18', missing.length === 0, `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${String(missing[0]?.[fields.item])}`, exchange);
+      ensure(
+        'C4.18',
+        missing.length === 0,
+        `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${String(missing[0]?.[fields.item])}`,
+        exchange,
+      );
     },
   );
 });

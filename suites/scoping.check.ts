@@ -49,12 +49,15 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-001',
       level: 'MUST',
       sections: ['§4'],
-      title: 'a user id in the list body is ignored: the key\'s own collection is read',
+      title: "a user id in the list body is ignored: the key's own collection is read",
       accepts: ['userId or user (names the spec does not use) refused with 400 as unknown fields'],
     },
     async (t) => {
       const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
-      const [plain, ...answers] = await together([t.api.list({ per_page: MAX_ROWS_PER_PAGE }), ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId }))]);
+      const [plain, ...answers] = await together([
+        t.api.list({ per_page: MAX_ROWS_PER_PAGE }),
+        ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId })),
+      ]);
       const expected = okRows('C4.9', plain!(), 'POST /artifacts.php');
       for (const [i, { userId, field }] of probes.entries()) {
         const ex = answers[i]!();
@@ -79,7 +82,10 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       title: 'user_id in the query string of any read changes nothing',
-      accepts: ['user_id refused as an unknown query parameter (any 4xx)', 'envelopes that differ between two reads (e.g. a time they were served): only the rows or the record are compared'],
+      accepts: [
+        'user_id refused as an unknown query parameter (any 4xx)',
+        'envelopes that differ between two reads (e.g. a time they were served): only the rows or the record are compared',
+      ],
     },
     async (t) => {
       const item = await t.discover.anyItem();
@@ -88,9 +94,17 @@ describe('user scoping (§4 rule 1, §5)', () => {
         { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q) },
         // One item's uses: the same question as for the whole list, at a size that does not grow with it.
         { name: 'GET /uses.php', send: (q) => t.api.uses(item ? { artifact_id: item.id as string, ...q } : q) },
-        { name: 'GET /proposals.php', send: (q) => t.api.proposals({ include_other: 1, ...q }), baseline: () => t.discover.shared('GET /proposals.php?include_other=1') },
+        {
+          name: 'GET /proposals.php',
+          send: (q) => t.api.proposals({ include_other: 1, ...q }),
+          baseline: () => t.discover.shared('GET /proposals.php?include_other=1'),
+        },
         { name: 'GET /types.php', send: (q) => t.api.types('primary', q) },
-        { name: 'GET /upcoming-interactions.php', send: (q) => t.api.upcoming('primary', q), baseline: () => t.discover.shared('GET /upcoming-interactions.php') },
+        {
+          name: 'GET /upcoming-interactions.php',
+          send: (q) => t.api.upcoming('primary', q),
+          baseline: () => t.discover.shared('GET /upcoming-interactions.php'),
+        },
       ];
       if (item) reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q) });
       if (profiles[t.target.profile].has('players')) reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q) });
@@ -118,11 +132,11 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       title: "another user's items cannot be read with the first key",
       needsOtherKey: true,
-      accepts: ['any status for another user\'s id (it is not shown, §7), 200 with null or an empty envelope included, as long as the record is not in it'],
+      accepts: ["any status for another user's id (it is not shown, §7), 200 with null or an empty envelope included, as long as the record is not in it"],
     },
     async (t) => {
       const foreign = (await foreignItems(t)).slice(0, 5);
-      if (foreign.length === 0) t.skip("the second user has no item whose id the first user lacks");
+      if (foreign.length === 0) t.skip('the second user has no item whose id the first user lacks');
       const exchanges = await Promise.all(foreign.map((row) => t.api.item(row.id as string)));
       exchanges.forEach((ex, i) => {
         const row = foreign[i]!;
@@ -141,11 +155,11 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       title: "another user's uses are not listed for the first key",
       needsOtherKey: true,
-      accepts: ['an empty list or any 4xx for another user\'s artifact_id', 'the item a use names under any field, as an id or a nested item'],
+      accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
     async (t) => {
       const foreign = await foreignItems(t);
-      if (foreign.length === 0) t.skip("the second user has no item whose id the first user lacks");
+      if (foreign.length === 0) t.skip('the second user has no item whose id the first user lacks');
       const foreignIds = new Set(foreign.map((r) => idOf(r.id)));
       const { rows: otherUses } = await t.discover.uses('other');
       const otherField = itemFieldOf(otherUses, new Set((await t.discover.collection('other')).ids), { ownId: true });
@@ -172,7 +186,14 @@ describe('user scoping (§4 rule 1, §5)', () => {
   );
 
   check(
-    { id: 'SCOPE-005', level: 'MUST', sections: ['§4', '§5'], title: "another user's items never appear in the first user's list", needsOtherKey: true, accepts: ['ids shared between users (per-user ids): an item counts as the other\'s only with the same id and title'] },
+    {
+      id: 'SCOPE-005',
+      level: 'MUST',
+      sections: ['§4', '§5'],
+      title: "another user's items never appear in the first user's list",
+      needsOtherKey: true,
+      accepts: ["ids shared between users (per-user ids): an item counts as the other's only with the same id and title"],
+    },
     async (t) => {
       const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
       if (other.rows.length === 0) t.skip('the second user has no items');
@@ -190,7 +211,10 @@ describe('user scoping (§4 rule 1, §5)', () => {
       title: "the kept toggle cannot change another user's item",
       needsOtherKey: true,
       toggles: true,
-      accepts: ['any answer but a 5xx, a 2xx included, as long as the other user\'s item keeps its value (the status for an id the key\'s user lacks is not shown, §7)', 'the single-item read bare or inside an envelope'],
+      accepts: [
+        "any answer but a 5xx, a 2xx included, as long as the other user's item keeps its value (the status for an id the key's user lacks is not shown, §7)",
+        'the single-item read bare or inside an envelope',
+      ],
     },
     async (t) => {
       const target = t.need((await foreignItems(t))[0], 'the second user has no item whose id the first user lacks');

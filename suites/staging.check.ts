@@ -51,7 +51,8 @@ function rowProblem(row: Row): string | undefined {
   if (missing.length > 0) return `the staging list row of item ${id} lacks ${missing.join(', ')} (rows carry exactly id, Title and tags)`;
   if (idOf(row.id) === undefined) return `a staging list row has id ${JSON.stringify(row.id)}`;
   if (typeof row.Title !== 'string') return `the staging list row of item ${id}: Title is ${JSON.stringify(row.Title)}, not a string`;
-  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string')) return `the staging list row of item ${id}: tags is ${JSON.stringify(row.tags)}, not a list of labels`;
+  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string'))
+    return `the staging list row of item ${id}: tags is ${JSON.stringify(row.tags)}, not a list of labels`;
   return undefined;
 }
 
@@ -64,7 +65,10 @@ function offeredNames(doc: unknown, path: string, method: string): Set<string> {
   const seen = new Set<string>();
   const visit = (node: unknown, depth: number): void => {
     if (depth > 40) return;
-    if (Array.isArray(node)) return node.forEach((n) => visit(n, depth + 1));
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n, depth + 1);
+      return;
+    }
     if (!isObject(node)) return;
     if (typeof node.$ref === 'string') {
       if (seen.has(node.$ref)) return;
@@ -88,13 +92,24 @@ describe('staging subset (§2, §4, §9)', () => {
   const staging = { appliesTo: ['staging'] as const };
 
   check(
-    { id: 'STAGE-001', level: 'MUST', sections: ['§2', '§4'], title: 'staging list rows carry exactly id, Title and tags', ...staging, accepts: ['ids as numbers or strings', 'any envelope key for the rows'] },
+    {
+      id: 'STAGE-001',
+      level: 'MUST',
+      sections: ['§2', '§4'],
+      title: 'staging list rows carry exactly id, Title and tags',
+      ...staging,
+      accepts: ['ids as numbers or strings', 'any envelope key for the rows'],
+    },
     async (t) => {
       // The whole collection comes from the run's shared cursor walk (200 a page).
       const { pages: walk } = await t.discover.collection();
       const byTitle = await t.api.list({ per_page: MAX_ROWS_PER_PAGE });
       const plain = await t.api.list();
-      const pages: { rows: Row[]; exchange: Exchange }[] = [...walk, { rows: okRows('C2.8', byTitle, 'POST /artifacts.php'), exchange: byTitle }, { rows: okRows('C2.8', plain, 'GET /artifacts.php'), exchange: plain }];
+      const pages: { rows: Row[]; exchange: Exchange }[] = [
+        ...walk,
+        { rows: okRows('C2.8', byTitle, 'POST /artifacts.php'), exchange: byTitle },
+        { rows: okRows('C2.8', plain, 'GET /artifacts.php'), exchange: plain },
+      ];
       t.need(pages[0]!.rows[0], 'the collection is empty, so there are no rows to inspect');
       for (const { rows, exchange } of pages) {
         for (const row of rows) {
@@ -147,7 +162,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§4', '§9'],
       title: 'staging has no players endpoint',
       ...staging,
-      accepts: ['any 4xx for /players.php', 'a 2xx catch-all page that holds no records and none of the user\'s data (unknown paths answered 200)'],
+      accepts: ['any 4xx for /players.php', "a 2xx catch-all page that holds no records and none of the user's data (unknown paths answered 200)"],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
@@ -155,7 +170,12 @@ describe('staging subset (§2, §4, §9)', () => {
       ensureNo5xx('C7.2', ex, 'GET /players.php');
       if (is4xx(ex)) return;
       const leak = userDataIn(ex, fingerprints(rows));
-      ensure('C9.1', is2xx(ex) && leak === undefined, `GET /players.php answered ${ex.response.status} on staging, which has no players endpoint${leak ? `, and ${leak}` : ' (expected a 4xx or a catch-all page)'}`, ex);
+      ensure(
+        'C9.1',
+        is2xx(ex) && leak === undefined,
+        `GET /players.php answered ${ex.response.status} on staging, which has no players endpoint${leak ? `, and ${leak}` : ' (expected a 4xx or a catch-all page)'}`,
+        ex,
+      );
     },
   );
 
@@ -172,7 +192,10 @@ describe('staging subset (§2, §4, §9)', () => {
       const baseline = await t.api.uses({});
       const uses = okRows('C4.16', baseline, 'GET /uses.php');
       const playerIds = [...new Set(uses.flatMap((u) => (Array.isArray(u.players) ? u.players : [])).map((p) => idOf(p)))];
-      const playerId = t.need(playerIds.find((p) => p !== undefined), 'no use names a player, so a player filter could not change anything');
+      const playerId = t.need(
+        playerIds.find((p) => p !== undefined),
+        'no use names a player, so a player filter could not change anything',
+      );
       notHonoured('C4.16', `GET /uses.php?player_id=${playerId}`, baseline, await t.api.uses({ player_id: playerId }));
     },
   );
@@ -184,7 +207,9 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§9'],
       title: 'the staging catalog describes the staging subset',
       ...staging,
-      accepts: ['a catalog in any JSON format: it must name no players endpoint; what it offers as list and uses parameters is read from an OpenAPI catalog only'],
+      accepts: [
+        'a catalog in any JSON format: it must name no players endpoint; what it offers as list and uses parameters is read from an OpenAPI catalog only',
+      ],
     },
     async (t) => {
       const ex = await t.api.catalog();
@@ -197,9 +222,19 @@ describe('staging subset (§2, §4, §9)', () => {
       for (const method of ['post', 'get']) {
         const offered = offeredNames(catalog, '/artifacts.php', method);
         const extra = PRIMARY_ONLY_LIST_FIELDS.filter((f) => offered.has(f));
-        ensure('C9.2', extra.length === 0, `the staging catalog offers the primary-only list parameter(s) ${extra.join(', ')} on ${method.toUpperCase()} /artifacts.php`, ex);
+        ensure(
+          'C9.2',
+          extra.length === 0,
+          `the staging catalog offers the primary-only list parameter(s) ${extra.join(', ')} on ${method.toUpperCase()} /artifacts.php`,
+          ex,
+        );
       }
-      ensure('C9.2', !offeredNames(catalog, '/uses.php', 'get').has('player_id'), 'the staging catalog offers player_id on GET /uses.php, which staging does not', ex);
+      ensure(
+        'C9.2',
+        !offeredNames(catalog, '/uses.php', 'get').has('player_id'),
+        'the staging catalog offers player_id on GET /uses.php, which staging does not',
+        ex,
+      );
     },
   );
 
@@ -210,7 +245,12 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2'],
       title: 'the staging single-item read returns the full record',
       ...staging,
-      accepts: ['the record bare or inside an envelope', 'flags as 0/1, booleans, "0"/"1" or null (not set)', 'type and type_id null for an item with no type', 'fields the spec does not list'],
+      accepts: [
+        'the record bare or inside an envelope',
+        'flags as 0/1, booleans, "0"/"1" or null (not set)',
+        'type and type_id null for an item with no type',
+        'fields the spec does not list',
+      ],
     },
     async (t) => {
       const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to read');

@@ -1,10 +1,5 @@
 import { describe } from 'vitest';
-import {
-  check,
-  ensure,
-  idOf,
-  okRows,
-} from '../src/harness/index.ts';
+import { check, ensure, idOf, okRows } from '../src/harness/index.ts';
 
 describe('item types (§2, §4 GET /types.php)', () => {
   check(
@@ -12,9 +7,13 @@ describe('item types (§2, §4 GET /types.php)', () => {
       id: 'TYPE-001',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: 'every item\'s type_id is listed by /types.php',
+      title: "every item's type_id is listed by /types.php",
       requires: ['full-rows'],
-      accepts: ['items with no type (type_id null), which /types.php need not list', 'type ids as numbers or strings', 'any envelope or a bare list; types the collection does not use'],
+      accepts: [
+        'items with no type (type_id null), which /types.php need not list',
+        'type ids as numbers or strings',
+        'any envelope or a bare list; types the collection does not use',
+      ],
     },
     async (t) => {
       const [{ rows }, ex] = await Promise.all([t.discover.collection(), t.api.types()]);
@@ -28,7 +27,13 @@ describe('item types (§2, §4 GET /types.php)', () => {
   );
 
   check(
-    { id: 'TYPE-002', level: 'MUST', sections: ['§4'], title: 'every type listed carries an id', accepts: ['ids as numbers or strings; any other fields (a type record\'s fields are not shown, §2)'] },
+    {
+      id: 'TYPE-002',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'every type listed carries an id',
+      accepts: ["ids as numbers or strings; any other fields (a type record's fields are not shown, §2)"],
+    },
     async (t) => {
       const ex = await t.api.types();
       const types = okRows('C4.22', ex, 'GET /types.php');

@@ -54,7 +54,11 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       level: 'MUST',
       sections: ['§2', '§4'],
       title: 'every upcoming interaction is for a kept item',
-      accepts: ['any envelope or a bare list', 'the item named under any field, as an id or a nested item', 'is_kept as 0/1, a boolean or null (not set, so not kept)'],
+      accepts: [
+        'any envelope or a bare list',
+        'the item named under any field, as an id or a nested item',
+        'is_kept as 0/1, a boolean or null (not set, so not kept)',
+      ],
     },
     async (t) => {
       const { rows, itemField, exchange } = await upcoming(t);
@@ -94,7 +98,9 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       const rows = listedRows(t, exchange);
       const { candidates, complete } = interactByCandidates(rows);
       t.need(candidates[0], `no field of the upcoming rows is written like a date (a row: ${shapeOf(rows[0])}; field names are not shown)`);
-      const gaps = candidates.map((k) => `${k} is ${JSON.stringify(rows.find((r) => !dateLike(r[k]))?.[k] ?? null)} in ${rows.filter((r) => !dateLike(r[k])).length} row(s)`);
+      const gaps = candidates.map(
+        (k) => `${k} is ${JSON.stringify(rows.find((r) => !dateLike(r[k]))?.[k] ?? null)} in ${rows.filter((r) => !dateLike(r[k])).length} row(s)`,
+      );
       ensure('C2.15', complete.length > 0, `no field holds an interact-by date in every upcoming row: ${gaps.join('; ')}`, exchange);
       const valid = complete.filter((k) => rows.every((r) => isIsoDateOrDateTime(r[k])));
       const bad = rows.find((row) => !isIsoDateOrDateTime(row[complete[0]!]));
@@ -103,13 +109,24 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
   );
 
   check(
-    { id: 'UPCOMING-003', level: 'SHOULD', sections: ['§1', '§4'], title: 'upcoming dates come from uses: every listed item has a recorded use', accepts: ['any envelope of uses or a bare list'] },
+    {
+      id: 'UPCOMING-003',
+      level: 'SHOULD',
+      sections: ['§1', '§4'],
+      title: 'upcoming dates come from uses: every listed item has a recorded use',
+      accepts: ['any envelope of uses or a bare list'],
+    },
     async (t) => {
       const { rows, itemField } = await upcoming(t);
       const sample = rows.slice(0, 10).map((r) => itemRefOf(r[itemField])!);
       const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
       sample.forEach((id, i) => {
-        ensure('C4.23', okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${id}`).length > 0, `item ${id} has an upcoming interaction but no recorded use (advice: its date should come from uses; a use recorded before the service kept uses may explain it)`, answers[i]);
+        ensure(
+          'C4.23',
+          okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${id}`).length > 0,
+          `item ${id} has an upcoming interaction but no recorded use (advice: its date should come from uses; a use recorded before the service kept uses may explain it)`,
+          answers[i],
+        );
       });
     },
   );

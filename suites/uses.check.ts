@@ -32,7 +32,15 @@ function useKey(all: readonly Row[]): (use: Row) => string {
   const ids = all.map((u) => idOf(u.id));
   if (ids.every((id) => id !== undefined) && new Set(ids).size === ids.length) return (use) => `id ${idOf(use.id)}`;
   const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : isObject(value) ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical(value[k])])) : value;
+    Array.isArray(value)
+      ? value.map(canonical)
+      : isObject(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical(value[k])]),
+          )
+        : value;
   return (use) => JSON.stringify(canonical(use));
 }
 
@@ -58,7 +66,12 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title: 'every use carries players (distinct ids) and participants (id, FirstName, LastName)',
-      accepts: ['any envelope or a bare list', 'ids as numbers or strings', 'a name served as null', 'fields the spec does not list (the item reference and date under any name)'],
+      accepts: [
+        'any envelope or a bare list',
+        'ids as numbers or strings',
+        'a name served as null',
+        'fields the spec does not list (the item reference and date under any name)',
+      ],
     },
     async (t) => {
       const uses = await allUses(t);
@@ -66,7 +79,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       // Messages are written only for the use that breaks the clause: a history can be long.
       const problemOf = (use: Row): string | undefined => {
         const where = () => `use ${String(use.id ?? JSON.stringify(use).slice(0, 60))}`;
-        if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined))) return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
+        if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined)))
+          return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
         const players = playersOf(use);
         if (new Set(players).size !== players.length) return `${where()}: players lists a player twice (${players.join(', ')}); it is deduplicated`;
         if (!Array.isArray(use.participants)) return `${where()}: participants is ${JSON.stringify(use.participants)}, not a list`;
@@ -82,7 +96,13 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   );
 
   check(
-    { id: 'USES-002', level: 'MUST', sections: ['§2'], title: 'a use\'s players are exactly the distinct ids of its participants', accepts: ['any order of players'] },
+    {
+      id: 'USES-002',
+      level: 'MUST',
+      sections: ['§2'],
+      title: "a use's players are exactly the distinct ids of its participants",
+      accepts: ['any order of players'],
+    },
     async (t) => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
@@ -101,11 +121,18 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title: 'artifact_id returns exactly the uses of that item',
-      accepts: ['the item a use names under any field, as an id or a nested item', 'any order of uses', 'uses told apart by their own ids, or whole when they carry none'],
+      accepts: [
+        'the item a use names under any field, as an id or a nested item',
+        'any order of uses',
+        'uses told apart by their own ids, or whole when they carry none',
+      ],
     },
     async (t) => {
       const [uses, { ids }] = await Promise.all([allUses(t), t.discover.collection()]);
-      const field = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), `no use is recorded, or the uses name their item in no recognisable field (a use: ${shapeOf(uses[0])})`);
+      const field = t.need(
+        itemFieldOf(uses, new Set(ids), { ownId: true }),
+        `no use is recorded, or the uses name their item in no recognisable field (a use: ${shapeOf(uses[0])})`,
+      );
       const byItem = new Map<string, Row[]>();
       for (const use of uses) byItem.set(itemRefOf(use[field])!, [...(byItem.get(itemRefOf(use[field])!) ?? []), use]);
       // The items with most uses first, and one item with none (its filtered list must be empty).
@@ -132,7 +159,14 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
   );
 
   check(
-    { id: 'USES-004', level: 'MUST', sections: ['§4'], title: 'player_id keeps exactly the uses the player took part in', requires: ['uses-player-filter'], accepts: ['any order of uses', 'ids as numbers or strings'] },
+    {
+      id: 'USES-004',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'player_id keeps exactly the uses the player took part in',
+      requires: ['uses-player-filter'],
+      accepts: ['any order of uses', 'ids as numbers or strings'],
+    },
     async (t) => {
       const [uses, household] = await Promise.all([allUses(t), t.api.players()]);
       const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantIdsOf(use)]);
@@ -143,7 +177,9 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const byFrequency = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, 4);
       let carried = 0;
       const frequent = byFrequency.filter((p, i) => (carried += counts.get(p)!) <= PLAYER_SAMPLE_USES || i === 0);
-      const idle = is2xx(household) ? (rowsOf(household.response.json) ?? []).map((p) => idOf(p.id)).find((id) => id !== undefined && !counts.has(id)) : undefined;
+      const idle = is2xx(household)
+        ? (rowsOf(household.response.json) ?? []).map((p) => idOf(p.id)).find((id) => id !== undefined && !counts.has(id))
+        : undefined;
       const sample = idle === undefined ? frequent : [...frequent, idle];
       t.need(sample[0], 'no use names a player and the household lists none');
       const key = useKey(uses);
@@ -155,7 +191,12 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         ensure('C4.15', !stranger, `${label} returned use ${String(stranger?.id)}, in which that player did not take part`, answers[i]);
         const expected = uses.filter((u) => tookPart(u).has(id));
         const { missing, extra } = difference(expected, got, key);
-        ensure('C4.15', missing.length === 0 && extra.length === 0, `${label} returned ${got.length} use(s); player ${id} took part in ${expected.length} (${missing.length} missing, ${extra.length} not among them)`, answers[i]);
+        ensure(
+          'C4.15',
+          missing.length === 0 && extra.length === 0,
+          `${label} returned ${got.length} use(s); player ${id} took part in ${expected.length} (${missing.length} missing, ${extra.length} not among them)`,
+          answers[i],
+        );
       });
     },
   );
@@ -173,7 +214,11 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     },
     async (t) => {
       const [{ rows: all }, unused] = await Promise.all([t.discover.uses(), t.discover.unusedId()]);
-      const probes = [[unused, false], ['not-an-id', true], ['-1', true]] as const;
+      const probes = [
+        [unused, false],
+        ['not-an-id', true],
+        ['-1', true],
+      ] as const;
       const answers = await together(probes.map(([id]) => t.api.uses({ artifact_id: id })));
       for (const [i, [id, malformed]] of probes.entries()) {
         const label = `GET /uses.php?artifact_id=${id}`;
@@ -182,7 +227,12 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         if (is4xx(ex)) continue;
         const got = okRows('C4.15', ex, label);
         const ignored = malformed && got.length === all.length;
-        ensure('C4.15', got.length === 0 || ignored, `${label} listed ${got.length} use(s) for an item that does not exist${malformed ? ` (neither none nor all ${all.length}, as if the parameter were ignored)` : ''}`, ex);
+        ensure(
+          'C4.15',
+          got.length === 0 || ignored,
+          `${label} listed ${got.length} use(s) for an item that does not exist${malformed ? ` (neither none nor all ${all.length}, as if the parameter were ignored)` : ''}`,
+          ex,
+        );
       }
     },
   );

@@ -80,8 +80,17 @@ describe('the action, run as GitHub runs a composite action', () => {
   });
 
   it('passes waivers, fail-on, profile and config through as flags, and a usage error gives verdict "usage error"', { timeout: 60_000 }, async () => {
-    const run = await runAction(action, { target: 'nowhere', profile: 'staging', config: 'targets.json', waivers: 'waivers.json', 'fail-on': 'should', reporters: 'json' });
-    expect(run.log).toMatch(/^conform --target nowhere --profile staging --config targets\.json --waivers waivers\.json --fail-on should --reporter json --out \S+$/m);
+    const run = await runAction(action, {
+      target: 'nowhere',
+      profile: 'staging',
+      config: 'targets.json',
+      waivers: 'waivers.json',
+      'fail-on': 'should',
+      reporters: 'json',
+    });
+    expect(run.log).toMatch(
+      /^conform --target nowhere --profile staging --config targets\.json --waivers waivers\.json --fail-on should --reporter json --out \S+$/m,
+    );
     expect(run.code).toBe(2);
     expect(run.outputs.verdict).toBe('usage error');
   });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../fixtures/reference/openapi.ts';
 import { defaultVariant } from '../fixtures/reference/types.ts';
-import { catalogPathFor, declaredSchema, dialectOf, missingOperations, responseOf, responseSchema, schemaErrors, validateOpenApi } from '../src/spec/catalog.ts';
+import {
+  catalogPathFor,
+  declaredSchema,
+  dialectOf,
+  missingOperations,
+  responseOf,
+  responseSchema,
+  schemaErrors,
+  validateOpenApi,
+} from '../src/spec/catalog.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -16,19 +25,23 @@ function doc(openapi: string, paths: Record<string, unknown>, schemas: Record<st
 }
 
 /** The 3.0 idioms the brief names: nullable, boolean exclusive bounds, a self-referencing schema. */
-const tree30 = doc('3.0.3', { '/tree': { $ref: '#/components/schemas/Node' } }, {
-  Node: {
-    type: 'object',
-    required: ['id', 'children'],
-    properties: {
-      id: { type: 'integer', minimum: 0, exclusiveMinimum: true },
-      label: { type: 'string', nullable: true },
-      weight: { type: 'number', maximum: 10, exclusiveMaximum: true },
-      children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+const tree30 = doc(
+  '3.0.3',
+  { '/tree': { $ref: '#/components/schemas/Node' } },
+  {
+    Node: {
+      type: 'object',
+      required: ['id', 'children'],
+      properties: {
+        id: { type: 'integer', minimum: 0, exclusiveMinimum: true },
+        label: { type: 'string', nullable: true },
+        weight: { type: 'number', maximum: 10, exclusiveMaximum: true },
+        children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+      },
+      additionalProperties: false,
     },
-    additionalProperties: false,
   },
-});
+);
 
 /** Problems of `body` against the schema the document declares for GET `path` with `status`. */
 function problems(document: unknown, path: string, body: unknown, status = 200, method = 'GET'): string[] | undefined {
@@ -78,7 +91,12 @@ describe('validateOpenApi', () => {
   });
 
   it('refuses anything but a JSON object without throwing (a string is never read as a file name)', async () => {
-    for (const [value, shape] of [[null, 'null'], [[1], 'an array'], ['/etc/hostname', 'a string'], [42, 'a number']] as const) {
+    for (const [value, shape] of [
+      [null, 'null'],
+      [[1], 'an array'],
+      ['/etc/hostname', 'a string'],
+      [42, 'a number'],
+    ] as const) {
       const result = await validateOpenApi(value);
       expect(result.valid).toBe(false);
       expect(result.errors).toEqual([`the catalog is ${shape}, not a JSON object`]);
@@ -102,8 +120,16 @@ describe('responseOf, declaredSchema and responseSchema', () => {
           },
         },
       },
-      '/players.php': { get: { responses: { '200': { description: 'any', content: { 'text/html': { schema: { type: 'string' } }, '*/*': { schema: { type: 'array' } } } } } } },
-      '/proposals.php': { get: { responses: { '200': { description: 'both', content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } } } } },
+      '/players.php': {
+        get: { responses: { '200': { description: 'any', content: { 'text/html': { schema: { type: 'string' } }, '*/*': { schema: { type: 'array' } } } } } },
+      },
+      '/proposals.php': {
+        get: {
+          responses: {
+            '200': { description: 'both', content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
       '/upcoming-interactions.php': { get: { responses: { '200': { description: 'html only', content: { 'text/html': { schema: { type: 'string' } } } } } } },
     },
     components: {
@@ -114,7 +140,13 @@ describe('responseOf, declaredSchema and responseSchema', () => {
 
   it('finds the catalog path written under a prefix, and reports operations it lacks', () => {
     expect(catalogPathFor(ops, '/uses.php')).toBe('/v1/uses.php');
-    expect(missingOperations(ops, [{ method: 'GET', path: '/uses.php' }, { method: 'POST', path: '/uses.php' }, { method: 'GET', path: '/artifact.php' }])).toEqual(['POST /uses.php', 'GET /artifact.php']);
+    expect(
+      missingOperations(ops, [
+        { method: 'GET', path: '/uses.php' },
+        { method: 'POST', path: '/uses.php' },
+        { method: 'GET', path: '/artifact.php' },
+      ]),
+    ).toEqual(['POST /uses.php', 'GET /artifact.php']);
   });
 
   it('takes the exact status first, then its class, then default, following $refs', () => {
@@ -150,7 +182,9 @@ describe('responseOf, declaredSchema and responseSchema', () => {
 describe('schemaErrors', () => {
   it('flags a wrong type, naming where', () => {
     expect(problems(tree30, '/tree', { id: 'seven', children: [] })).toEqual([expect.stringMatching(/^\/id must be integer/)]);
-    expect(problems(doc('3.1.0', { '/n': { type: 'object', properties: { n: { type: 'integer' } } } }), '/n', { n: 1.5 })).toEqual([expect.stringMatching(/^\/n must be integer/)]);
+    expect(problems(doc('3.1.0', { '/n': { type: 'object', properties: { n: { type: 'integer' } } } }), '/n', { n: 1.5 })).toEqual([
+      expect.stringMatching(/^\/n must be integer/),
+    ]);
   });
 
   it('accepts null where 3.0 says nullable, and only there', () => {
@@ -160,16 +194,20 @@ describe('schemaErrors', () => {
   });
 
   it('admits null on a nullable $ref, enum or composition in 3.0, but keeps their other constraints', () => {
-    const d = doc('3.0.3', {
-      '/x': {
-        type: 'object',
-        properties: {
-          ref: { $ref: '#/components/schemas/Id', nullable: true },
-          choice: { type: 'string', enum: ['a', 'b'], nullable: true },
-          both: { allOf: [{ $ref: '#/components/schemas/Id' }], nullable: true },
+    const d = doc(
+      '3.0.3',
+      {
+        '/x': {
+          type: 'object',
+          properties: {
+            ref: { $ref: '#/components/schemas/Id', nullable: true },
+            choice: { type: 'string', enum: ['a', 'b'], nullable: true },
+            both: { allOf: [{ $ref: '#/components/schemas/Id' }], nullable: true },
+          },
         },
       },
-    }, { Id: { type: 'integer' } });
+      { Id: { type: 'integer' } },
+    );
     expect(problems(d, '/x', { ref: null, choice: null, both: null })).toEqual([]);
     expect(problems(d, '/x', { ref: 2, choice: 'b', both: 3 })).toEqual([]);
     expect(problems(d, '/x', { ref: 'x', choice: 'c', both: 'y' })?.map((e) => e.split(' ')[0])).toEqual(expect.arrayContaining(['/ref', '/choice', '/both']));
@@ -193,31 +231,47 @@ describe('schemaErrors', () => {
   });
 
   it('follows cycles through references that are not whole components, and mutual recursion', () => {
-    const d = doc('3.0.3', { '/a': { $ref: '#/components/schemas/A' }, '/folder': { $ref: '#/components/schemas/Drive/properties/root' } }, {
-      A: { type: 'object', required: ['b'], properties: { b: { $ref: '#/components/schemas/B' } } },
-      B: { type: 'object', properties: { a: { $ref: '#/components/schemas/A', nullable: true } } },
-      Drive: {
-        type: 'object',
-        properties: { root: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, sub: { type: 'array', items: { $ref: '#/components/schemas/Drive/properties/root' } } } } },
+    const d = doc(
+      '3.0.3',
+      { '/a': { $ref: '#/components/schemas/A' }, '/folder': { $ref: '#/components/schemas/Drive/properties/root' } },
+      {
+        A: { type: 'object', required: ['b'], properties: { b: { $ref: '#/components/schemas/B' } } },
+        B: { type: 'object', properties: { a: { $ref: '#/components/schemas/A', nullable: true } } },
+        Drive: {
+          type: 'object',
+          properties: {
+            root: {
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string' }, sub: { type: 'array', items: { $ref: '#/components/schemas/Drive/properties/root' } } },
+            },
+          },
+        },
       },
-    });
+    );
     expect(problems(d, '/a', { b: { a: { b: { a: null } } } })).toEqual([]);
     expect(problems(d, '/a', { b: { a: { b: 5 } } })).toContainEqual(expect.stringMatching(/^\/b\/a\/b must be object/));
     expect(problems(d, '/folder', { name: 'r', sub: [{ name: 's', sub: [{ name: 't' }] }] })).toEqual([]);
-    expect(problems(d, '/folder', { name: 'r', sub: [{ name: 's', sub: [{}] }] })).toEqual([expect.stringMatching(/^\/sub\/0\/sub\/0 must have required property 'name'/)]);
+    expect(problems(d, '/folder', { name: 'r', sub: [{ name: 's', sub: [{}] }] })).toEqual([
+      expect.stringMatching(/^\/sub\/0\/sub\/0 must have required property 'name'/),
+    ]);
   });
 
   it('lets the discriminator pick a oneOf branch, and does not require writeOnly properties in answers', () => {
-    const d = doc('3.0.3', {
-      '/pet': {
-        oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
-        discriminator: { propertyName: 'kind' },
+    const d = doc(
+      '3.0.3',
+      {
+        '/pet': {
+          oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+          discriminator: { propertyName: 'kind' },
+        },
+        '/user': { type: 'object', required: ['name', 'password'], properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
       },
-      '/user': { type: 'object', required: ['name', 'password'], properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
-    }, {
-      Cat: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
-      Dog: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
-    });
+      {
+        Cat: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+        Dog: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+      },
+    );
     expect(problems(d, '/pet', { kind: 'Cat' })).toEqual([]);
     expect(problems(d, '/pet', { name: 'no kind' })?.length).toBeGreaterThan(0);
     expect(problems(d, '/user', { name: 'ann' })).toEqual([]);
@@ -225,9 +279,17 @@ describe('schemaErrors', () => {
   });
 
   it('reads 3.1 null types and $ref siblings', () => {
-    const d = doc('3.1.0', { '/x': { type: 'object', properties: { n: { type: ['integer', 'null'] }, id: { $ref: '#/components/schemas/Id', minimum: 5 } } } }, { Id: { type: 'integer' } });
+    const d = doc(
+      '3.1.0',
+      { '/x': { type: 'object', properties: { n: { type: ['integer', 'null'] }, id: { $ref: '#/components/schemas/Id', minimum: 5 } } } },
+      { Id: { type: 'integer' } },
+    );
     expect(problems(d, '/x', { n: null, id: 6 })).toEqual([]);
-    expect(problems(d, '/x', { n: 'one', id: 4 })?.map((e) => e.split(' ')[0]).sort()).toEqual(['/id', '/n']);
+    expect(
+      problems(d, '/x', { n: 'one', id: 4 })
+        ?.map((e) => e.split(' ')[0])
+        .sort(),
+    ).toEqual(['/id', '/n']);
   });
 
   it('judges nothing when a schema points into another document', () => {

@@ -20,7 +20,11 @@ describe('clause-element table', () => {
     const checkIds = new Set(Object.values(clauseElements).flatMap((list) => list.flatMap((e) => e.checks)));
     const named = [...new Set(Object.values(clauseElements).flatMap((list) => list.flatMap((e) => e.mutants)))];
     const mutants = named.map((id) => ({ id, kills: id === element.mutants[0] ? ['NO-SUCH-CHECK'] : [...checkIds] }));
-    const problems = elementProblems(clauses.filter((c) => c.id !== someClause), new Set([...checkIds].filter((id) => id !== element.checks[0])), mutants.slice(1));
+    const problems = elementProblems(
+      clauses.filter((c) => c.id !== someClause),
+      new Set([...checkIds].filter((id) => id !== element.checks[0])),
+      mutants.slice(1),
+    );
     expect(problems.unknownClauses).toEqual([someClause]);
     expect(problems.unknownChecks.length).toBeGreaterThan(0);
     expect(problems.unknownMutants.length).toBeGreaterThan(0);

@@ -12,7 +12,10 @@ describe('argv → options', () => {
     [['serve', '--profile', 'staging'], { command: 'serve', profile: 'staging' }],
     [['--list', '--format', 'md'], { command: 'run', list: true, format: 'md' }],
     [['--only', 'AUTH-*', '--only', 'KEPT-001'], { command: 'run', only: ['AUTH-*', 'KEPT-001'] }],
-    [['--fail-on', 'should', '--allow-incomplete', '--waivers', 'w.json'], { command: 'run', 'fail-on': 'should', 'allow-incomplete': true, waivers: 'w.json' }],
+    [
+      ['--fail-on', 'should', '--allow-incomplete', '--waivers', 'w.json'],
+      { command: 'run', 'fail-on': 'should', 'allow-incomplete': true, waivers: 'w.json' },
+    ],
   ])('%j parses', (argv, expected) => {
     const { command, values } = parseCommandLine(argv);
     expect({ command, ...values }).toMatchObject(expected);
@@ -53,7 +56,9 @@ describe('configuration resolution', () => {
   });
 
   it('resolves one frozen plan that holds every secret: keys, extra header values, proxy passwords', () => {
-    const plan = resolve(['--target', 'http://a.test', '--key', 'k-primary', '--other-key', 'k-other', '--header', 'X-Token: t-header'], { HTTPS_PROXY: 'http://u:p%40ss@proxy.test:8080' });
+    const plan = resolve(['--target', 'http://a.test', '--key', 'k-primary', '--other-key', 'k-other', '--header', 'X-Token: t-header'], {
+      HTTPS_PROXY: 'http://u:p%40ss@proxy.test:8080',
+    });
     expect(plan.secrets).toEqual(['t-header', 'p%40ss', 'p@ss', 'k-primary', 'k-other']);
     expect(Object.isFrozen(plan) && Object.isFrozen(plan.settings) && Object.isFrozen(plan.target)).toBe(true);
     expect(() => (plan.settings as { seed: number }).seed++).toThrow(TypeError);

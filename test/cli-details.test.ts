@@ -46,7 +46,7 @@ describe('CLI details: parsing and resolution', () => {
     expect(() => resolve(argv, env)).toThrow(message);
   });
 
-  it('records where the key came from: --key, the target\'s keyEnv, or CONFORM_API_KEY', () => {
+  it("records where the key came from: --key, the target's keyEnv, or CONFORM_API_KEY", () => {
     expect(resolve(['--target', 'staging'], { CONFORM_STAGING_API_KEY: 's' }).target).toMatchObject({ keySource: 'CONFORM_STAGING_API_KEY' });
     expect(resolve(['--target', 'staging'], { CONFORM_API_KEY: 'c' }).target).toMatchObject({ keySource: 'CONFORM_API_KEY' });
     expect(resolve(['--target', 'staging', '--key', 'k'], { CONFORM_STAGING_API_KEY: 's' }).target).toMatchObject({ keySource: '--key' });
@@ -72,7 +72,7 @@ describe('the targets file is validated against conform.config.schema.json', () 
     expect(targets.a).toMatchObject({ url: 'https://a.test', headers: { 'X-Gateway-Token': 'GATEWAY_TOKEN' } });
   });
 
-  it('accepts the repository\'s own example', () => {
+  it("accepts the repository's own example", () => {
     expect(Object.keys(loadTargets('conform.config.json', repoRoot))).toEqual(['primary', 'staging']);
   });
 
@@ -115,9 +115,30 @@ describe('CLI details: as a user runs them', () => {
   // [what, argv, env, cwd, exit code, stderr pattern]
   const rows: [string, () => string[], () => Record<string, string>, () => string, number, RegExp][] = [
     ['--fc-path zz', () => ['--only', 'FILT-001', '--seed', '1', '--fc-path', 'zz'], () => ({}), () => repoRoot, 2, /--fc-path must be a fast-check path/],
-    ['serve on a busy port', () => ['serve', '--port', String(busyPort)], () => ({}), () => repoRoot, 2, /port \d+ is already in use; pick another with --port/],
-    ['a refused key from the target\'s keyEnv', () => ['--target', 'live'], () => ({ LIVE_AGENT_KEY: 'wrong-key-4242' }), () => configDir, 2, /refused the key .*check the key in \$LIVE_AGENT_KEY/],
-    ['a refused key from --key', () => ['--target', reference.url, '--key', 'wrong-key-4242'], () => ({}), () => repoRoot, 2, /refused the key .*check the key given with --key/],
+    [
+      'serve on a busy port',
+      () => ['serve', '--port', String(busyPort)],
+      () => ({}),
+      () => repoRoot,
+      2,
+      /port \d+ is already in use; pick another with --port/,
+    ],
+    [
+      "a refused key from the target's keyEnv",
+      () => ['--target', 'live'],
+      () => ({ LIVE_AGENT_KEY: 'wrong-key-4242' }),
+      () => configDir,
+      2,
+      /refused the key .*check the key in \$LIVE_AGENT_KEY/,
+    ],
+    [
+      'a refused key from --key',
+      () => ['--target', reference.url, '--key', 'wrong-key-4242'],
+      () => ({}),
+      () => repoRoot,
+      2,
+      /refused the key .*check the key given with --key/,
+    ],
     ['an unknown target name', () => ['--target', 'prod'], () => ({ CONFORM_API_KEY: 'k' }), () => configDir, 2, /unknown target 'prod': .*\(known: live\)/],
   ];
 
@@ -151,17 +172,24 @@ describe('CLI details: as a user runs them', () => {
   it.each([
     ['head -1', 1],
     ['true', 0],
-  ])('conform --list | %s ends quietly: no EPIPE, exit 0', async (reader, lines) => {
-    const bin = join(repoRoot, 'bin', 'conform.js');
-    const shell = spawn('bash', ['-c', `set -o pipefail; "${process.execPath}" "${bin}" --list | ${reader}`], { cwd: repoRoot, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    shell.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    shell.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => shell.on('close', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout.split('\n').filter(Boolean)).toHaveLength(lines);
-    if (lines > 0) expect(stdout).toMatch(/^[A-Z]+-\d+ /);
-  }, 60_000);
+  ])(
+    'conform --list | %s ends quietly: no EPIPE, exit 0',
+    async (reader, lines) => {
+      const bin = join(repoRoot, 'bin', 'conform.js');
+      const shell = spawn('bash', ['-c', `set -o pipefail; "${process.execPath}" "${bin}" --list | ${reader}`], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+      });
+      let stdout = '';
+      let stderr = '';
+      shell.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      shell.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => shell.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout.split('\n').filter(Boolean)).toHaveLength(lines);
+      if (lines > 0) expect(stdout).toMatch(/^[A-Z]+-\d+ /);
+    },
+    60_000,
+  );
 });

@@ -89,10 +89,21 @@ describe('failures report whole, and say what they could not read', () => {
       const byId = new Map(run.report().checks.map((c) => [c.id, c]));
       const write = byId.get('WRITE-001')!.message ?? '';
       expect(write).toMatch(/^8 of 24 writes other than the kept toggle were not answered 403/);
-      for (const path of ['/artifacts.php', '/artifact-kept.php', '/artifact.php', '/uses.php', '/proposals.php', '/types.php', '/upcoming-interactions.php', '/players.php']) {
+      for (const path of [
+        '/artifacts.php',
+        '/artifact-kept.php',
+        '/artifact.php',
+        '/uses.php',
+        '/proposals.php',
+        '/types.php',
+        '/upcoming-interactions.php',
+        '/players.php',
+      ]) {
         expect(write).toContain(`DELETE ${path} → 404`);
       }
-      expect(byId.get('KEPT-001')!.message).toMatch(/looked for a 2xx answer holding the item record .* found an object with status \(string\), result \(string\)/);
+      expect(byId.get('KEPT-001')!.message).toMatch(
+        /looked for a 2xx answer holding the item record .* found an object with status \(string\), result \(string\)/,
+      );
     } finally {
       await reference.close();
     }
@@ -100,7 +111,7 @@ describe('failures report whole, and say what they could not read', () => {
 });
 
 describe('user enumeration probes', () => {
-  it('probes /api/… only under a base URL at a host\'s root, never under one that already names the API root', async () => {
+  it("probes /api/… only under a base URL at a host's root, never under one that already names the API root", async () => {
     const seen: string[] = [];
     const reference = await startReference({
       wrap: (inner) => (req) => {

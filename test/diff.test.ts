@@ -12,7 +12,17 @@ import { diffJson, renderDiff } from '../src/diff/render.ts';
 import type { DiffReport } from '../src/diff/run.ts';
 import { runCli } from './support/cli.ts';
 
-const primaryRow = { id: 7, Title: 'Azul', type: 'Board game', type_id: 3, is_kept: 1, is_physical: 1, is_digital: 0, is_in_secondary_collection: 0, tags: ['family', 'party'] };
+const primaryRow = {
+  id: 7,
+  Title: 'Azul',
+  type: 'Board game',
+  type_id: 3,
+  is_kept: 1,
+  is_physical: 1,
+  is_digital: 0,
+  is_in_secondary_collection: 0,
+  tags: ['family', 'party'],
+};
 const stagingRow = { id: 7, Title: 'Azul', tags: ['family', 'party'] };
 const primaryVsStaging = { target: 'primary', against: 'staging' } as const;
 
@@ -31,7 +41,10 @@ describe('comparing rows and records', () => {
 
   it('reports a differing title and a missing staging field with both values', () => {
     const found = compareRows('7', { target: primaryRow, against: { id: 7, Title: 'Azul!' } }, primaryVsStaging);
-    expect(found.map((d) => [d.field, d.note])).toEqual([['Title', 'the values differ'], ['tags', 'the against row lacks tags']]);
+    expect(found.map((d) => [d.field, d.note])).toEqual([
+      ['Title', 'the values differ'],
+      ['tags', 'the against row lacks tags'],
+    ]);
     expect(found[0]!.values).toEqual({ target: 'Azul', against: 'Azul!' });
   });
 
@@ -117,7 +130,9 @@ describe('conform diff', () => {
     try {
       const run = await diff(copy.url);
       expect(run.code, run.stdout + run.stderr).toBe(1);
-      expect(run.stdout).toContain(`✗ item ${changed.id}, list row, Title: the values differ: target ${JSON.stringify(original)} | against ${JSON.stringify(changed.Title)}`);
+      expect(run.stdout).toContain(
+        `✗ item ${changed.id}, list row, Title: the values differ: target ${JSON.stringify(original)} | against ${JSON.stringify(changed.Title)}`,
+      );
       expect(run.stdout).toMatch(/verdict: the deployments disagree \(1 title difference\(s\)\); exit 1/);
       expect(run.stdout + run.stderr).not.toContain(key());
     } finally {
@@ -151,7 +166,10 @@ describe('conform diff', () => {
 
   it('resolves named targets and their key variables from the targets file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conform-diff-'));
-    const targets = { live: { url: primary.url, profile: 'primary', keyEnv: 'LIVE_KEY' }, stage: { url: staging.url, profile: 'staging', keyEnv: 'STAGE_KEY' } };
+    const targets = {
+      live: { url: primary.url, profile: 'primary', keyEnv: 'LIVE_KEY' },
+      stage: { url: staging.url, profile: 'staging', keyEnv: 'STAGE_KEY' },
+    };
     writeFileSync(join(dir, 'conform.config.json'), JSON.stringify({ targets }));
     const run = await runCli(['diff', '--target', 'live', '--against', 'stage'], { LIVE_KEY: key(), STAGE_KEY: key() }, dir);
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -190,7 +208,11 @@ describe('diff options: --out, --reporter, --against-profile', () => {
     [[], { GITHUB_ACTIONS: 'true' }, { reporters: ['terminal', 'github'] }],
     [['--against-profile', 'primary'], {}, { against: { kind: 'embedded', profile: 'primary' } }],
     [remote, {}, { against: { profile: 'staging', keySource: '--key' } }],
-    [[...remote, '--against-profile', 'primary', '--against-key', 'k2'], {}, { against: { profile: 'primary', keySource: '--against-key', keys: { primary: 'k2' } } }],
+    [
+      [...remote, '--against-profile', 'primary', '--against-key', 'k2'],
+      {},
+      { against: { profile: 'primary', keySource: '--against-key', keys: { primary: 'k2' } } },
+    ],
   ])('%j %j resolves', (argv, env, expected) => {
     const resolved = config(argv, env);
     expect(resolved).toMatchObject(expected);
@@ -201,22 +223,42 @@ describe('diff options: --out, --reporter, --against-profile', () => {
   it.each([
     [['--reporter', 'junit'], /diff writes the reporters terminal, json, github; not junit/],
     [['--against-profile', 'prod'], /--against-profile must be primary or staging/],
-    [['--target', 'http://a.test', '--key', 'k', '--against', 'elsewhere', '--config', join(import.meta.dirname, '..', 'conform.config.json')], /unknown --against target 'elsewhere'.*\(known: primary, staging\)/],
+    [
+      ['--target', 'http://a.test', '--key', 'k', '--against', 'elsewhere', '--config', join(import.meta.dirname, '..', 'conform.config.json')],
+      /unknown --against target 'elsewhere'.*\(known: primary, staging\)/,
+    ],
   ])('%j is a usage error', (argv, message) => {
     expect(() => config(argv)).toThrow(message);
   });
 });
 
 describe('diff output', () => {
-  const d = (itemId: string, target: unknown, against: unknown): Disagreement => ({ itemId, where: 'list row', field: 'Title', values: { target, against }, note: 'the values differ' });
+  const d = (itemId: string, target: unknown, against: unknown): Disagreement => ({
+    itemId,
+    where: 'list row',
+    field: 'Title',
+    values: { target, against },
+    note: 'the values differ',
+  });
   const report = (disagreements: Disagreement[]): DiffReport => ({
-    sides: { target: { label: 'a', baseUrl: 'http://a', profile: 'primary', items: 3 }, against: { label: 'b', baseUrl: 'http://b', profile: 'primary', items: 3 } },
-    common: 3, onlyOn: { target: [], against: [] }, rowsCompared: 3, sampled: [], seed: 1, requests: 4, disagreements,
+    sides: {
+      target: { label: 'a', baseUrl: 'http://a', profile: 'primary', items: 3 },
+      against: { label: 'b', baseUrl: 'http://b', profile: 'primary', items: 3 },
+    },
+    common: 3,
+    onlyOn: { target: [], against: [] },
+    rowsCompared: 3,
+    sampled: [],
+    seed: 1,
+    requests: 4,
+    disagreements,
   });
 
   it('prints the same difference on several items once, with the ids and two examples', () => {
     const text = renderDiff(report([d('1', 'A', 'a'), d('2', 'B', 'b'), d('3', 'C', 'c')]));
-    expect(text).toContain('✗ list row, Title: the values differ, on 3 items: 1, 2, 3\n    e.g. item 1: target "A" | against "a"\n    e.g. item 2: target "B" | against "b"\n');
+    expect(text).toContain(
+      '✗ list row, Title: the values differ, on 3 items: 1, 2, 3\n    e.g. item 1: target "A" | against "a"\n    e.g. item 2: target "B" | against "b"\n',
+    );
     expect(text).not.toContain('item 3: target');
     expect(renderDiff(report([d('1', 'A', 'a')]))).toContain('✗ item 1, list row, Title: the values differ: target "A" | against "a"');
   });
@@ -226,7 +268,10 @@ describe('diff output', () => {
     expect(renderDiff(r, { full: false })).toMatch(/^ids: 3 in common[^]*verdict: the deployments disagree \(2 title difference\(s\)\); exit 1\n$/);
     const json = JSON.parse(diffJson(r)) as { agrees: boolean; exitCode: number; disagreements: Disagreement[] };
     expect(json).toMatchObject({ agrees: false, exitCode: 1 });
-    expect(json.disagreements.map((x) => x.values)).toEqual([{ target: 'A', against: 'a' }, { target: 'B', against: 'b' }]);
+    expect(json.disagreements.map((x) => x.values)).toEqual([
+      { target: 'A', against: 'a' },
+      { target: 'B', against: 'b' },
+    ]);
   });
 });
 
@@ -257,7 +302,11 @@ describe('conform diff: two primaries, JSON and the job summary', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conform-diffout-'));
     const toFolder = await diff(['--out', dir]);
     expect(toFolder.code).toBe(1);
-    const json = JSON.parse(readFileSync(join(dir, 'diff.json'), 'utf8')) as { agrees: boolean; disagreements: Disagreement[]; sides: { against: { profile: string } } };
+    const json = JSON.parse(readFileSync(join(dir, 'diff.json'), 'utf8')) as {
+      agrees: boolean;
+      disagreements: Disagreement[];
+      sides: { against: { profile: string } };
+    };
     expect(json.agrees).toBe(false);
     expect(json.sides.against.profile).toBe('staging');
     expect(json.disagreements.length).toBeGreaterThan(100);

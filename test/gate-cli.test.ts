@@ -58,7 +58,11 @@ describe('incomplete is not conforming', () => {
     try {
       const run = await runCli(['--target', broken.url, '--key', broken.keys.empty, '--only', 'AUTH-001,AUTH-002,AUTH-003', '-q']);
       expect(run.code, run.stdout).toBe(1);
-      expect(run.report().checks.map((c) => [c.id, c.status])).toEqual([['AUTH-001', 'failed'], ['AUTH-002', 'passed'], ['AUTH-003', 'passed']]);
+      expect(run.report().checks.map((c) => [c.id, c.status])).toEqual([
+        ['AUTH-001', 'failed'],
+        ['AUTH-002', 'passed'],
+        ['AUTH-003', 'passed'],
+      ]);
     } finally {
       await broken.close();
     }
@@ -68,15 +72,29 @@ describe('incomplete is not conforming', () => {
     const run = await runCli(['--target', reference.url, '--key', reference.keys.empty, '--other-key', reference.keys.other, '-q', '--allow-incomplete']);
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toMatch(/Not judged \(\d+\), their precondition is absent on this target; allowed by --allow-incomplete/);
-    expect(verdictLine(run.stdout)).toMatch(/^verdict: conforms \(every MUST check that could be judged passed; \d+ not judged \(--allow-incomplete\)\); exit 0$/);
+    expect(verdictLine(run.stdout)).toMatch(
+      /^verdict: conforms \(every MUST check that could be judged passed; \d+ not judged \(--allow-incomplete\)\); exit 0$/,
+    );
     expect(run.report().policy).toEqual({ failOn: 'must', allowIncomplete: true });
   });
 
   it('the same run passes when every unjudged check is waived, and shows them as waived', async () => {
     const first = await runCli(['--target', reference.url, '--key', reference.keys.empty, '--other-key', reference.keys.other, '--reporter', 'json']);
-    const unjudged = first.report().checks.filter((c) => c.effect === 'blocks').map((c) => c.id);
+    const unjudged = first
+      .report()
+      .checks.filter((c) => c.effect === 'blocks')
+      .map((c) => c.id);
     const waivers = unjudged.map((check) => ({ check, reason: 'this tenant holds no data', expires: '2999-12-31', target: reference.url }));
-    const run = await runCli(['--target', reference.url, '--key', reference.keys.empty, '--other-key', reference.keys.other, '--waivers', waiversFile(waivers)]);
+    const run = await runCli([
+      '--target',
+      reference.url,
+      '--key',
+      reference.keys.empty,
+      '--other-key',
+      reference.keys.other,
+      '--waivers',
+      waiversFile(waivers),
+    ]);
     expect(run.code, run.stdout).toBe(0);
     const report = run.report();
     expect(report.checks.filter((c) => c.effect === 'waived').map((c) => c.id)).toEqual(unjudged);
@@ -97,7 +115,9 @@ describe('incomplete is not conforming', () => {
       expect(run.stdout).toContain(`${c.id} MUST precondition: needs a second user's key`);
     }
     expect(report.selection).toMatchObject({ only: ['SCOPE-*', 'PLAY-*'], skip: [], total });
-    expect(verdictLine(run.stdout)).toMatch(new RegExp(`^verdict: incomplete \\(.*; partial run: --only SCOPE-\\*,PLAY-\\* \\(\\d+ of ${total} checks\\)\\); exit 3$`));
+    expect(verdictLine(run.stdout)).toMatch(
+      new RegExp(`^verdict: incomplete \\(.*; partial run: --only SCOPE-\\*,PLAY-\\* \\(\\d+ of ${total} checks\\)\\); exit 3$`),
+    );
     const allowed = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'SCOPE-*,PLAY-*', '-q', '--allow-incomplete']);
     expect(allowed.code).toBe(0);
   });
@@ -143,7 +163,9 @@ describe('not an Agent API', () => {
   });
 
   it('a web site (HTML on every path): exit 2 with the hint that a path prefix may be missing', async () => {
-    const site = await serve((_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Welcome</title>'));
+    const site = await serve(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Welcome</title>'),
+    );
     try {
       const run = await runCli(['--target', site.url, '--key', 'conform-test-key']);
       expect(run.code).toBe(2);
@@ -250,8 +272,13 @@ describe('waivers', () => {
 
   it('waivers in conform.config.json apply to their target', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conform-config-'));
-    writeFileSync(join(dir, 'conform.config.json'), JSON.stringify({ targets: { vendor: { url: broken.url, waivers: [{ check: 'AUTH-003', reason: 'in the config', expires: '2999-01-31' }] } } }));
-    const run = await runCli(['--config', join(dir, 'conform.config.json'), '--target', 'vendor', '--only', 'AUTH-003', '-q'], { CONFORM_API_KEY: broken.keys.primary });
+    writeFileSync(
+      join(dir, 'conform.config.json'),
+      JSON.stringify({ targets: { vendor: { url: broken.url, waivers: [{ check: 'AUTH-003', reason: 'in the config', expires: '2999-01-31' }] } } }),
+    );
+    const run = await runCli(['--config', join(dir, 'conform.config.json'), '--target', 'vendor', '--only', 'AUTH-003', '-q'], {
+      CONFORM_API_KEY: broken.keys.primary,
+    });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.report().waivers).toEqual([{ check: 'AUTH-003', reason: 'in the config', expires: '2999-01-31', target: 'vendor', state: 'applied' }]);
   });

@@ -15,7 +15,6 @@ import { runCli, spawnCli } from './support/cli.ts';
 import { keyArgs, withReference } from './support/reference.ts';
 import { stateOf } from './support/state.ts';
 
-
 function everyOutput(outDir: string, ...streams: string[]): string {
   return [...streams, ...readdirSync(outDir).map((f) => readFileSync(join(outDir, f), 'utf8'))].join('\n');
 }
@@ -33,7 +32,7 @@ describe('transient faults', () => {
 
   it('retries a read that met 503, 429 and a reset, and records each retry', async () => {
     let calls = 0;
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       calls++;
       if (calls === 1) return res.writeHead(503, { 'retry-after': '0' }).end();
       if (calls === 2) return res.writeHead(429, { 'retry-after': '0' }).end();
@@ -46,7 +45,9 @@ describe('transient faults', () => {
       expect(ex.response.status).toBe(200);
       expect(ex.retries?.map((r) => r.status)).toEqual([503, 429]);
       calls = 0;
-      await expect(client.send({ method: 'POST', path: '/artifact-kept.php', intent: 'kept-toggle', json: {} })).resolves.toMatchObject({ response: { status: 503 } });
+      await expect(client.send({ method: 'POST', path: '/artifact-kept.php', intent: 'kept-toggle', json: {} })).resolves.toMatchObject({
+        response: { status: 503 },
+      });
     } finally {
       await client.close();
       server.close();
@@ -62,9 +63,16 @@ describe('faults that sending again would not cure', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'1,'.repeat(5000)}1]`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys: { primary: 'k-123456' }, timeoutMs: 2000, maxBodyBytes: 1000 });
+    const client = new ApiClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      keys: { primary: 'k-123456' },
+      timeoutMs: 2000,
+      maxBodyBytes: 1000,
+    });
     try {
-      await expect(client.send({ method: 'GET', path: '/uses.php', idempotent: true })).rejects.toThrow(/GET \/uses\.php: response body larger than 1000 bytes/);
+      await expect(client.send({ method: 'GET', path: '/uses.php', idempotent: true })).rejects.toThrow(
+        /GET \/uses\.php: response body larger than 1000 bytes/,
+      );
       expect(calls).toBe(1);
     } finally {
       await client.close();
@@ -179,7 +187,24 @@ describe('write firewall', () => {
 describe('bad input to the suite itself', () => {
   it('never answers random argv or config with anything but a usage error', () => {
     const token = fc.oneof(
-      fc.constantFrom('--target', '--profile', '--key', '--seed', '--runs', '--timeout', '--deadline', '--rps', '--only', '--config', '--out', 'serve', 'restore', '-h', '--', '-x'),
+      fc.constantFrom(
+        '--target',
+        '--profile',
+        '--key',
+        '--seed',
+        '--runs',
+        '--timeout',
+        '--deadline',
+        '--rps',
+        '--only',
+        '--config',
+        '--out',
+        'serve',
+        'restore',
+        '-h',
+        '--',
+        '-x',
+      ),
       fc.string({ maxLength: 12 }),
     );
     fc.assert(
@@ -198,14 +223,21 @@ describe('bad input to the suite itself', () => {
     const { writeFileSync } = await import('node:fs');
     const dir = mkdtempSync(join(tmpdir(), 'conform-cfg-'));
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ targets: v }))), (text) => {
-        writeFileSync(join(dir, 'c.json'), text);
-        try {
-          loadTargets('c.json', dir);
-        } catch (error) {
-          if (!(error instanceof UsageError)) throw error;
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ targets: v })),
+        ),
+        (text) => {
+          writeFileSync(join(dir, 'c.json'), text);
+          try {
+            loadTargets('c.json', dir);
+          } catch (error) {
+            if (!(error instanceof UsageError)) throw error;
+          }
+        },
+      ),
       { numRuns: 300, seed: 42 },
     );
   });
@@ -226,14 +258,17 @@ describe('bad input to the suite itself', () => {
 describe('key secrecy', () => {
   // A hostile target: every answer reflects the caller's Authorization header in a header, in the body
   // and, for the list, in an error message. Nothing the suite writes may carry it on.
-  const echoKey = (inner: Handler): Handler => async (req) => {
-    const answer = await inner(req);
-    const auth = req.headers.authorization ?? '';
-    const body = req.path === '/artifacts.php' && answer.status === 200
-      ? { errors: [`bad request from ${auth}`] }
-      : { ...(typeof answer.body === 'object' && answer.body !== null ? answer.body : {}), echoed: auth };
-    return { ...answer, status: req.path === '/artifacts.php' ? 400 : answer.status, headers: { ...answer.headers, 'x-echo': auth }, body };
-  };
+  const echoKey =
+    (inner: Handler): Handler =>
+    async (req) => {
+      const answer = await inner(req);
+      const auth = req.headers.authorization ?? '';
+      const body =
+        req.path === '/artifacts.php' && answer.status === 200
+          ? { errors: [`bad request from ${auth}`] }
+          : { ...(typeof answer.body === 'object' && answer.body !== null ? answer.body : {}), echoed: auth };
+      return { ...answer, status: req.path === '/artifacts.php' ? 400 : answer.status, headers: { ...answer.headers, 'x-echo': auth }, body };
+    };
 
   it('a failing run against a target that echoes the key leaks it nowhere', async () => {
     await withReference({ wrap: echoKey }, async (reference) => {
@@ -254,24 +289,26 @@ describe('key secrecy', () => {
 });
 
 describe('responses that are not what they claim', () => {
-  const lying = (inner: Handler): Handler => async (req) => {
-    if (req.path === '/types.php' && req.headers.authorization?.startsWith('Bearer ') && req.query.has('probe-html') === false && req.method === 'GET') {
-      const answer = await inner(req);
-      if (answer.status !== 200) return answer;
-      return { status: 200, headers: { 'content-type': 'text/html' }, rawBody: '<html><body>Welcome</body></html>' };
-    }
-    if (req.path === '/players.php' && req.method === 'GET') {
-      const answer = await inner(req);
-      if (answer.status !== 200) return answer;
-      return { ...answer, headers: { 'content-type': 'text/plain' }, rawBody: JSON.stringify(answer.body) };
-    }
-    if (req.path === '/upcoming-interactions.php' && req.method === 'GET') {
-      const answer = await inner(req);
-      if (answer.status !== 200) return answer;
-      return { status: 200, headers: { 'content-type': 'application/json' }, rawBody: `[${'0,'.repeat(20_000_000)}0]` };
-    }
-    return inner(req);
-  };
+  const lying =
+    (inner: Handler): Handler =>
+    async (req) => {
+      if (req.path === '/types.php' && req.headers.authorization?.startsWith('Bearer ') && req.query.has('probe-html') === false && req.method === 'GET') {
+        const answer = await inner(req);
+        if (answer.status !== 200) return answer;
+        return { status: 200, headers: { 'content-type': 'text/html' }, rawBody: '<html><body>Welcome</body></html>' };
+      }
+      if (req.path === '/players.php' && req.method === 'GET') {
+        const answer = await inner(req);
+        if (answer.status !== 200) return answer;
+        return { ...answer, headers: { 'content-type': 'text/plain' }, rawBody: JSON.stringify(answer.body) };
+      }
+      if (req.path === '/upcoming-interactions.php' && req.method === 'GET') {
+        const answer = await inner(req);
+        if (answer.status !== 200) return answer;
+        return { status: 200, headers: { 'content-type': 'application/json' }, rawBody: `[${'0,'.repeat(20_000_000)}0]` };
+      }
+      return inner(req);
+    };
 
   it('non-JSON, mislabelled and huge bodies give failures naming the endpoint, not a crash', async () => {
     await withReference({ wrap: lying }, async (reference) => {

@@ -45,7 +45,12 @@ describe('conform init', () => {
       staging: expect.objectContaining({ url: 'https://staging.example.com/api', profile: 'staging', keyEnv: 'CONFORM_STAGING_API_KEY' }),
     });
     const config = resolveRunConfig(parseCommandLine(['--target', 'staging']).values, { CONFORM_STAGING_API_KEY: 'k' }, cwd);
-    expect(config.target).toMatchObject({ kind: 'remote', baseUrl: 'https://staging.example.com/api', profile: 'staging', keySource: 'CONFORM_STAGING_API_KEY' });
+    expect(config.target).toMatchObject({
+      kind: 'remote',
+      baseUrl: 'https://staging.example.com/api',
+      profile: 'staging',
+      keySource: 'CONFORM_STAGING_API_KEY',
+    });
     expect(existsSync(join(cwd, WORKFLOW_FILE))).toBe(false);
   });
 
@@ -58,7 +63,9 @@ describe('conform init', () => {
     expect(code).toBe(0);
     expect(questions).toEqual([expect.stringMatching(/Base URL/), expect.stringMatching(/Profile.*\[primary\]/), expect.stringMatching(/workflow.*\[y\/N\]/)]);
     expect(loadTargets(undefined, cwd).primary).toMatchObject({ url: 'https://agent.example.com', profile: 'primary', keyEnv: 'CONFORM_API_KEY' });
-    const workflow = parse(readFileSync(join(cwd, WORKFLOW_FILE), 'utf8')) as { jobs: { conform: { steps: { uses?: string; with?: Record<string, string> }[] } } };
+    const workflow = parse(readFileSync(join(cwd, WORKFLOW_FILE), 'utf8')) as {
+      jobs: { conform: { steps: { uses?: string; with?: Record<string, string> }[] } };
+    };
     const step = workflow.jobs.conform.steps.find((s) => s.with?.target !== undefined)!;
     expect(step.with).toEqual({ target: 'primary', key: '${{ secrets.CONFORM_API_KEY }}', 'other-key': '${{ secrets.CONFORM_OTHER_API_KEY }}' });
     expect(workflow.jobs.conform.steps[0]!.uses).toMatch(/^actions\/checkout@/);
@@ -121,7 +128,14 @@ describe('conform explain', () => {
   });
 
   it('prints what a check accepts where the spec leaves a choice, from its metadata', async () => {
-    const check: ListedCheck = { id: 'KEPT-001', level: 'MUST', sections: ['§3'], title: 't', area: 'kept-toggle', accepts: ['flags as 0/1 or booleans', 'any 2xx for the toggle'] };
+    const check: ListedCheck = {
+      id: 'KEPT-001',
+      level: 'MUST',
+      sections: ['§3'],
+      title: 't',
+      area: 'kept-toggle',
+      accepts: ['flags as 0/1 or booleans', 'any 2xx for the toggle'],
+    };
     const text = renderExplanation(await explain(check));
     expect(text).toMatch(/Where the spec leaves a choice, it accepts:\n {2}- flags as 0\/1 or booleans\n {2}- any 2xx for the toggle\n/);
     const without = renderExplanation(await explain({ ...check, accepts: undefined }));

@@ -50,7 +50,11 @@ describe('shapeOf: what a failure says it found', () => {
 
 describe('catalog paths, whatever its format (§1: its content is not shown)', () => {
   it('finds endpoints named as keys, paths, URLs or "METHOD /path", and not in prose', () => {
-    const doc = { endpoints: [{ path: 'GET /v1/uses.php' }, 'https://api.example.org/types.php?x=1', 'artifact.php'], paths: { '/artifacts.php': {} }, note: 'see /players.php for people' };
+    const doc = {
+      endpoints: [{ path: 'GET /v1/uses.php' }, 'https://api.example.org/types.php?x=1', 'artifact.php'],
+      paths: { '/artifacts.php': {} },
+      note: 'see /players.php for people',
+    };
     expect([...namedPaths(doc)].sort()).toEqual(['/artifact.php', '/artifacts.php', '/types.php', '/v1/uses.php']);
     expect(unnamedPaths(doc, ['/uses.php', '/types.php', '/artifact.php', '/players.php'])).toEqual(['/players.php']);
   });
@@ -63,7 +67,12 @@ function exchange(path: string, status: number, text: string): Exchange {
   } catch {
     json = undefined;
   }
-  return { seq: 1, request: { method: 'GET', url: `http://host${path}`, headers: {} }, response: { status, headers: {}, text, json }, durationMs: 1 } as unknown as Exchange;
+  return {
+    seq: 1,
+    request: { method: 'GET', url: `http://host${path}`, headers: {} },
+    response: { status, headers: {}, text, json },
+    durationMs: 1,
+  } as unknown as Exchange;
 }
 
 describe('paths a target does not serve', () => {
@@ -83,7 +92,10 @@ describe('paths a target does not serve', () => {
 });
 
 describe('cursor direction (§4: paging by id, its direction not shown)', () => {
-  const window = (ids: string[]): CursorWindow => ({ complete: false, pages: [{ rows: ids.map((id) => ({ id })), hasMore: true, nextCursor: 'x', exchange: exchange('/artifacts.php', 200, '{}') }] });
+  const window = (ids: string[]): CursorWindow => ({
+    complete: false,
+    pages: [{ rows: ids.map((id) => ({ id })), hasMore: true, nextCursor: 'x', exchange: exchange('/artifacts.php', 200, '{}') }],
+  });
 
   it('reads the direction from the first and last ids, numerically or by code units', () => {
     expect(directionOf(['2', '10', '11'])).toBe('ascending');
@@ -91,7 +103,7 @@ describe('cursor direction (§4: paging by id, its direction not shown)', () => 
     expect(directionOf(['itm-999', 'itm-1063'])).toBe('descending');
   });
 
-  it('bounds a window at the last id in the walk\'s direction', () => {
+  it("bounds a window at the last id in the walk's direction", () => {
     const ascending = windowBound(window(['1', '2', '5']), (r) => String(r.id));
     expect(['4', '5', '6'].map(ascending)).toEqual([true, true, false]);
     const descending = windowBound(window(['9', '7', '5']), (r) => String(r.id), 'descending');

@@ -11,7 +11,11 @@ let rows: SelfTestRow[] = [];
 // scripts/mutation-score.ts runs every target under each of its seeds, in worker processes with one
 // vitest instance each; the assertions below read its results, one test per mutant and per clean target.
 beforeAll(() => {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/mutation-score.ts', '--json'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/mutation-score.ts', '--json'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   rows = JSON.parse(out) as SelfTestRow[];
   const killed = rows.filter((r) => r.kind === 'mutant' && r.ok).length;
   console.log(`mutation score: ${killed}/${mutants.length} mutants killed`);
@@ -29,7 +33,11 @@ describe('clean targets conform: the reference and every variant the spec allows
       const r = row(id);
       expect(r.runs.map((run) => run.seed)).toEqual([...DEFAULT_SEEDS]);
       // Zero failed checks of any level: a SHOULD failure on a correct implementation is a false alarm too.
-      const bad = r.runs.flatMap((run) => Object.entries(run.statuses).filter(([, s]) => s === 'failed' || s === 'error').map(([check, s]) => `seed ${run.seed}: ${check}=${s}`));
+      const bad = r.runs.flatMap((run) =>
+        Object.entries(run.statuses)
+          .filter(([, s]) => s === 'failed' || s === 'error')
+          .map(([check, s]) => `seed ${run.seed}: ${check}=${s}`),
+      );
       expect(bad, 'checks that failed a correct implementation').toEqual([]);
       expect(r.failedChecks ?? [], 'failed checks, MUST and SHOULD alike').toEqual([]);
       expect(r.harnessErrors).toEqual([]);
@@ -44,7 +52,9 @@ describe('every mutant of the reference is killed by the checks it names, under 
     it(`${mutant.id}: ${mutant.description} → fails ${mutant.kills.join(', ')}`, () => {
       const r = row(mutant.id);
       expect(r.runs.map((run) => run.seed)).toEqual([...DEFAULT_SEEDS]);
-      const alive = r.runs.flatMap((run) => mutant.kills.filter((id) => run.statuses[id] !== 'failed').map((id) => `seed ${run.seed}: ${id}=${run.statuses[id] ?? run.crash ?? 'absent'}`));
+      const alive = r.runs.flatMap((run) =>
+        mutant.kills.filter((id) => run.statuses[id] !== 'failed').map((id) => `seed ${run.seed}: ${id}=${run.statuses[id] ?? run.crash ?? 'absent'}`),
+      );
       const when = r.killedSeeds?.length ? `killed under seeds ${r.killedSeeds.join(', ')} only` : 'never killed';
       expect(alive, `${when}; checks that did not fail`).toEqual([]);
     });
@@ -58,7 +68,10 @@ describe('mutant catalogue', () => {
     const checks = JSON.parse(run.stdout) as { id: string; level: string }[];
     const covered = new Set(mutants.flatMap((m) => m.kills));
     expect(checks.filter((c) => !covered.has(c.id)).map((c) => c.id)).toEqual([]);
-    expect([...covered].filter((id) => !checks.some((c) => c.id === id)), 'mutants name checks that do not exist').toEqual([]);
+    expect(
+      [...covered].filter((id) => !checks.some((c) => c.id === id)),
+      'mutants name checks that do not exist',
+    ).toEqual([]);
   });
 
   it('has unique mutant ids', () => {

@@ -46,17 +46,28 @@ async function startProxy() {
   const seen: { method: string; target: string; authorization?: string }[] = [];
   const sockets = new Set<Socket>();
   const server = createHttpServer((req, res) => {
-    seen.push({ method: req.method ?? '', target: req.url ?? '', ...(req.headers['proxy-authorization'] ? { authorization: req.headers['proxy-authorization'] } : {}) });
-    const url = new URL(req.url ?? '');
-    const upstream = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    seen.push({
+      method: req.method ?? '',
+      target: req.url ?? '',
+      ...(req.headers['proxy-authorization'] ? { authorization: req.headers['proxy-authorization'] } : {}),
     });
+    const url = new URL(req.url ?? '');
+    const upstream = httpRequest(
+      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {
-    seen.push({ method: 'CONNECT', target: req.url ?? '', ...(req.headers['proxy-authorization'] ? { authorization: req.headers['proxy-authorization'] } : {}) });
+    seen.push({
+      method: 'CONNECT',
+      target: req.url ?? '',
+      ...(req.headers['proxy-authorization'] ? { authorization: req.headers['proxy-authorization'] } : {}),
+    });
     const [host, port] = (req.url ?? '').split(':');
     const upstream = connect(Number(port), host!, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -90,10 +101,27 @@ describe.skipIf(!hasOpenssl)('a target behind TLS with a private certificate aut
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conform-tls-'));
     caFile = join(dir, 'ca.pem');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=conform-test-ca',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', caFile,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=conform-test-ca',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        caFile,
+      ],
+      { stdio: 'ignore' },
+    );
     reference = await startReference();
     const upstreamPort = Number(new URL(reference.url).port);
     // TLS in front of the reference, as a load balancer would terminate it.
@@ -189,20 +217,32 @@ describe('proxies from the environment', () => {
 describe('--header', () => {
   const token = 'gw-token-3b9d2e71';
   /** A gateway in front of the reference: refuses requests without its token, and echoes it back in answers. */
-  const gateway = (inner: Handler): Handler => async (req) => {
-    if (req.headers['x-gateway-token'] !== token) return { status: 401, body: { errors: ['gateway: missing token'] } };
-    const answer = await inner(req);
-    // A defect on /types.php, so that the reports show a request, its reproduction and the echo.
-    if (req.path === '/types.php' && req.method === 'GET' && answer.status === 200) {
-      return { status: 200, headers: { 'x-echo': token }, body: { echoed: token } };
-    }
-    return answer;
-  };
+  const gateway =
+    (inner: Handler): Handler =>
+    async (req) => {
+      if (req.headers['x-gateway-token'] !== token) return { status: 401, body: { errors: ['gateway: missing token'] } };
+      const answer = await inner(req);
+      // A defect on /types.php, so that the reports show a request, its reproduction and the echo.
+      if (req.path === '/types.php' && req.method === 'GET' && answer.status === 200) {
+        return { status: 200, headers: { 'x-echo': token }, body: { echoed: token } };
+      }
+      return answer;
+    };
 
   it('is sent with every request, and its value is masked in every output', async () => {
     const reference = await startReference({ wrap: gateway });
     try {
-      const run = await runCli([...keyArgs(reference), '--only', 'AUTH-001,TYPE-*', '--seed', '5', '--header', `X-Gateway-Token: ${token}`, '--reporter', 'terminal,json,junit,html']);
+      const run = await runCli([
+        ...keyArgs(reference),
+        '--only',
+        'AUTH-001,TYPE-*',
+        '--seed',
+        '5',
+        '--header',
+        `X-Gateway-Token: ${token}`,
+        '--reporter',
+        'terminal,json,junit,html',
+      ]);
       expect(run.code, run.stdout + run.stderr).toBe(1);
       const report = run.report();
       expect(report.checks.find((c) => c.id === 'AUTH-001')?.status).toBe('passed');
@@ -218,7 +258,10 @@ describe('--header', () => {
     const reference = await startReference({ wrap: gateway });
     try {
       const cwd = mkdtempSync(join(tmpdir(), 'conform-cfg-'));
-      writeFileSync(join(cwd, 'conform.config.json'), JSON.stringify({ targets: { gw: { url: reference.url, keyEnv: 'GW_KEY', headers: { 'X-Gateway-Token': 'GW_TOKEN' } } } }));
+      writeFileSync(
+        join(cwd, 'conform.config.json'),
+        JSON.stringify({ targets: { gw: { url: reference.url, keyEnv: 'GW_KEY', headers: { 'X-Gateway-Token': 'GW_TOKEN' } } } }),
+      );
       const run = await runCli(['--target', 'gw', '--only', 'AUTH-001', '--seed', '5'], { GW_KEY: reference.keys.primary, GW_TOKEN: token }, cwd);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       const missing = await runCli(['--target', 'gw', '--only', 'AUTH-001'], { GW_KEY: reference.keys.primary }, cwd);
@@ -244,16 +287,31 @@ describe('network settings are resolved once, from flags, the targets file and t
   const resolve = (argv: string[], env: Record<string, string> = {}, cwd = tmpdir()) => resolveRunConfig(parseCommandLine(argv).values, env, cwd).target;
 
   it('reads proxies from the environment, lower-case spellings first, for remote targets only', () => {
-    const env = { CONFORM_API_KEY: 'k', HTTPS_PROXY: 'http://upper.test:1', https_proxy: 'http://lower.test:2', HTTP_PROXY: 'http://plain.test:3', NO_PROXY: 'internal.test' };
-    expect(resolve(['--target', 'https://a.test'], env).network).toEqual({ proxy: { https: 'http://lower.test:2', http: 'http://plain.test:3', noProxy: 'internal.test' } });
+    const env = {
+      CONFORM_API_KEY: 'k',
+      HTTPS_PROXY: 'http://upper.test:1',
+      https_proxy: 'http://lower.test:2',
+      HTTP_PROXY: 'http://plain.test:3',
+      NO_PROXY: 'internal.test',
+    };
+    expect(resolve(['--target', 'https://a.test'], env).network).toEqual({
+      proxy: { https: 'http://lower.test:2', http: 'http://plain.test:3', noProxy: 'internal.test' },
+    });
     expect(resolve([], env).network).toBeUndefined();
     expect(() => resolve(['--target', 'https://a.test'], { CONFORM_API_KEY: 'k', HTTPS_PROXY: 'not a url' })).toThrow(/HTTPS_PROXY is not a valid URL/);
   });
 
-  it('merges the entry\'s headers with --header, which wins for the same name', () => {
+  it("merges the entry's headers with --header, which wins for the same name", () => {
     const cwd = mkdtempSync(join(tmpdir(), 'conform-cfg-'));
-    writeFileSync(join(cwd, 'conform.config.json'), JSON.stringify({ targets: { gw: { url: 'https://gw.test', headers: { 'X-Tenant': 'TENANT', 'X-Token': 'TOKEN' } } } }));
-    const target = resolve(['--target', 'gw', '--header', 'x-token: from-flag', '--header', 'X-Extra:  spaced  '], { CONFORM_API_KEY: 'k', TENANT: 't-1', TOKEN: 'from-env' }, cwd);
+    writeFileSync(
+      join(cwd, 'conform.config.json'),
+      JSON.stringify({ targets: { gw: { url: 'https://gw.test', headers: { 'X-Tenant': 'TENANT', 'X-Token': 'TOKEN' } } } }),
+    );
+    const target = resolve(
+      ['--target', 'gw', '--header', 'x-token: from-flag', '--header', 'X-Extra:  spaced  '],
+      { CONFORM_API_KEY: 'k', TENANT: 't-1', TOKEN: 'from-env' },
+      cwd,
+    );
     expect(target.network?.headers).toEqual({ 'X-Tenant': 't-1', 'x-token': 'from-flag', 'X-Extra': 'spaced' });
   });
 

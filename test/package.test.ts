@@ -9,9 +9,12 @@ import { readReport, repoRoot } from './support/cli.ts';
 describe('the packed package', () => {
   it('installs into an empty folder and runs conform against its embedded reference', { timeout: 240_000 }, () => {
     const folder = mkdtempSync(join(tmpdir(), 'conform-vendor-'));
-    const npm = (args: string[], cwd: string) =>
-      execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
-    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot)) as { filename: string; size: number; files: { path: string }[] }[];
+    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
+    const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot)) as {
+      filename: string;
+      size: number;
+      files: { path: string }[];
+    }[];
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toContain('bin/conform.js');
     expect(files).toContain('conform.config.schema.json');
@@ -38,7 +41,13 @@ describe('the packed package', () => {
     expect(report.verdict).toBe('conforms');
     expect(report.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(6);
 
-    const run = (args: string[]) => execFileSync('npx', ['conform', ...args], { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
+    const run = (args: string[]) =>
+      execFileSync('npx', ['conform', ...args], {
+        cwd: folder,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+      });
     expect(run(['explain', 'KEPT-001'])).toMatch(/Proven by the mutant\(s\) it fails[^]*kept-ignores-value/);
     run(['init', '--target', 'https://agent.example.com']);
     const config = JSON.parse(readFileSync(join(folder, 'conform.config.json'), 'utf8')) as { $schema: string };

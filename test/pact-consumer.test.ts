@@ -13,11 +13,15 @@ const freshDir = () => mkdtempSync(join(tmpdir(), 'conform-pact-test-'));
 interface PactInteraction {
   description: string;
   providerStates?: { name: string }[];
-  request: { query?: Record<string, string[]>; body?: { content?: Record<string, unknown> }; generators?: Record<string, Record<string, { type: string; expression: string }>> };
+  request: {
+    query?: Record<string, string[]>;
+    body?: { content?: Record<string, unknown> };
+    generators?: Record<string, Record<string, { type: string; expression: string }>>;
+  };
 }
 const readPact = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { interactions: PactInteraction[] };
 
-describe('the agent as a Pact consumer: its client against Pact\'s mock server', () => {
+describe("the agent as a Pact consumer: its client against Pact's mock server", () => {
   const pact = newPact(freshDir());
   for (const interaction of contract) {
     it(interaction.description, () => runInteraction(pact, interaction));
@@ -33,7 +37,12 @@ describe('the agent as a Pact consumer: its client against Pact\'s mock server',
 
   it('fails when the agent cannot use the answer', async () => {
     const list = contract.find((i) => i.description === 'a POST of the item list with an empty body')!;
-    const unusable = { ...list, expect: () => { throw new Error('the agent could not read the answer'); } };
+    const unusable = {
+      ...list,
+      expect: () => {
+        throw new Error('the agent could not read the answer');
+      },
+    };
     await expect(runInteraction(newPact(freshDir()), unusable)).rejects.toThrow(/could not read/);
   });
 });

@@ -14,7 +14,11 @@ import { describeVerification, judge, verifyPact, type Verification } from '../s
 import { runCli } from './support/cli.ts';
 
 /** Starts the reference with `options`, verifies the pact against it with `key` (default: the primary user's). */
-async function verifyAgainst(options: ReferenceOptions, pick: (keys: { primary: string; empty: string }) => string = (k) => k.primary, providerStates?: string) {
+async function verifyAgainst(
+  options: ReferenceOptions,
+  pick: (keys: { primary: string; empty: string }) => string = (k) => k.primary,
+  providerStates?: string,
+) {
   const reference = await startReference(options);
   const key = pick(reference.keys);
   try {
@@ -57,7 +61,7 @@ describe('conform pact verify', () => {
     expect(failed(verification)).toEqual(['a GET of the item list without an Authorization header']);
   });
 
-  it.concurrent('fails against a mutant that accepts is_kept 2, and puts the item\'s kept value back', async () => {
+  it.concurrent("fails against a mutant that accepts is_kept 2, and puts the item's kept value back", async () => {
     let keptBefore: unknown[] = [];
     const options = await mutant('kept-coerces-truthy');
     const reference = await startReference(options);
@@ -75,10 +79,12 @@ describe('conform pact verify', () => {
 
   it.concurrent('gives no verdict (exit 3) when the states cannot be set up, and sends no write for them', async () => {
     const writes: string[] = [];
-    const recordWrites = (inner: Handler): Handler => (req) => {
-      if (req.method !== 'GET' && req.path !== '/artifacts.php') writes.push(`${req.method} ${req.path}`);
-      return inner(req);
-    };
+    const recordWrites =
+      (inner: Handler): Handler =>
+      (req) => {
+        if (req.method !== 'GET' && req.path !== '/artifacts.php') writes.push(`${req.method} ${req.path}`);
+        return inner(req);
+      };
     // The empty user has no item: "the user has an item" cannot be set up.
     const { verification } = await verifyAgainst({ wrap: recordWrites }, (k) => k.empty);
     expect(verification.exitCode).toBe(3);
@@ -89,8 +95,10 @@ describe('conform pact verify', () => {
   });
 
   it.concurrent('masks the key even when a target echoes it back', async () => {
-    const echo = (inner: Handler): Handler => async (req) =>
-      req.path === '/types.php' ? { status: 500, body: { errors: [{ message: `refused ${req.headers.authorization}` }] } } : inner(req);
+    const echo =
+      (inner: Handler): Handler =>
+      async (req) =>
+        req.path === '/types.php' ? { status: 500, body: { errors: [{ message: `refused ${req.headers.authorization}` }] } } : inner(req);
     const { verification, key } = await verifyAgainst({ wrap: echo });
     expect(verification.exitCode).toBe(1);
     const text = describeVerification(verification);
@@ -98,7 +106,7 @@ describe('conform pact verify', () => {
     expect(text).not.toContain(key);
   });
 
-  it.concurrent('uses a vendor\'s provider-states module in place of the built-in handler', async () => {
+  it.concurrent("uses a vendor's provider-states module in place of the built-in handler", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conform-states-'));
     const module = join(dir, 'states.mjs');
     // An id no item has: the single read must then fail, which proves the vendor's handler was used.
@@ -112,24 +120,59 @@ describe('conform pact verify', () => {
 describe('judging a verification report', () => {
   const report = (results: [string, 'OK' | 'Error'][]) => ({
     interactionResults: results.map(([description, result]) => ({ description, result })),
-    errors: results.filter(([, r]) => r === 'Error').map(([d]) => ({ interaction: `Verifying a pact between agent and agent-api - ${d}`, mismatch: { mismatches: [{ mismatch: 'expected 200 but was 404', path: '' }] } })),
+    errors: results
+      .filter(([, r]) => r === 'Error')
+      .map(([d]) => ({
+        interaction: `Verifying a pact between agent and agent-api - ${d}`,
+        mismatch: { mismatches: [{ mismatch: 'expected 200 but was 404', path: '' }] },
+      })),
   });
-  const stateOf = new Map([['a GET of one item', [states.hasItem]], ['a GET of the item types', []]]);
+  const stateOf = new Map([
+    ['a GET of one item', [states.hasItem]],
+    ['a GET of the item types', []],
+  ]);
 
   it('fails (1) on a failed interaction whose state was set up, and names its mismatch', () => {
-    const v = judge({ report: report([['a GET of one item', 'Error'], ['a GET of the item types', 'OK']]), stateErrors: [], heldBack: [] }, stateOf);
+    const v = judge(
+      {
+        report: report([
+          ['a GET of one item', 'Error'],
+          ['a GET of the item types', 'OK'],
+        ]),
+        stateErrors: [],
+        heldBack: [],
+      },
+      stateOf,
+    );
     expect(v.exitCode).toBe(1);
     expect(v.outcomes[0]).toEqual({ description: 'a GET of one item', status: 'failed', problems: ['expected 200 but was 404'] });
   });
 
   it('does not hold a failure against the target when its state could not be set up (3)', () => {
-    const v = judge({ report: report([['a GET of one item', 'Error'], ['a GET of the item types', 'OK']]), stateErrors: [{ state: states.hasItem, action: 'setup', message: 'empty' }], heldBack: [] }, stateOf);
+    const v = judge(
+      {
+        report: report([
+          ['a GET of one item', 'Error'],
+          ['a GET of the item types', 'OK'],
+        ]),
+        stateErrors: [{ state: states.hasItem, action: 'setup', message: 'empty' }],
+        heldBack: [],
+      },
+      stateOf,
+    );
     expect(v.outcomes.map((o) => o.status)).toEqual(['not judged', 'passed']);
     expect(v.exitCode).toBe(3);
   });
 
   it('never passes when a teardown could not put a kept value back (3)', () => {
-    const v = judge({ report: report([['a GET of the item types', 'OK']]), stateErrors: [{ state: states.hasItemWithKnownKept, action: 'teardown', message: 'could not restore' }], heldBack: [] }, stateOf);
+    const v = judge(
+      {
+        report: report([['a GET of the item types', 'OK']]),
+        stateErrors: [{ state: states.hasItemWithKnownKept, action: 'teardown', message: 'could not restore' }],
+        heldBack: [],
+      },
+      stateOf,
+    );
     expect(v.exitCode).toBe(3);
   });
 });
@@ -177,9 +220,14 @@ describe('pact verify: the staging subset and reproductions', () => {
     try {
       const verification = await verifyPact({ baseUrl: reference.url, key: reference.keys.primary });
       const failure = verification.outcomes.find((o) => o.status === 'failed')!;
-      const firstItem = reference.store.items(reference.store.userByKey(reference.keys.primary)!.id).map((i) => i.id).sort((a, b) => Number(a) - Number(b))[0];
+      const firstItem = reference.store
+        .items(reference.store.userByKey(reference.keys.primary)!.id)
+        .map((i) => i.id)
+        .sort((a, b) => Number(a) - Number(b))[0];
       expect(failure.request).toBe(`POST /artifact-kept.php {"id":${JSON.stringify(firstItem)},"is_kept":2}`);
-      expect(failure.reproduction).toBe(`curl -sS -i -X POST '${reference.url}/artifact-kept.php' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data-raw '{"id":${JSON.stringify(firstItem)},"is_kept":2}'`);
+      expect(failure.reproduction).toBe(
+        `curl -sS -i -X POST '${reference.url}/artifact-kept.php' -H 'Authorization: Bearer ***' -H 'Content-Type: application/json' --data-raw '{"id":${JSON.stringify(firstItem)},"is_kept":2}'`,
+      );
       const text = describeVerification(verification);
       expect(text).toContain(`       reproduce: ${failure.reproduction}`);
       expect(text).not.toContain(reference.keys.primary);
@@ -197,7 +245,11 @@ describe('pact verify: the staging subset and reproductions', () => {
       curl: "curl -sS -i -X GET 'http://h/artifact.php?id=17' -H 'Authorization: Bearer ***'",
     });
     expect(reproduceInteraction(byName('a GET of one item'), 'http://h', {}).request).toBe('GET /artifact.php?id=987654321');
-    expect(reproduceInteraction(byName('a GET of the item list without an Authorization header'), 'http://h', {}).curl).toBe("curl -sS -i -X GET 'http://h/artifacts.php'");
-    expect(reproduceInteraction(byName('a GET of the item list with a key no deployment issued'), 'http://h', {}).curl).toContain("-H 'Authorization: Bearer pact-unknown-key-5c1e0b7d93a24f68'");
+    expect(reproduceInteraction(byName('a GET of the item list without an Authorization header'), 'http://h', {}).curl).toBe(
+      "curl -sS -i -X GET 'http://h/artifacts.php'",
+    );
+    expect(reproduceInteraction(byName('a GET of the item list with a key no deployment issued'), 'http://h', {}).curl).toContain(
+      "-H 'Authorization: Bearer pact-unknown-key-5c1e0b7d93a24f68'",
+    );
   });
 });

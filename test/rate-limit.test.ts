@@ -100,7 +100,7 @@ describe('RateLimiter', () => {
     expect(rl.rps!).toBeGreaterThan(0.95 ** 5 * learned * 0.99);
   });
 
-  it('time the client was idle does not count as the target\'s slowness', async () => {
+  it("time the client was idle does not count as the target's slowness", async () => {
     const { rl, clock } = limiter();
     for (let i = 0; i < 10; i++) rl.answered(await rl.take());
     clock.now += 15 * 60_000; // a run's worth of idleness (the CLI's client between pre-flight and the sweep)
@@ -171,7 +171,11 @@ describe('rate limits the catalog declares', () => {
   });
 
   it('reads extensions in their common shapes and keeps the most restrictive', () => {
-    expect(declaredRateLimit({ info: { 'x-ratelimit': { limit: 60, window: '1m' } } })).toMatchObject({ requests: 60, seconds: 60, where: '#/info/x-ratelimit' });
+    expect(declaredRateLimit({ info: { 'x-ratelimit': { limit: 60, window: '1m' } } })).toMatchObject({
+      requests: 60,
+      seconds: 60,
+      where: '#/info/x-ratelimit',
+    });
     expect(declaredRateLimit({ 'x-rate-limit': { requests: 10, period: 'PT1S' } })).toMatchObject({ requests: 10, seconds: 1 });
     expect(declaredRateLimit({ 'x-ratelimit-limit': 600, 'x-ratelimit-window': 3600 })).toMatchObject({ requests: 600, seconds: 3600 });
     expect(declaredRateLimit({ 'x-throttling': '20 requests per second' })).toMatchObject({ requests: 20, seconds: 1 });

@@ -43,7 +43,13 @@ describe('a target with a rate limit', () => {
 
   it('a limit the catalog declares is read, and the run starts below it', async () => {
     let served429 = 0;
-    const wrap = rateLimited({ limit: 10, windowMs: 1000, retryAfter: false, declare: 'description', onAnswer: (_req, status) => void (status === 429 && served429++) });
+    const wrap = rateLimited({
+      limit: 10,
+      windowMs: 1000,
+      retryAfter: false,
+      declare: 'description',
+      onAnswer: (_req, status) => void (status === 429 && served429++),
+    });
     await withReference({ wrap }, async (reference) => {
       const run = await runCli([...keyArgs(reference), '--only', SELECTION, '--seed', '5']);
       expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -60,7 +66,9 @@ describe('a target with a rate limit', () => {
       expect(run.code, run.stdout + run.stderr).toBe(3);
       const report = run.report();
       expect(report.counts.failed).toBe(0);
-      expect(report.reason).toMatch(/deadline (passed|would pass while waiting for the target.s rate limit).*\d+ of \d+ checks finished in \d+ s, so the whole run would need about \d+ (s|min): try --deadline \d+/);
+      expect(report.reason).toMatch(
+        /deadline (passed|would pass while waiting for the target.s rate limit).*\d+ of \d+ checks finished in \d+ s, so the whole run would need about \d+ (s|min): try --deadline \d+/,
+      );
       expect(run.stdout).toMatch(/would need about/);
     });
   });
@@ -126,7 +134,10 @@ describe('a 429 during a restore', () => {
         const item = Object.values(rows).find(Array.isArray)![0] as { id: number; is_kept: number };
         const writer = new KeptWriter(api, journal);
         expect((await writer.set(String(item.id), item.is_kept ? 0 : 1)).response.status).toBe(200);
-        const error = await writer.restoreAll().then(() => undefined, (e: unknown) => e);
+        const error = await writer.restoreAll().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(TransportError);
         expect(error).not.toBeInstanceOf(CheckFailure);
         expect(String((error as Error).message)).toMatch(/deadline/);

@@ -109,9 +109,18 @@ describe('dataset', () => {
     expect(share((i) => i.tags.length > 0)).toBeLessThan(0.35);
     for (const id of [1, 2, 3]) {
       const titles = own({ dataset: d } as Setup, id).map((i) => i.Title);
-      expect(titles.some((t) => /^[a-zà-ÿ]/.test(t)), 'a title starting in lower case').toBe(true);
-      expect(titles.some((t) => /[À-ÿ]/.test(t)), 'an accented title').toBe(true);
-      expect(titles.some((t) => /\d/.test(t)), 'a title with digits').toBe(true);
+      expect(
+        titles.some((t) => /^[a-zà-ÿ]/.test(t)),
+        'a title starting in lower case',
+      ).toBe(true);
+      expect(
+        titles.some((t) => /[À-ÿ]/.test(t)),
+        'an accented title',
+      ).toBe(true);
+      expect(
+        titles.some((t) => /\d/.test(t)),
+        'a title with digits',
+      ).toBe(true);
       expect(new Set(titles).size, 'duplicate titles').toBeLessThan(titles.length);
       expect(new Set(own({ dataset: d } as Setup, id).map((i) => i.type_id)).size).toBeGreaterThanOrEqual(3);
     }
@@ -164,7 +173,14 @@ describe('authentication and the write firewall (§5, §1, §7)', () => {
       { authorization: 'Bearer ref-key-u1-000000000000000000000000' },
     ];
     for (const o of bad) {
-      for (const [method, path] of [['GET', '/artifacts.php'], ['POST', '/artifacts.php'], ['GET', '/uses.php'], ['POST', '/artifact-kept.php'], ['DELETE', '/artifact.php'], ['GET', '/nowhere']] as const) {
+      for (const [method, path] of [
+        ['GET', '/artifacts.php'],
+        ['POST', '/artifacts.php'],
+        ['GET', '/uses.php'],
+        ['POST', '/artifact-kept.php'],
+        ['DELETE', '/artifact.php'],
+        ['GET', '/nowhere'],
+      ] as const) {
         const r = await call(s, method, path, { ...o, body: {} });
         expect(r.status, `${method} ${path} ${JSON.stringify(o)}`).toBe(401);
         expect(Object.keys(r.json)).toEqual(['errors']);
@@ -189,7 +205,18 @@ describe('authentication and the write firewall (§5, §1, §7)', () => {
 
   it('answers 403 to every write but the two POSTs, before any other check, and changes nothing', async () => {
     const before = JSON.stringify(s.store.snapshot());
-    const paths = ['/artifacts.php', '/artifact-kept.php', '/artifact.php', '/uses.php', '/players.php', '/proposals.php', '/types.php', '/upcoming-interactions.php', '/api-docs', '/nowhere'];
+    const paths = [
+      '/artifacts.php',
+      '/artifact-kept.php',
+      '/artifact.php',
+      '/uses.php',
+      '/players.php',
+      '/proposals.php',
+      '/types.php',
+      '/upcoming-interactions.php',
+      '/api-docs',
+      '/nowhere',
+    ];
     const item = own(s)[0]!;
     for (const path of paths) {
       for (const method of ['PUT', 'PATCH', 'DELETE']) {
@@ -279,7 +306,11 @@ describe('POST /artifacts.php paging (§4, §8)', () => {
       if (!r.json.has_more) break;
       cursor = r.json.next_cursor;
     }
-    expect(ids).toEqual(own(s).map((i) => i.id).sort((a, b) => a - b));
+    expect(ids).toEqual(
+      own(s)
+        .map((i) => i.id)
+        .sort((a, b) => a - b),
+    );
     expect(cursors).toHaveLength(4);
     expect(cursors.at(-1)).toBeNull();
     expect(cursors.slice(0, 3).every((c) => typeof c === 'string' && !/^\d+$/.test(c))).toBe(true);
@@ -318,7 +349,9 @@ describe('POST /artifacts.php filters, fields and validation (§4)', () => {
 
   it('carries the nine row fields, with 0/1 flags (or booleans in that variant)', async () => {
     const [row] = rowsOf(await list(s, { per_page: 1 }));
-    expect(Object.keys(row!).sort()).toEqual(['Title', 'id', 'is_digital', 'is_in_secondary_collection', 'is_kept', 'is_physical', 'tags', 'type', 'type_id'].sort());
+    expect(Object.keys(row!).sort()).toEqual(
+      ['Title', 'id', 'is_digital', 'is_in_secondary_collection', 'is_kept', 'is_physical', 'tags', 'type', 'type_id'].sort(),
+    );
     const item = s.dataset.items.find((i) => i.id === row!.id)!;
     expect(row).toMatchObject({ Title: item.Title, type_id: item.type_id, is_kept: item.is_kept, tags: item.tags });
     expect(row!.type).toBe(s.dataset.types.find((t) => t.id === item.type_id)!.name);
@@ -356,17 +389,58 @@ describe('POST /artifacts.php filters, fields and validation (§4)', () => {
       expect(row).toMatchObject({ MnP: item.MnP, MxP: item.MxP, SS: item.SS, MnT: item.MnT, MxT: item.MxT, Wt: item.Wt, Yr: item.Yr, Acq: item.Acq });
       const uses = s.dataset.uses.filter((u) => u.artifact_id === item.id);
       expect(row.plays).toBe(uses.length);
-      expect(row.last_use).toBe(uses.length === 0 ? null : uses.map((u) => u.date).sort().at(-1));
+      expect(row.last_use).toBe(
+        uses.length === 0
+          ? null
+          : uses
+              .map((u) => u.date)
+              .sort()
+              .at(-1),
+      );
     }
     expect(rows.some((r) => r.last_use === null)).toBe(true);
   });
 
   it('answers 400 listing every invalid field', async () => {
-    const r = await list(s, { page: 0, per_page: '10', cursor: 12, query: 5, tag: ['x'], kept: 1, physical: 'true', digital: null, secondary_collection: 0, type_id: [], fields: 'all', include: ['plays'] });
+    const r = await list(s, {
+      page: 0,
+      per_page: '10',
+      cursor: 12,
+      query: 5,
+      tag: ['x'],
+      kept: 1,
+      physical: 'true',
+      digital: null,
+      secondary_collection: 0,
+      type_id: [],
+      fields: 'all',
+      include: ['plays'],
+    });
     expect(r.status).toBe(400);
     const fields = (r.json.errors as { field: string }[]).map((e) => e.field);
-    expect(fields).toEqual(['page', 'per_page', 'cursor', 'query', 'tag', 'kept', 'physical', 'digital', 'secondary_collection', 'type_id', 'fields', 'include']);
-    for (const body of [{ page: 1.5 }, { per_page: -1 }, { cursor: 'not a cursor!' }, { cursor: 'eyJ4IjoxfQ' }, { type_id: [1, 'a'] }, { type_id: 0 }, { include: 'uses_summary' }]) {
+    expect(fields).toEqual([
+      'page',
+      'per_page',
+      'cursor',
+      'query',
+      'tag',
+      'kept',
+      'physical',
+      'digital',
+      'secondary_collection',
+      'type_id',
+      'fields',
+      'include',
+    ]);
+    for (const body of [
+      { page: 1.5 },
+      { per_page: -1 },
+      { cursor: 'not a cursor!' },
+      { cursor: 'eyJ4IjoxfQ' },
+      { type_id: [1, 'a'] },
+      { type_id: 0 },
+      { include: 'uses_summary' },
+    ]) {
       expect((await list(s, body)).status, JSON.stringify(body)).toBe(400);
     }
   });
@@ -417,7 +491,13 @@ describe('staging profile (§2, §4, §9)', () => {
     expect((await call(s, 'GET', '/uses.php', { query: { player_id: 'abc' } })).json).toEqual(all.json);
     const item = own(s)[0]!;
     const r = await call(s, 'GET', '/artifact.php', { query: { id: item.id } });
-    expect(r.json).toMatchObject({ id: item.id, is_kept: item.is_kept, is_physical: item.is_physical, is_in_secondary_collection: item.is_in_secondary_collection, tags: item.tags });
+    expect(r.json).toMatchObject({
+      id: item.id,
+      is_kept: item.is_kept,
+      is_physical: item.is_physical,
+      is_in_secondary_collection: item.is_in_secondary_collection,
+      tags: item.tags,
+    });
   });
 });
 
@@ -426,7 +506,7 @@ describe('staging profile (§2, §4, §9)', () => {
 describe('read endpoints (§4)', () => {
   const s = setup();
 
-  it('GET /artifact.php reads one of the key\'s items; 400 for a malformed id, 404 for another user\'s', async () => {
+  it("GET /artifact.php reads one of the key's items; 400 for a malformed id, 404 for another user's", async () => {
     const item = own(s)[0]!;
     const r = await call(s, 'GET', '/artifact.php', { query: { id: item.id } });
     expect(r.status).toBe(200);
@@ -495,13 +575,20 @@ describe('read endpoints (§4)', () => {
     const one = await get({ include_other: 1, start: day, end: day });
     const expected = s.dataset.proposals.filter((p) => p.user_id === 1 && p.date === day).length;
     expect(one.reduce((n, r) => n + r.explicit_declines + r.chose_something_else, 0)).toBe(expected);
-    const invalid: Record<string, string | number>[] = [{ start: '2025-02-30' }, { end: '2025-1-01' }, { start: '2025-02-01', end: '2025-01-01' }, { include_other: 2 }, { sort: 'plays' }, { direction: 'up' }];
+    const invalid: Record<string, string | number>[] = [
+      { start: '2025-02-30' },
+      { end: '2025-1-01' },
+      { start: '2025-02-01', end: '2025-01-01' },
+      { include_other: 2 },
+      { sort: 'plays' },
+      { direction: 'up' },
+    ];
     for (const query of invalid) {
       expect((await call(s, 'GET', '/proposals.php', { query })).status, JSON.stringify(query)).toBe(400);
     }
   });
 
-  it('GET /types.php lists the types the user\'s items use; the empty user gets none', async () => {
+  it("GET /types.php lists the types the user's items use; the empty user gets none", async () => {
     const types = (await call(s, 'GET', '/types.php')).json.types as { id: number; name: string }[];
     expect(new Set(types.map((t) => t.id))).toEqual(new Set(own(s).map((i) => i.type_id)));
     expect((await call(s, 'GET', '/types.php', { key: s.key.empty })).json).toEqual({ types: [] });
@@ -512,7 +599,13 @@ describe('read endpoints (§4)', () => {
     const kept = own(s).filter((i) => i.is_kept === 1 && s.dataset.uses.some((u) => u.artifact_id === i.id));
     expect(rows.map((r) => r.artifact_id).sort()).toEqual(kept.map((i) => i.id).sort());
     for (const r of rows) {
-      expect(r.last_use).toBe(s.dataset.uses.filter((u) => u.artifact_id === r.artifact_id).map((u) => u.date).sort().at(-1));
+      expect(r.last_use).toBe(
+        s.dataset.uses
+          .filter((u) => u.artifact_id === r.artifact_id)
+          .map((u) => u.date)
+          .sort()
+          .at(-1),
+      );
       expect((Date.parse(r.interact_by) - Date.parse(r.last_use)) / 86_400_000).toBe(90);
     }
     for (let k = 1; k < rows.length; k++) expect(rows[k - 1]!.interact_by <= rows[k]!.interact_by).toBe(true);
@@ -566,7 +659,7 @@ describe('POST /artifact-kept.php (§3, §4)', () => {
     expect(JSON.stringify(s.store.snapshot())).toBe(before);
   });
 
-  it('answers the unknown-id status for another user\'s item or an unknown id', async () => {
+  it("answers the unknown-id status for another user's item or an unknown id", async () => {
     const s = setup();
     const before = JSON.stringify(s.store.snapshot());
     const foreign = own(s, 2)[0]!;
@@ -683,7 +776,7 @@ describe('the other choice wherever the spec leaves one open (issue 12)', () => 
     expect(Object.keys(types.json).sort()).toEqual(['data', 'meta']);
   });
 
-  it('serves a catalog of its own format that names the profile\'s endpoints', async () => {
+  it("serves a catalog of its own format that names the profile's endpoints", async () => {
     const s = setup({ profile: 'staging', variant: { catalogFormat: 'custom' } });
     const doc = (await call(s, 'GET', '/api-docs', { key: null })).json;
     expect(doc).toEqual(JSON.parse(JSON.stringify(buildCustomCatalog('staging', s.variant))));
@@ -701,7 +794,7 @@ describe('catalog (/api-docs)', () => {
     const response = (op?.responses as Json | undefined)?.[String(status)] as Json | undefined;
     const schema = ((response?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
     if (!schema) return undefined;
-    const defs = ((doc.components as Json).schemas as Json);
+    const defs = (doc.components as Json).schemas as Json;
     return JSON.parse(JSON.stringify({ ...schema, $defs: defs }).replaceAll('#/components/schemas/', '#/$defs/')) as Json;
   }
 
@@ -720,7 +813,19 @@ describe('catalog (/api-docs)', () => {
   const configs: { profile: Profile; variant: Partial<Variant> }[] = [
     { profile: 'primary', variant: {} },
     { profile: 'staging', variant: {} },
-    { profile: 'primary', variant: { listKey: 'rows', authFailureStatus: 403, flagEncoding: 'bool', oversizedPage: 'reject', unknownIdStatus: 400, cursorEncoding: 'id', errorShape: 'strings', titleCollation: 'binary' } },
+    {
+      profile: 'primary',
+      variant: {
+        listKey: 'rows',
+        authFailureStatus: 403,
+        flagEncoding: 'bool',
+        oversizedPage: 'reject',
+        unknownIdStatus: 400,
+        cursorEncoding: 'id',
+        errorShape: 'strings',
+        titleCollation: 'binary',
+      },
+    },
     { profile: 'primary', variant: { unknownIdStatus: 403, listKey: 'data' } },
     { profile: 'staging', variant: { stagingExtraFilters: 'reject', listKey: 'results', flagEncoding: 'bool', errorShape: 'strings' } },
     // Every other choice of the other-choices variant, with an OpenAPI catalog that describes them.
@@ -792,7 +897,13 @@ describe('catalog (/api-docs)', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('server', () => {
-  function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  function raw(
+    url: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+  ): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(`${url}${path}`, { method, headers }, (res) => {
         let text = '';
@@ -810,7 +921,11 @@ describe('server', () => {
     try {
       expect(ref.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const auth = { authorization: `Bearer ${ref.keys.primary}` };
-      const ok = await fetch(`${ref.url}/artifacts.php`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ per_page: 3 }) });
+      const ok = await fetch(`${ref.url}/artifacts.php`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ per_page: 3 }),
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(((await ok.json()) as Json).items).toHaveLength(3);

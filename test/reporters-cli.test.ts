@@ -7,7 +7,10 @@ import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { repoRoot, runCli } from './support/cli.ts';
 
-const reportFiles = (dir: string) => readdirSync(dir).filter((f) => f !== 'journal.jsonl').sort();
+const reportFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f !== 'journal.jsonl')
+    .sort();
 
 describe('choosing reporters on the command line', () => {
   it('writes only the selected reports; without the terminal reporter only the verdict is printed', async () => {
@@ -53,7 +56,11 @@ describe.skipIf(!hasScript)('progress on a terminal', () => {
   const onTty = (env: Record<string, string>) => {
     const out = mkdtempSync(join(tmpdir(), 'conform-tty-'));
     const command = `node bin/conform.js --only 'AUTH-*,KEPT-001' --out ${out}`;
-    return spawnSync('script', ['-qec', command, '/dev/null'], { cwd: repoRoot, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', ...env } });
+    return spawnSync('script', ['-qec', command, '/dev/null'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm', ...env },
+    });
   };
 
   it('keeps a live "done/total" line on a TTY, in colour', () => {

@@ -63,11 +63,15 @@ describe('GitHub annotations', () => {
     expect(lines[0]).toMatch(/^::error title=KEPT-001 MUST \[§3%2C §4\]::is_kept of item 17/);
     expect(lines[1]).toBe('::error title=PAGE-003 MUST [§4%2C §8]::harness error: GET /artifacts.php: no answer within 800 ms');
     expect(lines[2]).toMatch(/^::warning title=ENUM-002 SHOULD \[§1%2C §5%2C §7\] \(advice%2C not gating\)::/);
-    expect(lines[3]).toBe('::error title=conform%3A 1 check(s) not judged::precondition absent on this target: PLAY-001 (precondition: the target has no players)');
+    expect(lines[3]).toBe(
+      '::error title=conform%3A 1 check(s) not judged::precondition absent on this target: PLAY-001 (precondition: the target has no players)',
+    );
   });
 
   it('escapes %, \\r and \\n in the message so each annotation stays on one line', () => {
-    expect(lines[2]).toBe('::warning title=ENUM-002 SHOULD [§1%2C §5%2C §7] (advice%2C not gating)::expected 403, got 404: 50%25 of probes%0D%0Asecond line: a, b');
+    expect(lines[2]).toBe(
+      '::warning title=ENUM-002 SHOULD [§1%2C §5%2C §7] (advice%2C not gating)::expected 403, got 404: 50%25 of probes%0D%0Asecond line: a, b',
+    );
     expect(lines[0]).toContain('after sending 0%0Atitle <script>');
     expect(escapeData('100%\r\n%0A')).toBe('100%25%0D%0A%250A');
     expect(escapeProperty('a: b, c%\n')).toBe('a%3A b%2C c%25%0A');
@@ -113,10 +117,14 @@ describe('terminal summary', () => {
     const text = renderSummary(run, plain);
     expect(text).not.toContain('\u001b[');
     expect(text).toMatch(/Failures and errors \(2\):\n\n {2}kept-toggle\n {2}✗ KEPT-001/);
-    expect(text).toMatch(/Advice: SHOULD checks that failed, not gating \(1; --fail-on should makes them gate\):\n {2}△ ENUM-002 SHOULD .* \(advice\)\n {6}expected 403/);
+    expect(text).toMatch(
+      /Advice: SHOULD checks that failed, not gating \(1; --fail-on should makes them gate\):\n {2}△ ENUM-002 SHOULD .* \(advice\)\n {6}expected 403/,
+    );
     expect(text).toMatch(/ {2}kept-toggle\n {2}✗ KEPT-001 MUST .* \[§3, §4\] \(failed\)\n {6}is_kept of item 17/);
     expect(text).toContain(`      reproduce:\n      ${checks.failed.reproduction}`);
-    expect(text).toContain('Not judged (1), their precondition is absent on this target; the run cannot conform without them (waive them or pass --allow-incomplete):\n  - PLAY-001 MUST precondition: the target has no players');
+    expect(text).toContain(
+      'Not judged (1), their precondition is absent on this target; the run cannot conform without them (waive them or pass --allow-incomplete):\n  - PLAY-001 MUST precondition: the target has no players',
+    );
     expect(text).toContain('STAGE-001 not applicable to the primary profile');
     expect(text).toContain('2 passed, 2 failed, 1 errors, 1 skipped, 1 not applicable');
     expect(text.trimEnd().split('\n').at(-1)).toBe('verdict: does not conform (1 MUST check(s) failed); exit 1');
@@ -139,7 +147,9 @@ describe('terminal summary', () => {
       checks.failed,
     ]);
     const text = renderSummary(shared, plain, { quiet: true });
-    expect(text).toMatch(/Failures and errors \(4\):\n\n {2}3 checks share one cause: GET \/types\.php answered 500\n {2}✗ AUTH-002 .*\n {2}✗ TYPE-001 .*\n {2}✗ TYPE-002 .*\n {6}refused, but with 500\n/);
+    expect(text).toMatch(
+      /Failures and errors \(4\):\n\n {2}3 checks share one cause: GET \/types\.php answered 500\n {2}✗ AUTH-002 .*\n {2}✗ TYPE-001 .*\n {2}✗ TYPE-002 .*\n {6}refused, but with 500\n/,
+    );
     expect(text.match(/db down/g)).toHaveLength(1);
     // A failure with a cause of its own stays under its area, in full.
     expect(text).toMatch(/\n {2}kept-toggle\n {2}✗ KEPT-001 .*\n {6}is_kept of item 17/);

@@ -100,7 +100,9 @@ describe('report.html', () => {
   });
 
   it('shows safety problems prominently', () => {
-    const page = renderHtml(syntheticRun(undefined, { safety: { changedItems: 2, restoredAfterRun: 1, problems: ['item 17: is_kept is 1, expected 0 <restore>'] } }));
+    const page = renderHtml(
+      syntheticRun(undefined, { safety: { changedItems: 2, restoredAfterRun: 1, problems: ['item 17: is_kept is 1, expected 0 <restore>'] } }),
+    );
     expect(page).toContain('<section id="safety" class="alarm">');
     expect(page).toContain('item 17: is_kept is 1, expected 0 &lt;restore&gt;');
   });
@@ -132,7 +134,9 @@ describe('report.html: what gates and what does not', () => {
   });
 
   it('lists the checks that could not be judged and why, and colour-codes an incomplete verdict', () => {
-    expect(sectionText(html, 'not-judged')).toContain(`${checks.skipped.id}MUST${checks.skipped.sections.join(', ')}${checks.skipped.title}${checks.skipped.message}`);
+    expect(sectionText(html, 'not-judged')).toContain(
+      `${checks.skipped.id}MUST${checks.skipped.sections.join(', ')}${checks.skipped.title}${checks.skipped.message}`,
+    );
     const incomplete = renderHtml(syntheticRun([checks.passed, checks.skipped]));
     expect(incomplete).toContain('class="banner v-incomplete"');
     expect(sectionText(incomplete, 'not-judged')).toMatch(/cannot conform without them/);
@@ -140,16 +144,20 @@ describe('report.html: what gates and what does not', () => {
 
   it('shows waived checks, expired waivers and unexpected passes, and a partial selection in the banner', () => {
     const page = renderHtml(
-      syntheticRun([checks.passed, checks.passed2, checks.failed, checks.shouldFailed], {}, {
-        circumstances: {
-          waivers: [
-            { check: checks.failed.id, reason: 'vendor <ticket> 42', expires: '2999-01-01' },
-            { check: checks.shouldFailed.id, reason: 'old', expires: '2001-01-01' },
-            { check: checks.passed.id, reason: 'flaky once', expires: '2999-01-01' },
-          ],
-          selection: { only: ['AUTH-*'], skip: [], selected: 4, total: 67, deselected: [] },
+      syntheticRun(
+        [checks.passed, checks.passed2, checks.failed, checks.shouldFailed],
+        {},
+        {
+          circumstances: {
+            waivers: [
+              { check: checks.failed.id, reason: 'vendor <ticket> 42', expires: '2999-01-01' },
+              { check: checks.shouldFailed.id, reason: 'old', expires: '2001-01-01' },
+              { check: checks.passed.id, reason: 'flaky once', expires: '2999-01-01' },
+            ],
+            selection: { only: ['AUTH-*'], skip: [], selected: 4, total: 67, deselected: [] },
+          },
         },
-      }),
+      ),
     );
     const waivers = sectionText(page, 'waivers');
     expect(waivers).toContain('KEPT-001failed, waived2999-01-01vendor <ticket> 42');

@@ -61,7 +61,9 @@ describe('junit.xml', () => {
     for (const check of run.checks) {
       const tc = caseOf(check.id)!;
       const children = ['failure', 'error', 'skipped'].filter((k) => k in tc);
-      const expected = { passed: [], failed: check.level === 'MUST' ? ['failure'] : [], error: ['error'], skipped: ['skipped'], 'not-applicable': ['skipped'] }[check.status];
+      const expected = { passed: [], failed: check.level === 'MUST' ? ['failure'] : [], error: ['error'], skipped: ['skipped'], 'not-applicable': ['skipped'] }[
+        check.status
+      ];
       expect(children, check.id).toEqual(expected);
     }
     const failure = caseOf(checks.failed.id)!.failure as Node;
@@ -108,7 +110,7 @@ describe('junit.xml', () => {
   });
 });
 
-describe('junit.xml: severity, waivers and the run\'s gate', () => {
+describe("junit.xml: severity, waivers and the run's gate", () => {
   const casesOf = (xml: string) => parsed(xml).suites.flatMap((s) => s.testcase as Node[]);
   const caseIn = (xml: string, id: string) => casesOf(xml).find((tc) => (tc.name as string).startsWith(`${id} `))!;
   const propertiesOf = (node: Node) => Object.fromEntries([(node.properties as Node).property as Node | Node[]].flat().map((p) => [p.name, p.value]));

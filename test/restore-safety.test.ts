@@ -28,7 +28,10 @@ function interruptedRun(reference: RunningReference, journalFor: { url: string; 
   const original = item.is_kept;
   const path = join(mkdtempSync(join(tmpdir(), 'conform-journal-')), 'journal.jsonl');
   writeJournalHeader(path, { url: journalFor.url, profile: journalFor.profile, keys: keyFingerprints({ primary: journalFor.key }) });
-  appendFileSync(path, `${JSON.stringify({ op: 'change', at: new Date().toISOString(), user: 'primary', id: String(item.id), from: original, to: original ? 0 : 1 })}\n`);
+  appendFileSync(
+    path,
+    `${JSON.stringify({ op: 'change', at: new Date().toISOString(), user: 'primary', id: String(item.id), from: original, to: original ? 0 : 1 })}\n`,
+  );
   return { path, flip: () => void (item.is_kept = original ? 0 : 1) };
 }
 
@@ -96,7 +99,11 @@ describe('conform restore', () => {
   it.each([
     ['missing', (_dir: string) => undefined, /no journal at/],
     ['not a journal', (dir: string) => writeFileSync(join(dir, 'journal.jsonl'), '<html>not json</html>\n'), /is not a conform journal \(line 1/],
-    ['without its target', (dir: string) => writeFileSync(join(dir, 'journal.jsonl'), '{"op":"change","at":"x","user":"primary","id":"1","from":0,"to":1}\n'), /does not record which target/],
+    [
+      'without its target',
+      (dir: string) => writeFileSync(join(dir, 'journal.jsonl'), '{"op":"change","at":"x","user":"primary","id":"1","from":0,"to":1}\n'),
+      /does not record which target/,
+    ],
     ['a folder', (dir: string) => void dir, /cannot read the journal/],
   ])('a journal that is %s exits 2 and sends nothing', async (label, make, message) => {
     let requests = 0;

@@ -8,7 +8,10 @@ import { profiles, type Capability } from '../src/spec/profiles.ts';
 import type { CheckResult } from '../src/runner/results.ts';
 import { runCli } from './support/cli.ts';
 
-interface ListedCheck { id: string; requires: Capability[] }
+interface ListedCheck {
+  id: string;
+  requires: Capability[];
+}
 
 let listed: ListedCheck[] = [];
 let staging: RunningReference;
@@ -52,7 +55,8 @@ describe('--profile staging against the reference in staging mode', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('against the staging profile');
     const results = byId(run.report().checks);
-    for (const id of ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004', 'STAGE-005', 'STAGE-006', 'PAGE-001']) expect(results.get(id)?.status, id).toBe('passed');
+    for (const id of ['STAGE-001', 'STAGE-002', 'STAGE-003', 'STAGE-004', 'STAGE-005', 'STAGE-006', 'PAGE-001'])
+      expect(results.get(id)?.status, id).toBe('passed');
     for (const id of ['FIELD-001', 'PLAY-001']) expect(results.get(id)?.status, id).toBe('not-applicable');
     expect(run.stdout + run.stderr).not.toContain(staging.keys.primary);
   });
@@ -60,7 +64,20 @@ describe('--profile staging against the reference in staging mode', () => {
 
 describe('--profile primary against the reference in staging mode', () => {
   it('does not conform, and the failures name the primary features staging lacks', async () => {
-    const run = await runCli(['--target', staging.url, '--profile', 'primary', '--key', staging.keys.primary, '--other-key', staging.keys.other, '--seed', '7', '--only', 'FIELD-*,PLAY-*,USES-*,FILT-*,KEPT-006,STAGE-*,AUTH-001,PAGE-001']);
+    const run = await runCli([
+      '--target',
+      staging.url,
+      '--profile',
+      'primary',
+      '--key',
+      staging.keys.primary,
+      '--other-key',
+      staging.keys.other,
+      '--seed',
+      '7',
+      '--only',
+      'FIELD-*,PLAY-*,USES-*,FILT-*,KEPT-006,STAGE-*,AUTH-001,PAGE-001',
+    ]);
     expect(run.code, run.stdout).toBe(1);
     const results = byId(run.report().checks);
     const failed = (id: string) => {
@@ -86,8 +103,16 @@ describe('staging mutants', () => {
     const mutants = (await loadMutants()).filter((m) => m.profile === 'staging');
     const stageChecks = listed.filter((c) => c.id.startsWith('STAGE-')).map((c) => c.id);
     expect(stageChecks.length).toBeGreaterThanOrEqual(6);
-    for (const id of stageChecks) expect(mutants.filter((m) => m.kills.includes(id)).map((m) => m.id), id).not.toEqual([]);
+    for (const id of stageChecks)
+      expect(
+        mutants.filter((m) => m.kills.includes(id)).map((m) => m.id),
+        id,
+      ).not.toEqual([]);
     // shared checks proven to bite under the staging profile too (their runs are in test/mutants.test.ts)
-    for (const id of ['FILT-003', 'PAGE-002']) expect(mutants.some((m) => m.kills.includes(id)), id).toBe(true);
+    for (const id of ['FILT-003', 'PAGE-002'])
+      expect(
+        mutants.some((m) => m.kills.includes(id)),
+        id,
+      ).toBe(true);
   });
 });

@@ -72,20 +72,28 @@ describe('decideVerdict: the overrides of a run', () => {
 
   it('harness errors and unverified restores turn a pass (or an incomplete run) into no verdict', () => {
     expect(decide([checks.passed], {}, [], { harnessErrors: 2 })).toMatchObject({ verdict: 'no verdict', reason: '2 harness error(s) outside checks' });
-    expect(decide([checks.passed, checks.skipped], {}, [], { safetyProblems: 1 })).toMatchObject({ verdict: 'no verdict', reason: 'kept values could not all be restored' });
+    expect(decide([checks.passed, checks.skipped], {}, [], { safetyProblems: 1 })).toMatchObject({
+      verdict: 'no verdict',
+      reason: 'kept values could not all be restored',
+    });
     expect(decide([checks.failed], {}, [], { harnessErrors: 2 }).verdict).toBe('does not conform');
   });
 
   it('names a partial selection in the reason of every verdict', () => {
     const selection = { only: ['AUTH-001'], skip: ['AUTH-002'], selected: 1, total: 67, deselected: [] };
-    expect(decide([checks.passed], {}, [], { selection }).reason).toBe('every MUST check passed; partial run: --only AUTH-001 --skip AUTH-002 (1 of 67 checks)');
+    expect(decide([checks.passed], {}, [], { selection }).reason).toBe(
+      'every MUST check passed; partial run: --only AUTH-001 --skip AUTH-002 (1 of 67 checks)',
+    );
     expect(decide([checks.failed], {}, [], { selection }).reason).toMatch(/failed; partial run: --only AUTH-001/);
   });
 });
 
 describe('decideVerdict: waivers', () => {
   it('a run whose only judged check is a waived failure conforms; one with nothing judged has no verdict', () => {
-    expect(decide([checks.failed, checks.notApplicable], {}, [waiver('KEPT-001')])).toMatchObject({ verdict: 'conforms', reason: 'every MUST check passed except 1 waived' });
+    expect(decide([checks.failed, checks.notApplicable], {}, [waiver('KEPT-001')])).toMatchObject({
+      verdict: 'conforms',
+      reason: 'every MUST check passed except 1 waived',
+    });
     expect(decide([checks.skipped, checks.notApplicable], {}, [waiver('PLAY-001')]).verdict).toBe('no verdict');
   });
 
@@ -119,7 +127,9 @@ describe('decideVerdict: waivers', () => {
   });
 
   it('reports waivers that nothing used: a check not selected, not applicable, or an id no check has', () => {
-    const d = decide([checks.passed, checks.notApplicable], {}, [waiver('KEPT-001'), waiver('STAGE-001'), waiver('NOPE-001')], { knownChecks: ['AUTH-001', 'KEPT-001', 'STAGE-001'] });
+    const d = decide([checks.passed, checks.notApplicable], {}, [waiver('KEPT-001'), waiver('STAGE-001'), waiver('NOPE-001')], {
+      knownChecks: ['AUTH-001', 'KEPT-001', 'STAGE-001'],
+    });
     expect(d.waivers.map((w) => [w.check, w.state, w.note])).toEqual([
       ['KEPT-001', 'unused', 'the check was not selected in this run'],
       ['STAGE-001', 'unused', 'the check is not applicable here'],
@@ -128,7 +138,12 @@ describe('decideVerdict: waivers', () => {
   });
 
   it('keeps waivers for other targets out', () => {
-    const all = [waiver('A-001'), waiver('B-001', '2030-01-01', { target: 'staging' }), waiver('C-001', '2030-01-01', { target: 'http://h.test/api/' }), waiver('D-001', '2030-01-01', { target: 'prod' })];
+    const all = [
+      waiver('A-001'),
+      waiver('B-001', '2030-01-01', { target: 'staging' }),
+      waiver('C-001', '2030-01-01', { target: 'http://h.test/api/' }),
+      waiver('D-001', '2030-01-01', { target: 'prod' }),
+    ];
     expect(waiversFor(all, { label: 'staging', baseUrl: 'https://s.test' }).map((w) => w.check)).toEqual(['A-001', 'B-001']);
     expect(waiversFor(all, { label: 'http://h.test/api', baseUrl: 'http://h.test/api' }).map((w) => w.check)).toEqual(['A-001', 'C-001']);
   });
@@ -143,14 +158,25 @@ describe('waivers files', () => {
   };
 
   it('loads valid entries', () => {
-    const path = file('ok.json', { $schema: '../waivers.schema.json', waivers: [{ check: 'ENUM-002', reason: 'vendor answers 404', expires: '2026-01-31', target: 'staging' }] });
+    const path = file('ok.json', {
+      $schema: '../waivers.schema.json',
+      waivers: [{ check: 'ENUM-002', reason: 'vendor answers 404', expires: '2026-01-31', target: 'staging' }],
+    });
     expect(loadWaiversFile(path)).toEqual([{ check: 'ENUM-002', reason: 'vendor answers 404', expires: '2026-01-31', target: 'staging' }]);
   });
 
   it.each([
     ['a missing expiry', { waivers: [{ check: 'ENUM-002', reason: 'because' }] }, /\/waivers\/0: missing "expires"/],
-    ['an impossible date', { waivers: [{ check: 'ENUM-002', reason: 'because', expires: '2026-02-30' }] }, /\/waivers\/0\/expires must be a date YYYY-MM-DD \(got "2026-02-30"\)/],
-    ['a check that is not an id', { waivers: [{ check: 'enum 2', reason: 'because', expires: '2026-01-01' }] }, /\/waivers\/0\/check must be a check id such as ENUM-002 \(got "enum 2"\)/],
+    [
+      'an impossible date',
+      { waivers: [{ check: 'ENUM-002', reason: 'because', expires: '2026-02-30' }] },
+      /\/waivers\/0\/expires must be a date YYYY-MM-DD \(got "2026-02-30"\)/,
+    ],
+    [
+      'a check that is not an id',
+      { waivers: [{ check: 'enum 2', reason: 'because', expires: '2026-01-01' }] },
+      /\/waivers\/0\/check must be a check id such as ENUM-002 \(got "enum 2"\)/,
+    ],
     ['an empty reason', { waivers: [{ check: 'ENUM-002', reason: '   ', expires: '2026-01-01' }] }, /\/waivers\/0\/reason/],
     ['an unknown field', { waivers: [{ check: 'ENUM-002', reason: 'because', expires: '2026-01-01', until: 'x' }] }, /\/waivers\/0: unknown field "until"/],
     ['a bare list', [{ check: 'ENUM-002', reason: 'because', expires: '2026-01-01' }], /the top level must be object/],
@@ -192,7 +218,10 @@ describe('waivers in conform.config.json and the gate flags', () => {
       { check: 'ENUM-002', reason: 'global', expires: '2030-01-01' },
       { check: 'KEPT-005', reason: 'prod only', expires: '2030-01-01', target: 'prod' },
     ]);
-    expect(resolve(['--target', 'staging']).waivers.map((w) => [w.check, w.target])).toEqual([['ENUM-002', undefined], ['PAGE-001', 'staging']]);
+    expect(resolve(['--target', 'staging']).waivers.map((w) => [w.check, w.target])).toEqual([
+      ['ENUM-002', undefined],
+      ['PAGE-001', 'staging'],
+    ]);
     expect(resolve(['--target', 'https://other.test']).waivers.map((w) => w.check)).toEqual(['ENUM-002']);
   });
 
@@ -213,7 +242,10 @@ describe('waivers in conform.config.json and the gate flags', () => {
 
   it('refuses bad waivers in the config file, naming the target', () => {
     const bad = mkdtempSync(join(tmpdir(), 'conform-config-bad-'));
-    writeFileSync(join(bad, 'conform.config.json'), JSON.stringify({ targets: { prod: { url: 'https://prod.test', waivers: [{ check: 'KEPT-005', reason: 'x y', expires: 'soon' }] } } }));
+    writeFileSync(
+      join(bad, 'conform.config.json'),
+      JSON.stringify({ targets: { prod: { url: 'https://prod.test', waivers: [{ check: 'KEPT-005', reason: 'x y', expires: 'soon' }] } } }),
+    );
     expect(() => resolveRunConfig(parseCommandLine(['--target', 'prod']).values, { CONFORM_API_KEY: 'k' }, bad)).toThrow(
       /target 'prod': "waivers" must be a waivers file name or a list of waivers: \/0\/expires must be a date YYYY-MM-DD \(got "soon"\)/,
     );

@@ -27,15 +27,18 @@ export interface ParsedArgs {
   values: OptionValues;
 }
 
-export function parseCommandLine(argv: readonly string[]): ParsedArgs {
-  let parsed;
+function parseStrictly(argv: readonly string[]) {
   try {
-    parsed = parseArgs({ args: joinNegativeValues(argv), options: optionTable, strict: true, allowPositionals: true });
+    return parseArgs({ args: joinNegativeValues(argv), options: optionTable, strict: true, allowPositionals: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const unknown = /^Unknown option '([^']+)'/.exec(message);
     throw new UsageError(unknown ? `unknown option '${unknown[1]}' (see conform --help)` : message.split(/\.\s|\n/)[0]!);
   }
+}
+
+export function parseCommandLine(argv: readonly string[]): ParsedArgs {
+  const parsed = parseStrictly(argv);
   const [first, ...rest] = parsed.positionals;
   let command: Command = 'run';
   if (first !== undefined) {

@@ -64,8 +64,13 @@ export function renderExplanation(e: Explanation): string {
   lines.push('', 'Where the spec leaves a choice, it accepts:');
   if (e.accepts.length === 0) lines.push('  (nothing listed in its metadata)');
   for (const a of e.accepts) lines.push(`  - ${a}`);
-  lines.push('', `Level: ${e.level === 'MUST' ? 'MUST: a failure means the target does not conform (exit 1)' : 'SHOULD: advice; a failure is reported but the verdict can still be "conforms"'}`);
-  lines.push(`Applies to: ${e.appliesTo.length > 0 ? `the ${e.appliesTo.join(' and ')} profile${e.appliesTo.length > 1 ? 's' : ''}` : 'no profile'}${e.needsOtherKey ? "; needs a second user's key (--other-key), else skipped" : ''}`);
+  lines.push(
+    '',
+    `Level: ${e.level === 'MUST' ? 'MUST: a failure means the target does not conform (exit 1)' : 'SHOULD: advice; a failure is reported but the verdict can still be "conforms"'}`,
+  );
+  lines.push(
+    `Applies to: ${e.appliesTo.length > 0 ? `the ${e.appliesTo.join(' and ')} profile${e.appliesTo.length > 1 ? 's' : ''}` : 'no profile'}${e.needsOtherKey ? "; needs a second user's key (--other-key), else skipped" : ''}`,
+  );
   lines.push('', 'Proven by the mutant(s) it fails (fixtures/mutants/, broken copies of the reference):');
   if (e.mutants.length === 0) lines.push('  none names it');
   for (const m of e.mutants) lines.push(`  ${m.id}${m.profile === 'primary' ? '' : ` (${m.profile})`}: ${m.description}`);

@@ -67,7 +67,8 @@ async function gatherAnswers(values: ParsedArgs['values'], ask: Ask | undefined)
   profile ??= 'primary';
   if (!isProfileName(profile)) throw new UsageError(`--profile must be primary or staging, got '${profile}'`);
   let workflow = values.workflow === true;
-  if (values.workflow === undefined && ask) workflow = /^y(es)?$/i.test((await ask(`Also write ${WORKFLOW_FILE}, a workflow that gates on conform? [y/N]: `)).trim());
+  if (values.workflow === undefined && ask)
+    workflow = /^y(es)?$/i.test((await ask(`Also write ${WORKFLOW_FILE}, a workflow that gates on conform? [y/N]: `)).trim());
   return { url: baseUrl, profile, workflow };
 }
 
@@ -87,7 +88,9 @@ function terminalAsk(ctx: CommandIo): Ask | undefined {
 const targetName = (profile: ProfileName): string => profile;
 
 function keyEnvs(profile: ProfileName): { key: string; other: string } {
-  return profile === 'primary' ? { key: DEFAULT_KEY_ENV, other: DEFAULT_OTHER_KEY_ENV } : { key: 'CONFORM_STAGING_API_KEY', other: 'CONFORM_STAGING_OTHER_API_KEY' };
+  return profile === 'primary'
+    ? { key: DEFAULT_KEY_ENV, other: DEFAULT_OTHER_KEY_ENV }
+    : { key: 'CONFORM_STAGING_API_KEY', other: 'CONFORM_STAGING_OTHER_API_KEY' };
 }
 
 /**
@@ -112,9 +115,10 @@ export function configText(answers: InitAnswers, configPath: string): string {
     ],
     targets: {
       [targetName(answers.profile)]: {
-        $comment: answers.profile === 'primary'
-          ? 'profile primary holds the deployment to the whole spec; otherKeyEnv is optional and unlocks the cross-user checks'
-          : 'profile staging holds the deployment to the staging subset (§9); otherKeyEnv is optional and unlocks the cross-user checks',
+        $comment:
+          answers.profile === 'primary'
+            ? 'profile primary holds the deployment to the whole spec; otherKeyEnv is optional and unlocks the cross-user checks'
+            : 'profile staging holds the deployment to the staging subset (§9); otherKeyEnv is optional and unlocks the cross-user checks',
         url: answers.url,
         profile: answers.profile,
         keyEnv: keyEnv.key,

@@ -32,7 +32,22 @@ export async function listChecks(values: ParsedArgs['values'], out: (text: strin
   const checks = (await collectChecks()).filter((c) => matchesSelection(c.id, only, skip));
   if (checks.length === 0) throw new UsageError('the selection matches no check');
   if (format === 'json') {
-    out(`${JSON.stringify(checks.map(({ id, level, sections, title, area, requires, needsOtherKey, toggles }) => ({ id, level, sections, title, area, requires: requires ?? [], needsOtherKey: needsOtherKey ?? false, toggles: toggles ?? false })), null, 2)}\n`);
+    out(
+      `${JSON.stringify(
+        checks.map(({ id, level, sections, title, area, requires, needsOtherKey, toggles }) => ({
+          id,
+          level,
+          sections,
+          title,
+          area,
+          requires: requires ?? [],
+          needsOtherKey: needsOtherKey ?? false,
+          toggles: toggles ?? false,
+        })),
+        null,
+        2,
+      )}\n`,
+    );
   } else if (format === 'md') {
     out('| id | level | section | area | check |\n|---|---|---|---|---|\n');
     for (const c of checks) out(`| ${c.id} | ${c.level} | ${c.sections.join(', ')} | ${c.area} | ${c.title} |\n`);

@@ -31,8 +31,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const args = parseCommandLine(argv);
     ctx.mask(commandLineSecrets(args.values, io.env));
-    if (args.values.help) return out(`${helpText()}\n`), exitCodes.done;
-    if (args.values.version) return out(`conform ${version()}\n`), exitCodes.done;
+    if (args.values.help) return (out(`${helpText()}\n`), exitCodes.done);
+    if (args.values.version) return (out(`conform ${version()}\n`), exitCodes.done);
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);
@@ -79,14 +79,19 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
   const journalPath = join(output.outDir, 'journal.jsonl');
   const unsettled = unsettledItems(journalPath);
   if (unsettled.length > 0) {
-    throw new UsageError(`${journalPath} records ${unsettled.length} kept change(s) an earlier run did not restore; run: conform restore --journal ${journalPath} (with the same target and keys)`);
+    throw new UsageError(
+      `${journalPath} records ${unsettled.length} kept change(s) an earlier run did not restore; run: conform restore --journal ${journalPath} (with the same target and keys)`,
+    );
   }
   rmSync(journalPath, { force: true });
 
   const style = terminalStyle(io.stdout, io.env);
   const terminal = output.reporters.includes('terminal');
   const progress = terminal && !output.quiet;
-  const target = await openTarget(plan.target, { timeoutMs: settings.timeoutMs, ...(progress ? { onRateLimit: (n) => out(`${style.paint('dim', describeRateLimit(n))}\n`) } : {}) });
+  const target = await openTarget(plan.target, {
+    timeoutMs: settings.timeoutMs,
+    ...(progress ? { onRateLimit: (n) => out(`${style.paint('dim', describeRateLimit(n))}\n`) } : {}),
+  });
   // The embedded reference makes its own keys; a remote target's are in the plan already.
   ctx.mask(Object.values(target.keys));
   try {
@@ -96,10 +101,13 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
     const progress = terminal && !output.quiet;
     writeJournalHeader(journalPath, { url: target.baseUrl, profile: target.profile, keys: keyFingerprints(target.keys) });
     if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${settings.seed}\n`);
-    if (target.network?.insecure) err('conform: warning: --insecure: the target\'s TLS certificate is not verified\n');
+    if (target.network?.insecure) err("conform: warning: --insecure: the target's TLS certificate is not verified\n");
     const declared = await readDeclaredRateLimit(target.api('primary')!);
     const declaredRps = declared ? declared.requests / declared.seconds : undefined;
-    if (declared && progress) out(`the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`);
+    if (declared && progress)
+      out(
+        `the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`,
+      );
     // Until the run installs its own handler below, a signal ends it with no verdict: nothing has changed yet.
     const whileStarting = (signal: NodeJS.Signals) => {
       err(`conform: ${signal} before any check ran; nothing was changed\n`);

@@ -31,9 +31,10 @@ export function renderMatrix(checks: readonly ListedCheck[]): string {
     '|---|---|---|---|',
   ];
   for (const clause of clauses) {
-    const cover = clause.checks.length > 0
-      ? clause.checks.map((id) => `${id}${byId.get(id)?.level === 'SHOULD' ? ' (SHOULD)' : ''}`).join(', ')
-      : `— ${clause.untestable ?? ''}`;
+    const cover =
+      clause.checks.length > 0
+        ? clause.checks.map((id) => `${id}${byId.get(id)?.level === 'SHOULD' ? ' (SHOULD)' : ''}`).join(', ')
+        : `— ${clause.untestable ?? ''}`;
     lines.push(`| ${clause.id} | ${clause.section} | ${clause.statement.replace(/\|/g, '\\|')} | ${cover} |`);
   }
   lines.push('', `${clauses.length} clauses, ${clauses.filter((c) => c.checks.length > 0).length} covered by checks, ${checks.length} checks.`, '');
@@ -57,7 +58,10 @@ function renderChecks(checks: readonly ListedCheck[]): string[] {
     '|---|---|---|---|---|',
   ];
   for (const check of checks) {
-    const enforced = clauses.filter((c) => c.checks.includes(check.id)).map((c) => c.id).join(', ');
+    const enforced = clauses
+      .filter((c) => c.checks.includes(check.id))
+      .map((c) => c.id)
+      .join(', ');
     const accepted = check.accepts && check.accepts.length > 0 ? check.accepts.map(cell).join('; ') : '—';
     lines.push(`| ${check.id} | ${check.level} | ${cell(check.title)} | ${enforced} | ${accepted} |`);
   }

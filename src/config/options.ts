@@ -11,7 +11,7 @@ export interface OptionSpec {
 /** Every option, declared once: parsing and --help both come from this table. */
 export const optionTable = {
   target: { type: 'string', arg: '<name|url>', help: 'named target from the config file, or a base URL; default: the embedded reference' },
-  profile: { type: 'string', arg: 'primary|staging', help: 'which deployment profile to hold the target to (default: the target\'s, else primary)' },
+  profile: { type: 'string', arg: 'primary|staging', help: "which deployment profile to hold the target to (default: the target's, else primary)" },
   key: { type: 'string', arg: '<key>', help: 'agent key of the user under test (fallback: CONFORM_API_KEY)' },
   'other-key': { type: 'string', arg: '<key>', help: "a second user's key; unlocks the cross-user checks (fallback: CONFORM_OTHER_API_KEY)" },
   config: { type: 'string', arg: '<file>', help: 'targets file (default: ./conform.config.json)' },
@@ -24,26 +24,63 @@ export const optionTable = {
   list: { type: 'boolean', help: 'list the checks (id, level, section, title) without running them' },
   format: { type: 'string', arg: 'text|md|json', help: 'output format of --list (default text)' },
   timeout: { type: 'string', arg: '<ms>', help: 'per-request timeout in milliseconds (default 10000)' },
-  deadline: { type: 'string', arg: '<s>', help: 'overall time limit of the run in seconds; past it nothing more is sent and the run ends with no verdict (default 900)' },
+  deadline: {
+    type: 'string',
+    arg: '<s>',
+    help: 'overall time limit of the run in seconds; past it nothing more is sent and the run ends with no verdict (default 900)',
+  },
   concurrency: { type: 'string', arg: '<n>', help: 'requests in flight at most (default 6 for remote targets, 8 for the reference)' },
   rps: { type: 'string', arg: '<n>', help: 'requests per second at most, 0 for no limit (default 100 for remote targets, 0 for the reference)' },
   port: { type: 'string', arg: '<n>', help: 'serve: port of the reference (default: an ephemeral port)' },
   journal: { type: 'string', arg: '<file>', help: 'restore: the journal of the interrupted run' },
-  against: { type: 'string', arg: '<name|url>', help: 'diff: the second deployment (e.g. staging), read with the same user\'s key' },
-  'against-key': { type: 'string', arg: '<key>', help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)' },
-  reporter: { type: 'string', arg: '<names>', multiple: true, help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)' },
+  against: { type: 'string', arg: '<name|url>', help: "diff: the second deployment (e.g. staging), read with the same user's key" },
+  'against-key': {
+    type: 'string',
+    arg: '<key>',
+    help: 'diff: the key on the --against deployment, if it differs (fallback: its keyEnv, then CONFORM_API_KEY)',
+  },
+  reporter: {
+    type: 'string',
+    arg: '<names>',
+    multiple: true,
+    help: 'reports to write, comma-separated: terminal, json, junit, html, github (default: terminal,json,junit,html; github added when GITHUB_ACTIONS=true)',
+  },
   quiet: { type: 'boolean', short: 'q', help: 'no progress lines; print only the failures, what could not be judged, waivers to act on, and the verdict' },
-  header: { type: 'string', arg: "'Name: value'", multiple: true, help: 'an extra header sent with every request (repeatable), e.g. a gateway token; the value is masked in every output' },
+  header: {
+    type: 'string',
+    arg: "'Name: value'",
+    multiple: true,
+    help: 'an extra header sent with every request (repeatable), e.g. a gateway token; the value is masked in every output',
+  },
   'ca-cert': { type: 'string', arg: '<file>', help: 'PEM file of a certificate authority to trust besides the system ones (private CAs)' },
-  insecure: { type: 'boolean', help: 'do not verify the target\'s TLS certificate (last resort; prefer --ca-cert)' },
+  insecure: { type: 'boolean', help: "do not verify the target's TLS certificate (last resort; prefer --ca-cert)" },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
   // The gate: what fails a run (stream i13b).
-  'fail-on': { type: 'string', arg: 'must|should', help: 'which failed checks fail the run: must (default; SHOULD failures are advice) or should (SHOULD failures gate too)' },
-  'allow-incomplete': { type: 'boolean', help: 'let a run pass although checks could not be judged for an absent precondition (no second key, empty collection …); they are still listed' },
-  waivers: { type: 'string', arg: '<file>', help: 'waivers file (JSON, see waivers.schema.json): checks whose failure is accepted until a date, with a reason' },
-  'provider-states': { type: 'string', arg: '<module>', help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)' },
+  'fail-on': {
+    type: 'string',
+    arg: 'must|should',
+    help: 'which failed checks fail the run: must (default; SHOULD failures are advice) or should (SHOULD failures gate too)',
+  },
+  'allow-incomplete': {
+    type: 'boolean',
+    help: 'let a run pass although checks could not be judged for an absent precondition (no second key, empty collection …); they are still listed',
+  },
+  waivers: {
+    type: 'string',
+    arg: '<file>',
+    help: 'waivers file (JSON, see waivers.schema.json): checks whose failure is accepted until a date, with a reason',
+  },
+  'provider-states': {
+    type: 'string',
+    arg: '<module>',
+    help: 'pact verify: a module of provider-state handlers that replace the built-in ones of the same name (see README)',
+  },
   // init, explain and diff (issue 17)
-  'against-profile': { type: 'string', arg: '<profile>', help: 'diff: the profile to hold --against to (default: its targets-file entry\'s, else staging); primary compares two primaries' },
+  'against-profile': {
+    type: 'string',
+    arg: '<profile>',
+    help: "diff: the profile to hold --against to (default: its targets-file entry's, else staging); primary compares two primaries",
+  },
   workflow: { type: 'boolean', help: 'init: also write .github/workflows/conform.yml, a gated workflow that uses the conform Action' },
   force: { type: 'boolean', help: 'init: overwrite files that already exist' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
@@ -54,8 +91,7 @@ export type OptionName = keyof typeof optionTable;
 
 /** The options as parsed from a command line: each typed after its row of the table. */
 export type OptionValues = {
-  [K in OptionName]?: (typeof optionTable)[K] extends { type: 'boolean' } ? boolean
-    : (typeof optionTable)[K] extends { multiple: true } ? string[] : string;
+  [K in OptionName]?: (typeof optionTable)[K] extends { type: 'boolean' } ? boolean : (typeof optionTable)[K] extends { multiple: true } ? string[] : string;
 };
 
 export function integerOption(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {

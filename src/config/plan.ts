@@ -6,7 +6,15 @@ import type { Waiver } from './waivers.ts';
 /** A remote deployment to check, or the embedded reference started in-process. */
 export type TargetChoice =
   | { kind: 'embedded'; profile: ProfileName; label: string; network?: NetworkOptions }
-  | { kind: 'remote'; baseUrl: string; profile: ProfileName; label: string; keys: { primary: string; other?: string }; keySource?: string; network?: NetworkOptions };
+  | {
+      kind: 'remote';
+      baseUrl: string;
+      profile: ProfileName;
+      label: string;
+      keys: { primary: string; other?: string };
+      keySource?: string;
+      network?: NetworkOptions;
+    };
 
 /**
  * One run, as flags, the targets file and the environment settle it (src/config/resolve.ts): built

@@ -237,7 +237,10 @@ function readCaCert(path: string): string {
 function proxySettings(env: Env): ProxySettings | undefined {
   const read = (variable: string) => nonEmpty(env[variable.toLowerCase()]) ?? nonEmpty(env[variable]);
   const settings: ProxySettings = {};
-  for (const [field, variable] of [['http', 'HTTP_PROXY'], ['https', 'HTTPS_PROXY']] as const) {
+  for (const [field, variable] of [
+    ['http', 'HTTP_PROXY'],
+    ['https', 'HTTPS_PROXY'],
+  ] as const) {
     const value = read(variable);
     if (value === undefined) continue;
     let url: URL;
@@ -261,13 +264,15 @@ function namedTarget(name: string, configPath: string | undefined, cwd: string, 
   if (entry) return entry;
   const known = Object.keys(targets);
   const where = resolve(cwd, configPath ?? DEFAULT_CONFIG_FILE);
-  throw new UsageError(`unknown ${flag === '--target' ? '' : `${flag} `}target '${name}': not a URL and not a name in ${where} (${known.length > 0 ? `known: ${known.join(', ')}` : 'it names no target'})`);
+  throw new UsageError(
+    `unknown ${flag === '--target' ? '' : `${flag} `}target '${name}': not a URL and not a name in ${where} (${known.length > 0 ? `known: ${known.join(', ')}` : 'it names no target'})`,
+  );
 }
 
 /** The keys, and where the primary one came from (`--key` or the variable), for the refused-key message. */
 function resolveKeys(args: OptionValues, env: Env, keyEnv: string, otherKeyEnv: string, target: string) {
   const fromEnv = (variable: string) => (nonEmpty(env[variable]) !== undefined ? variable : undefined);
-  const keySource = nonEmpty(args.key) !== undefined ? '--key' : fromEnv(keyEnv) ?? fromEnv(DEFAULT_KEY_ENV);
+  const keySource = nonEmpty(args.key) !== undefined ? '--key' : (fromEnv(keyEnv) ?? fromEnv(DEFAULT_KEY_ENV));
   const primary = nonEmpty(args.key) ?? nonEmpty(env[keyEnv]) ?? nonEmpty(env[DEFAULT_KEY_ENV]);
   if (primary === undefined || keySource === undefined) throw new UsageError(`no key for ${target}: pass --key or set ${keyEnv}`);
   const other = nonEmpty(args['other-key']) ?? nonEmpty(env[otherKeyEnv]) ?? nonEmpty(env[DEFAULT_OTHER_KEY_ENV]);

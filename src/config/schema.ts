@@ -9,7 +9,9 @@ const FORBIDDEN_FIELDS = /^(key|apikey|api_key|token|secret|otherkey|other_key)$
 
 let validator: ValidateFunction | undefined;
 function compiled(): ValidateFunction {
-  validator ??= new Ajv2020({ strict: true, allErrors: true, verbose: true, logger: false }).compile(JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as object);
+  validator ??= new Ajv2020({ strict: true, allErrors: true, verbose: true, logger: false }).compile(
+    JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as object,
+  );
   return validator;
 }
 
@@ -23,7 +25,8 @@ export function configFileProblem(json: unknown): string | undefined {
   if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) return 'expected an object with a "targets" object';
   for (const [name, entry] of Object.entries(targets)) {
     if (typeof entry !== 'object' || entry === null) continue;
-    if (Object.keys(entry).some((field) => FORBIDDEN_FIELDS.test(field))) return `target '${name}': keys must not be stored in the file; name an environment variable with keyEnv`;
+    if (Object.keys(entry).some((field) => FORBIDDEN_FIELDS.test(field)))
+      return `target '${name}': keys must not be stored in the file; name an environment variable with keyEnv`;
   }
   const validate = compiled();
   if (validate(json)) return undefined;
@@ -35,7 +38,10 @@ export function configFileProblem(json: unknown): string | undefined {
 }
 
 function describe(error: ErrorObject): string {
-  const path = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const inTarget = path[0] === 'targets' && path.length >= 2;
   const where = inTarget ? `target '${path[1]}': ` : '';
   const fieldPath = inTarget ? path.slice(2) : path;
@@ -50,7 +56,7 @@ function describe(error: ErrorObject): string {
       return `${where}${field}must be ${(params.allowedValues as unknown[]).map(String).join(' or ')}`;
     default: {
       const description = (error.parentSchema as { description?: string } | undefined)?.description;
-      return `${where}${field}${description ? `must be ${description}` : error.message ?? error.keyword}`;
+      return `${where}${field}${description ? `must be ${description}` : (error.message ?? error.keyword)}`;
     }
   }
 }

@@ -90,11 +90,12 @@ function describe(errors: readonly ErrorObject[], data: unknown): string {
     if (error.keyword === 'additionalProperties') return `${where}: unknown field "${String(params.additionalProperty)}"`;
     if (error.keyword === 'required') return `${where}: missing "${String(params.missingProperty)}"`;
     const found = valueAt(data, error.instancePath);
-    const what = error.keyword === 'pattern' && /check$/.test(error.instancePath)
-      ? 'must be a check id such as ENUM-002'
-      : error.keyword === 'format' && params.format === 'date'
-        ? 'must be a date YYYY-MM-DD'
-        : (error.message ?? error.keyword);
+    const what =
+      error.keyword === 'pattern' && /check$/.test(error.instancePath)
+        ? 'must be a check id such as ENUM-002'
+        : error.keyword === 'format' && params.format === 'date'
+          ? 'must be a date YYYY-MM-DD'
+          : (error.message ?? error.keyword);
     return `${where} ${what} (got ${JSON.stringify(found)})`;
   });
   return shown.join('; ') + (errors.length > 3 ? `; and ${errors.length - 3} more` : '');

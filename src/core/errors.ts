@@ -15,7 +15,10 @@ export class NoVerdictError extends Error {
 export class TransportError extends Error {
   override name = 'TransportError';
   /** False where sending again would meet the same fault (e.g. an answer over the size limit). */
-  constructor(message: string, readonly transient = true) {
+  constructor(
+    message: string,
+    readonly transient = true,
+  ) {
     super(message);
   }
 }

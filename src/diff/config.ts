@@ -42,11 +42,13 @@ export function resolveDiffConfig(values: OptionValues, env: Env, cwd: string): 
   }
   if (!hasTarget && values['against-key'] !== undefined) throw new UsageError('--against-key needs --against');
   const againstProfile = values['against-profile'];
-  if (againstProfile !== undefined && !isProfileName(againstProfile)) throw new UsageError(`--against-profile must be primary or staging, got '${againstProfile}'`);
+  if (againstProfile !== undefined && !isProfileName(againstProfile))
+    throw new UsageError(`--against-profile must be primary or staging, got '${againstProfile}'`);
   const run = resolveRunConfig({ ...values, out: undefined, reporter: undefined }, env, cwd);
-  const against: TargetChoice = run.target.kind === 'embedded'
-    ? { kind: 'embedded', profile: againstProfile ?? 'staging', label: 'embedded reference' }
-    : resolveAgainst(values, env, cwd, run.target, againstProfile);
+  const against: TargetChoice =
+    run.target.kind === 'embedded'
+      ? { kind: 'embedded', profile: againstProfile ?? 'staging', label: 'embedded reference' }
+      : resolveAgainst(values, env, cwd, run.target, againstProfile);
   return {
     ...diffOutput(values, env, cwd),
     target: run.target,
@@ -83,7 +85,8 @@ function resolveAgainst(values: OptionValues, env: Env, cwd: string, target: Rem
 function diffOutput(values: OptionValues, env: Env, cwd: string): Pick<DiffConfig, 'out' | 'reporters'> {
   const chosen = resolveReporters(values.reporter, env);
   const unsupported = chosen.filter((r) => !DIFF_REPORTERS.includes(r));
-  if (values.reporter !== undefined && unsupported.length > 0) throw new UsageError(`diff writes the reporters ${DIFF_REPORTERS.join(', ')}; not ${unsupported.join(', ')}`);
+  if (values.reporter !== undefined && unsupported.length > 0)
+    throw new UsageError(`diff writes the reporters ${DIFF_REPORTERS.join(', ')}; not ${unsupported.join(', ')}`);
   const reporters = chosen.filter((r) => DIFF_REPORTERS.includes(r) && (r !== 'json' || values.reporter !== undefined));
   if (values.out !== undefined && !reporters.includes('json')) reporters.push('json');
   if (!reporters.includes('json')) return { reporters };

@@ -46,7 +46,9 @@ function disagreementLines(disagreements: readonly Disagreement[]): string[] {
       continue;
     }
     const first = group[0]!;
-    lines.push(`✗ ${first.where}${first.field !== undefined ? `, ${first.field}` : ''}: ${first.note}, on ${group.length} items: ${idList(group.map((d) => d.itemId))}`);
+    lines.push(
+      `✗ ${first.where}${first.field !== undefined ? `, ${first.field}` : ''}: ${first.note}, on ${group.length} items: ${idList(group.map((d) => d.itemId))}`,
+    );
     for (const d of group.slice(0, EXAMPLES)) if (d.values) lines.push(`    e.g. item ${d.itemId}: ${valuesOf(d)}`);
   }
   return lines;
@@ -80,7 +82,9 @@ function summaryLines(report: DiffReport): string[] {
   const lines: string[] = [];
   const onlyCount = report.onlyOn.target.length + report.onlyOn.against.length;
   lines.push(`ids: ${report.common} in common, ${report.onlyOn.target.length} only on target, ${report.onlyOn.against.length} only on against`);
-  lines.push(`list rows: ${report.rowsCompared} compared; single reads: ${report.sampled.length} sampled item(s) compared (seed ${report.seed}); ${report.requests} request(s)`);
+  lines.push(
+    `list rows: ${report.rowsCompared} compared; single reads: ${report.sampled.length} sampled item(s) compared (seed ${report.seed}); ${report.requests} request(s)`,
+  );
   const counted = [onlyCount > 0 ? `${onlyCount} id(s) on one side only` : '', countByKind(report.disagreements)].filter(Boolean).join('; ');
   lines.push(agrees(report) ? 'verdict: the deployments agree; exit 0' : `verdict: the deployments disagree (${counted}); exit 1`);
   return lines;

@@ -35,7 +35,8 @@ export async function diffDeployments(target: DiffSide, against: DiffSide, optio
   const disagreements: Disagreement[] = [...ids.duplicates];
   for (const side of sideNames) {
     const unusable = rows[side].filter((r) => idOf(r.id) === undefined).length;
-    if (unusable > 0) disagreements.push({ itemId: '(none)', where: 'collection', note: `${unusable} row(s) on ${side} carry no usable id, so they cannot be matched` });
+    if (unusable > 0)
+      disagreements.push({ itemId: '(none)', where: 'collection', note: `${unusable} row(s) on ${side} carry no usable id, so they cannot be matched` });
   }
   for (const id of ids.common) {
     disagreements.push(...compareRows(id, { target: byId.target.get(id)!, against: byId.against.get(id)! }, profiles));
@@ -46,7 +47,11 @@ export async function diffDeployments(target: DiffSide, against: DiffSide, optio
     if (reads.target.record && reads.against.record) {
       disagreements.push(...compareRecords(id, { target: reads.target.record, against: reads.against.record }));
     } else {
-      disagreements.push({ itemId: id, where: 'single read', note: `GET /artifact.php answered ${reads.target.status} on target and ${reads.against.status} on against` });
+      disagreements.push({
+        itemId: id,
+        where: 'single read',
+        note: `GET /artifact.php answered ${reads.target.status} on target and ${reads.against.status} on against`,
+      });
     }
   }
 

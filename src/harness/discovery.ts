@@ -116,7 +116,13 @@ export class Discovery {
     const exchange = await this.api.item(id, user);
     const what = `GET /artifact.php?id=${id}`;
     const body = okJson('C4.14', exchange, what);
-    const record = recordOf(body, id) ?? fail('C4.14', `${what}: looked for the item record (an object with id and item fields, the body itself or inside an envelope); found ${shapeOf(body)}`, exchange);
+    const record =
+      recordOf(body, id) ??
+      fail(
+        'C4.14',
+        `${what}: looked for the item record (an object with id and item fields, the body itself or inside an envelope); found ${shapeOf(body)}`,
+        exchange,
+      );
     const kept = itemFlag(record.is_kept);
     if (kept !== undefined) currentCheck()?.seenKept.set(keptKey(user, id), { value: kept ? 1 : 0, servedId: record.id });
     return record;

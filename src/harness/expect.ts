@@ -20,14 +20,18 @@ function clauseAnd<T extends unknown[]>(args: unknown[]): [ClauseId | undefined,
 export function fail(clause: ClauseId, message: string, exchange?: Exchange): never;
 export function fail(message: string, exchange?: Exchange): never;
 export function fail(...args: unknown[]): never {
-  const [clause, message, exchange] = isClause(args[0]) && typeof args[1] === 'string' ? (args as [ClauseId, string, Exchange?]) : ([undefined, ...args] as [undefined, string, Exchange?]);
+  const [clause, message, exchange] =
+    isClause(args[0]) && typeof args[1] === 'string' ? (args as [ClauseId, string, Exchange?]) : ([undefined, ...args] as [undefined, string, Exchange?]);
   throw new CheckFailure(message, exchange?.seq, clause);
 }
 
 export function ensure(clause: ClauseId, condition: unknown, message: string, exchange?: Exchange): asserts condition;
 export function ensure(condition: unknown, message: string, exchange?: Exchange): asserts condition;
 export function ensure(...args: unknown[]): void {
-  const [clause, condition, message, exchange] = isClause(args[0]) && typeof args[2] === 'string' ? (args as [ClauseId, unknown, string, Exchange?]) : ([undefined, ...args] as [undefined, unknown, string, Exchange?]);
+  const [clause, condition, message, exchange] =
+    isClause(args[0]) && typeof args[2] === 'string'
+      ? (args as [ClauseId, unknown, string, Exchange?])
+      : ([undefined, ...args] as [undefined, unknown, string, Exchange?]);
   if (!condition) throw new CheckFailure(message, exchange?.seq, clause);
 }
 
@@ -39,7 +43,8 @@ export function ensureNo5xx(clause: ClauseId, ex: Exchange, what: string): void;
 export function ensureNo5xx(ex: Exchange, what: string): void;
 export function ensureNo5xx(...args: unknown[]): void {
   const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
-  if (ex.response.status >= 500) throw new CheckFailure(`${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex.seq, clause);
+  if (ex.response.status >= 500)
+    throw new CheckFailure(`${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex.seq, clause);
 }
 
 /** A successful JSON answer; returns the parsed body. */
@@ -63,7 +68,12 @@ export function okRows(...args: unknown[]): Row[] {
   const [clause, ex, what] = clauseAnd<[Exchange, string]>(args);
   const body = jsonOf(clause, ex, what);
   const rows = rowsOf(body);
-  if (!rows) throw new CheckFailure(`${what}: looked for a list of records (a bare list, or the one list of objects in the envelope); found ${shapeOf(body)}`, ex.seq, clause);
+  if (!rows)
+    throw new CheckFailure(
+      `${what}: looked for a list of records (a bare list, or the one list of objects in the envelope); found ${shapeOf(body)}`,
+      ex.seq,
+      clause,
+    );
   return rows;
 }
 
@@ -81,7 +91,8 @@ export function refused(clause: ClauseId, ex: Exchange, what: string, status?: n
 export function refused(ex: Exchange, what: string, status?: number): void;
 export function refused(...args: unknown[]): void {
   const [clause, ex, what, status] = (isClause(args[0]) ? args : [undefined, ...args]) as [ClauseId | undefined, Exchange, string, number?];
-  if (ex.response.status >= 500) throw new CheckFailure(`${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex.seq, clause);
+  if (ex.response.status >= 500)
+    throw new CheckFailure(`${what}: the server answered ${ex.response.status}; client input must never cause a 5xx`, ex.seq, clause);
   if (status !== undefined && ex.response.status !== status) throw new CheckFailure(`${what}: expected ${status}, got ${ex.response.status}`, ex.seq, clause);
   if (!is4xx(ex)) throw new CheckFailure(`${what}: expected a 4xx refusal, got ${ex.response.status}`, ex.seq, clause);
 }
@@ -94,5 +105,6 @@ export function badRequestWithErrors(...args: unknown[]): void {
   if (clause) refused(clause, ex, what, 400);
   else refused(ex, what, 400);
   const errors = errorsList(ex.response.json);
-  if (!(errors && errors.length > 0)) throw new CheckFailure(`${what}: the 400 body must carry a non-empty errors list; found ${shapeOf(ex.response.json)}`, ex.seq, clause);
+  if (!(errors && errors.length > 0))
+    throw new CheckFailure(`${what}: the 400 body must carry a non-empty errors list; found ${shapeOf(ex.response.json)}`, ex.seq, clause);
 }

@@ -16,7 +16,12 @@ export async function fetchPage(api: Api, body: Record<string, unknown>, user: K
   const exchange = await api.list(body, user);
   const rows = okRows('C4.4', exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
   const envelope = exchange.response.json;
-  ensure('C4.4', isObject(envelope), `POST /artifacts.php ${JSON.stringify(body)}: looked for an object carrying has_more beside the rows; found ${shapeOf(envelope)}`, exchange);
+  ensure(
+    'C4.4',
+    isObject(envelope),
+    `POST /artifacts.php ${JSON.stringify(body)}: looked for an object carrying has_more beside the rows; found ${shapeOf(envelope)}`,
+    exchange,
+  );
   return { rows, hasMore: flag(envelope.has_more), nextCursor: envelope.next_cursor, exchange };
 }
 
@@ -83,7 +88,11 @@ export async function cursorWindow(
 }
 
 /** Walks every page of a listing by cursor; stops at `maxPages` with an error rather than looping. */
-export async function cursorWalk(api: Api, body: Record<string, unknown>, { user = 'primary', maxPages = 500 }: { user?: KeyRef; maxPages?: number } = {}): Promise<Page[]> {
+export async function cursorWalk(
+  api: Api,
+  body: Record<string, unknown>,
+  { user = 'primary', maxPages = 500 }: { user?: KeyRef; maxPages?: number } = {},
+): Promise<Page[]> {
   const { pages, complete } = await cursorWindow(api, body, { user, maxPages });
   if (!complete) throw new Error(`cursor walk did not end within ${maxPages} pages`);
   return pages;
@@ -114,7 +123,12 @@ export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages
   for (let page = 1; page <= maxPages; page++) {
     const current = await fetchPage(api, { ...body, page });
     pages.push(current);
-    ensure('C4.4', current.hasMore !== undefined, `page paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(current).has_more)}`, current.exchange);
+    ensure(
+      'C4.4',
+      current.hasMore !== undefined,
+      `page paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(current).has_more)}`,
+      current.exchange,
+    );
     if (!current.hasMore) return pages;
   }
   throw new Error(`page walk did not end within ${maxPages} pages`);
@@ -143,7 +157,8 @@ export function statedPageSize(envelope: unknown): { name: string; value: number
   for (const place of places) {
     for (const name of PAGE_SIZE_NAMES) {
       const value = place[name];
-      if ((typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) && Number.isFinite(Number(value))) return { name, value: Number(value) };
+      if ((typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) && Number.isFinite(Number(value)))
+        return { name, value: Number(value) };
     }
   }
   return undefined;

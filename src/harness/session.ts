@@ -44,6 +44,12 @@ export function session(): Session {
     },
   });
   const api = new Api(client);
-  current = { target, client, api, journal: new Journal(target.journalPath), discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']) };
+  current = {
+    target,
+    client,
+    api,
+    journal: new Journal(target.journalPath),
+    discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']),
+  };
   return current;
 }

@@ -48,9 +48,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOG_BYTES = 32 * 1024 * 1024;
 
 /** What a rate-limited client tells the progress display. */
-export type RateLimitNotice =
-  | ({ kind: 'paused'; request: string } & Pause)
-  | ({ kind: 'resumed' } & Resumption);
+export type RateLimitNotice = ({ kind: 'paused'; request: string } & Pause) | ({ kind: 'resumed' } & Resumption);
 
 /** What the client met on the way, for report.json and the summary. */
 export interface TransportCounts {
@@ -335,7 +333,9 @@ export class ApiClient {
     }
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     const message = error instanceof Error ? `${error.message}${cause}` : String(error);
-    const code = [error, error instanceof Error ? error.cause : undefined].map((e) => (e as { code?: unknown } | undefined)?.code).find((c) => typeof c === 'string');
+    const code = [error, error instanceof Error ? error.cause : undefined]
+      .map((e) => (e as { code?: unknown } | undefined)?.code)
+      .find((c) => typeof c === 'string');
     const tls = typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
     return this.redact(tls ? `${message} (a private certificate authority? trust it with --ca-cert FILE)` : message);
   }

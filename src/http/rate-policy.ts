@@ -13,7 +13,7 @@ export interface DeclaredRateLimit {
 export const START_SHARE = 0.9;
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hr: 3600, hour: 3600, d: 86_400, day: 86_400 };
-const UNIT = String.raw`(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)`;
+const UNIT = '(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)';
 /** "60 requests per minute", "1000 calls / 1 hour", "60 req every 60 seconds", "rate limit: 60/min". */
 const TEXT_PATTERNS = [
   new RegExp(String.raw`(\d[\d,]*)\s*(?:requests?|reqs?|calls?|hits?)\s*(?:per|/|every|each|in|a|an)\s*(?:(\d+)\s*)?${UNIT}\b`, 'i'),
@@ -32,7 +32,7 @@ export function declaredRateLimit(catalog: unknown): DeclaredRateLimit | undefin
   const found: DeclaredRateLimit[] = [];
   const visit = (node: unknown, path: string, depth: number): void => {
     if (depth > MAX_DEPTH || !isObject(node)) {
-      if (Array.isArray(node) && depth <= MAX_DEPTH) node.forEach((child, i) => visit(child, `${path}/${i}`, depth + 1));
+      if (Array.isArray(node) && depth <= MAX_DEPTH) for (const [i, child] of node.entries()) visit(child, `${path}/${i}`, depth + 1);
       return;
     }
     for (const [key, value] of Object.entries(node)) {

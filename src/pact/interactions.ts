@@ -38,7 +38,12 @@ function body(exchange: Exchange): Record<string, unknown> {
 }
 
 /** A list answer: the agent pages with has_more (§4 rule 2). The rows' key is not shown (§4 rule 5), so the pact leaves it out. */
-function listInteraction(description: string, requestBody: Record<string, unknown> | undefined, cursor = false, requires: readonly Capability[] = []): ContractInteraction {
+function listInteraction(
+  description: string,
+  requestBody: Record<string, unknown> | undefined,
+  cursor = false,
+  requires: readonly Capability[] = [],
+): ContractInteraction {
   const envelope = { has_more: yesNo(false), ...(cursor ? { next_cursor: present(null) } : {}) };
   return {
     description,
@@ -63,7 +68,14 @@ function listInteraction(description: string, requestBody: Record<string, unknow
 }
 
 /** A read whose answer's shape the spec does not show (envelope or fields): the pact holds it to a 200. */
-function plainRead(description: string, path: string, query: Record<string, unknown>, call: (api: Api) => Promise<Exchange>, given: StateName[] = [], requires: readonly Capability[] = []): ContractInteraction {
+function plainRead(
+  description: string,
+  path: string,
+  query: Record<string, unknown>,
+  call: (api: Api) => Promise<Exchange>,
+  given: StateName[] = [],
+  requires: readonly Capability[] = [],
+): ContractInteraction {
   return {
     description,
     states: given,
@@ -86,10 +98,25 @@ const reads: ContractInteraction[] = [
   listInteraction('a GET of the item list without a body', undefined),
   listInteraction('a POST of the item list with an empty body', {}),
   listInteraction('a POST of the item list paged by cursor', { per_page: 5, cursor: null }, true),
-  listInteraction('a POST of the item list with every filter', {
-    page: 1, per_page: 5, query: 'a', tag: 'portable', kept: true, physical: false, digital: false, secondary_collection: false,
-  }, false, ['list-filters']),
-  listInteraction('a POST of the item list with the optional fields', { per_page: 5, fields: 'collection', include: ['uses_summary'] }, false, ['list-fields', 'list-include']),
+  listInteraction(
+    'a POST of the item list with every filter',
+    {
+      page: 1,
+      per_page: 5,
+      query: 'a',
+      tag: 'portable',
+      kept: true,
+      physical: false,
+      digital: false,
+      secondary_collection: false,
+    },
+    false,
+    ['list-filters'],
+  ),
+  listInteraction('a POST of the item list with the optional fields', { per_page: 5, fields: 'collection', include: ['uses_summary'] }, false, [
+    'list-fields',
+    'list-include',
+  ]),
   {
     description: 'a GET of one item',
     states: [states.hasItem],
@@ -113,7 +140,13 @@ const reads: ContractInteraction[] = [
     },
   },
   plainRead('a GET of every use', endpoints.uses, {}, (api) => api.uses()),
-  plainRead('a GET of the uses of one item', endpoints.uses, { artifact_id: injected('itemId', String(examples.itemId)) }, (api) => api.uses({ artifact_id: examples.itemId }), [states.hasItem]),
+  plainRead(
+    'a GET of the uses of one item',
+    endpoints.uses,
+    { artifact_id: injected('itemId', String(examples.itemId)) },
+    (api) => api.uses({ artifact_id: examples.itemId }),
+    [states.hasItem],
+  ),
   plainRead('a GET of the players', endpoints.players, {}, (api) => api.players(), [], ['players']),
   plainRead('a GET of the proposal outcomes', endpoints.proposals, {}, (api) => api.proposals()),
   plainRead(

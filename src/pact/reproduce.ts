@@ -47,7 +47,8 @@ export function reproduceInteraction(interaction: PactInteraction, baseUrl: stri
     const content = structuredClone(request.body.content);
     for (const [path, generator] of Object.entries(generators.body ?? {})) {
       const field = /^\$\.(\w+)$/.exec(path)?.[1];
-      if (field !== undefined && generator.type === 'ProviderState' && isObject(content)) content[field] = generated(generator.expression, values, content[field]);
+      if (field !== undefined && generator.type === 'ProviderState' && isObject(content))
+        content[field] = generated(generator.expression, values, content[field]);
     }
     body = typeof content === 'string' ? content : JSON.stringify(content);
   }

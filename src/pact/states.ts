@@ -54,6 +54,6 @@ async function findAnyItemId(api: Api): Promise<unknown> {
   const rows = exchange.response.status === 200 ? rowsOf(exchange.response.json) : undefined;
   if (rows === undefined) throw new Error(`cannot list the collection (POST /artifacts.php answered ${exchange.response.status})`);
   const id = rows[0]?.id;
-  if (idOf(id) === undefined) throw new Error('the collection of the key\'s user is empty, so there is no item to use');
+  if (idOf(id) === undefined) throw new Error("the collection of the key's user is empty, so there is no item to use");
   return id;
 }

@@ -30,28 +30,38 @@ async function vendorStates(moduleUrl: string, context: StateContext): Promise<S
   const module = (await import(moduleUrl)) as { default?: unknown; providerStates?: unknown };
   const exported = module.providerStates ?? module.default;
   const handlers = typeof exported === 'function' ? await (exported as (c: StateContext) => unknown)(context) : exported;
-  if (typeof handlers !== 'object' || handlers === null) throw new Error(`${moduleUrl} exports no provider-state handlers (a default or "providerStates" export: an object, or a function of { baseUrl, api } returning one)`);
+  if (typeof handlers !== 'object' || handlers === null)
+    throw new Error(
+      `${moduleUrl} exports no provider-state handlers (a default or "providerStates" export: an object, or a function of { baseUrl, api } returning one)`,
+    );
   return handlers as StateHandlers;
 }
 
 /** Wraps each handler: records errors (Pact would only print them), and tells the guard what was prepared. */
-function instrument(handlers: StateHandlers, guard: WriteGuard, errors: StateError[], handedOut: Record<string, Record<string, unknown>>): Record<string, { setup: StateFunction; teardown: StateFunction }> {
+function instrument(
+  handlers: StateHandlers,
+  guard: WriteGuard,
+  errors: StateError[],
+  handedOut: Record<string, Record<string, unknown>>,
+): Record<string, { setup: StateFunction; teardown: StateFunction }> {
   const wrapped: Record<string, { setup: StateFunction; teardown: StateFunction }> = {};
   for (const [state, handler] of Object.entries(handlers)) {
     const { setup, teardown } = typeof handler === 'function' ? { setup: handler, teardown: undefined } : (handler as Exclude<StateHandler, StateFunction>);
-    const guarded = (action: 'setup' | 'teardown', fn: StateFunction | undefined): StateFunction => async (params) => {
-      try {
-        if (action === 'teardown') guard.reset();
-        const values = fn ? await fn(params) : undefined;
-        if (action === 'setup') guard.prepare(state, values);
-        if (action === 'setup' && values) handedOut[state] = values;
-        return values;
-      } catch (error) {
-        if (action === 'setup') guard.prepare(state, undefined);
-        errors.push({ state, action, message: error instanceof Error ? error.message : String(error) });
-        throw error;
-      }
-    };
+    const guarded =
+      (action: 'setup' | 'teardown', fn: StateFunction | undefined): StateFunction =>
+      async (params) => {
+        try {
+          if (action === 'teardown') guard.reset();
+          const values = fn ? await fn(params) : undefined;
+          if (action === 'setup') guard.prepare(state, values);
+          if (action === 'setup' && values) handedOut[state] = values;
+          return values;
+        } catch (error) {
+          if (action === 'setup') guard.prepare(state, undefined);
+          errors.push({ state, action, message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        }
+      };
     wrapped[state] = { setup: guarded('setup', setup), teardown: guarded('teardown', teardown) };
   }
   return wrapped;

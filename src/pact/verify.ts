@@ -123,7 +123,10 @@ export function judge(reply: WorkerReply, interactionStates: Map<string, string[
   const outcomes: InteractionOutcome[] = (report.interactionResults ?? []).map(({ description = '?', result }) => {
     const problems = (report.errors ?? [])
       .filter((e) => e.interaction?.endsWith(` - ${description}`) || e.interaction === description)
-      .flatMap((e) => e.mismatch?.mismatches?.map((m) => (m.path && m.path !== '$' ? `${m.path}: ${m.mismatch}` : m.mismatch ?? '')) ?? [e.mismatch?.message ?? 'failed']);
+      .flatMap(
+        (e) =>
+          e.mismatch?.mismatches?.map((m) => (m.path && m.path !== '$' ? `${m.path}: ${m.mismatch}` : (m.mismatch ?? ''))) ?? [e.mismatch?.message ?? 'failed'],
+      );
     if (result === 'OK') return { description, status: 'passed', problems: [] };
     return { description, status: unjudgeable(description) ? 'not judged' : 'failed', problems };
   });
@@ -146,7 +149,12 @@ export function describeVerification(v: Verification): string {
   for (const e of v.stateErrors) lines.push(`provider state "${e.state}" (${e.action}) failed: ${e.message}`);
   for (const h of v.heldBack) lines.push(`held back (not sent to the target): ${h.reason}`);
   const count = (s: InteractionOutcome['status']) => v.outcomes.filter((o) => o.status === s).length;
-  const verdict = v.exitCode === exitCodes.conforms ? 'the target honours the pact' : v.exitCode === exitCodes['does not conform'] ? 'the target breaks the pact' : 'no verdict';
+  const verdict =
+    v.exitCode === exitCodes.conforms
+      ? 'the target honours the pact'
+      : v.exitCode === exitCodes['does not conform']
+        ? 'the target breaks the pact'
+        : 'no verdict';
   lines.push(`pact: ${count('passed')} passed, ${count('failed')} failed, ${count('not judged')} not judged of ${v.outcomes.length} interactions: ${verdict}`);
   return `${lines.join('\n')}\n`;
 }

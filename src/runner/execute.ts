@@ -38,7 +38,12 @@ let runCounter = 0;
  * One conformance run against an open target: runs the selected checks, sweeps the safety journal,
  * and builds the results model with its verdict. Used by the CLI and by the mutation self-test.
  */
-export async function execute(runner: SuiteRunner, target: OpenTarget, plan: ExecutePlan, hooks: RunHooks): Promise<{ result: RunResult; harnessErrors: string[] }> {
+export async function execute(
+  runner: SuiteRunner,
+  target: OpenTarget,
+  plan: ExecutePlan,
+  hooks: RunHooks,
+): Promise<{ result: RunResult; harnessErrors: string[] }> {
   const pattern = selectionPattern(plan.only, plan.skip);
   const startedAt = Date.now();
   const deadline = startedAt + plan.deadlineSeconds * 1000;
@@ -67,9 +72,10 @@ export async function execute(runner: SuiteRunner, target: OpenTarget, plan: Exe
   const harnessErrors = unhandled.map((e) => (e instanceof Error ? e.message : String(e)));
   const ids = checkIds(modules);
   // A selection that leaves nothing out (e.g. --only '*') is a full run.
-  const selection: Selection | undefined = pattern && ids.deselected.length > 0
-    ? { only: [...plan.only], skip: [...plan.skip], selected: ids.all.length - ids.deselected.length, total: ids.all.length, deselected: ids.deselected }
-    : undefined;
+  const selection: Selection | undefined =
+    pattern && ids.deselected.length > 0
+      ? { only: [...plan.only], skip: [...plan.skip], selected: ids.all.length - ids.deselected.length, total: ids.all.length, deselected: ids.deselected }
+      : undefined;
   const gate = plan.gate;
   const interruptedBy = hooks.interrupted?.();
   const decision = decideVerdict(checks, gate, {

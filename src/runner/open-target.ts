@@ -23,7 +23,10 @@ export interface OpenTarget {
   close(): Promise<void>;
 }
 
-export async function openTarget(choice: TargetChoice, options: { timeoutMs?: number; onRateLimit?: (notice: RateLimitNotice) => void } = {}): Promise<OpenTarget> {
+export async function openTarget(
+  choice: TargetChoice,
+  options: { timeoutMs?: number; onRateLimit?: (notice: RateLimitNotice) => void } = {},
+): Promise<OpenTarget> {
   let baseUrl: string;
   let keys: { primary: string; other?: string };
   let stopReference = async () => {};
@@ -31,7 +34,8 @@ export async function openTarget(choice: TargetChoice, options: { timeoutMs?: nu
     const { startReference } = await import('../../fixtures/reference/server.ts');
     // Hidden, for scripts/bench.ts: the embedded reference with a larger collection per user.
     const itemsPerUser = Number(process.env.CONFORM_REFERENCE_ITEMS);
-    const dataset = Number.isSafeInteger(itemsPerUser) && itemsPerUser > 0 ? (await import('../../fixtures/dataset.ts')).buildDataset({ itemsPerUser }) : undefined;
+    const dataset =
+      Number.isSafeInteger(itemsPerUser) && itemsPerUser > 0 ? (await import('../../fixtures/dataset.ts')).buildDataset({ itemsPerUser }) : undefined;
     const reference = await startReference({ profile: choice.profile, ...(dataset ? { dataset } : {}) });
     baseUrl = reference.url;
     keys = { primary: reference.keys.primary, other: reference.keys.other };
@@ -76,7 +80,8 @@ export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
   const types = await answer(() => api.types());
   const status = types.response.status;
-  if (status === 401 || status === 403) throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
+  if (status === 401 || status === 403)
+    throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
   if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
   await ensureAgentApi(target.baseUrl, api, types);
 }
@@ -123,7 +128,8 @@ export function notAList(response: Exchange['response']): string | undefined {
   const body = response.json;
   if (body === undefined) return `answered ${status} with a body that is not JSON${typed}`;
   if (rowsOf(body) !== undefined) return undefined;
-  if (isObject(body) && ('has_more' in body || 'next_cursor' in body || Object.entries(body).some(([key, value]) => key !== 'errors' && Array.isArray(value)))) return undefined;
+  if (isObject(body) && ('has_more' in body || 'next_cursor' in body || Object.entries(body).some(([key, value]) => key !== 'errors' && Array.isArray(value))))
+    return undefined;
   return `answered ${status} with JSON that holds no rows in any shape`;
 }
 

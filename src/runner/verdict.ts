@@ -62,7 +62,13 @@ export function decideVerdict<C extends Judged>(input: readonly C[], gate: GateO
   const checks = input.map((check) => withEffect(check, gate, waiverOf(check.id, waivers, today), today));
   const { verdict, reason } = verdictOf(checks, gate, circumstances);
   const partial = circumstances.selection ? `; ${describeSelection(circumstances.selection)}` : '';
-  return { verdict, reason: `${reason}${partial}`, exitCode: exitCodes[verdict], checks, waivers: waiverOutcomes(waivers, checks, today, circumstances.knownChecks) };
+  return {
+    verdict,
+    reason: `${reason}${partial}`,
+    exitCode: exitCodes[verdict],
+    checks,
+    waivers: waiverOutcomes(waivers, checks, today, circumstances.knownChecks),
+  };
 }
 
 function verdictOf(checks: readonly Judged[], gate: GateOptions, c: Circumstances): { verdict: Verdict; reason: string } {
@@ -95,7 +101,10 @@ function verdictOf(checks: readonly Judged[], gate: GateOptions, c: Circumstance
   const unjudged = blocking('skipped');
   if (unjudged.length > 0) {
     const how = gate.failOn === 'should' ? 'MUST or SHOULD' : 'MUST';
-    return { verdict: 'incomplete', reason: `${unjudged.length} ${how} check(s) could not be judged (a precondition is absent on this target); waive them or pass --allow-incomplete` };
+    return {
+      verdict: 'incomplete',
+      reason: `${unjudged.length} ${how} check(s) could not be judged (a precondition is absent on this target); waive them or pass --allow-incomplete`,
+    };
   }
   return { verdict: 'conforms', reason: conformsReason(checks, gate) };
 }
@@ -137,10 +146,14 @@ function withEffect<C extends Judged>(check: C, gate: GateOptions, waiver: Waive
     case 'not-applicable':
       effect = undefined;
   }
-  const state = !waiver ? undefined
-    : !inForce ? 'expired'
-      : check.status === 'passed' ? 'unexpected-pass'
-        : check.status === 'not-applicable' ? 'unused'
+  const state = !waiver
+    ? undefined
+    : !inForce
+      ? 'expired'
+      : check.status === 'passed'
+        ? 'unexpected-pass'
+        : check.status === 'not-applicable'
+          ? 'unused'
           : 'applied';
   return { ...plain, ...(effect ? { effect } : {}), ...(waiver && state ? { waiver: { reason: waiver.reason, expires: waiver.expires, state } } : {}) } as C;
 }

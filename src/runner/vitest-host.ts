@@ -98,7 +98,7 @@ export class SuiteRunner {
 async function withoutSignalHandlers<T>(start: () => Promise<T>): Promise<T> {
   const { on, once } = process;
   const skipSignals = (register: typeof process.on): typeof process.on =>
-    function (this: NodeJS.Process, event: string | symbol, listener: (...args: any[]) => void) {
+    function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
       return event === 'SIGINT' || event === 'SIGTERM' ? process : register.call(this, event, listener);
     } as typeof process.on;
   process.on = skipSignals(on);

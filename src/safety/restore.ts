@@ -25,7 +25,15 @@ export async function settleJournal(path: string, apiFor: (user: 'primary' | 'ot
     report.problems.push(`item ${item.id} of the ${item.user} user: no key to restore it to is_kept=${item.original}`);
     return [];
   });
-  const readAll = () => Promise.all(items.map(({ api, user, id }) => readKept(api, id, user).then((r) => r.value, () => undefined)));
+  const readAll = () =>
+    Promise.all(
+      items.map(({ api, user, id }) =>
+        readKept(api, id, user).then(
+          (r) => r.value,
+          () => undefined,
+        ),
+      ),
+    );
   const before = await readAll();
   for (const [i, { api, user, id, original }] of items.entries()) {
     if (before[i] === original) {
@@ -43,7 +51,8 @@ export async function settleJournal(path: string, apiFor: (user: 'primary' | 'ot
   if (report.restoredAfterRun > 0) {
     const after = await readAll();
     items.forEach(({ user, id, original }, i) => {
-      if (after[i] !== undefined && after[i] !== original) report.problems.push(`item ${id} (${user} user) is kept=${after[i]} after the restores, not ${original}`);
+      if (after[i] !== undefined && after[i] !== original)
+        report.problems.push(`item ${id} (${user} user) is kept=${after[i]} after the restores, not ${original}`);
     });
   }
   return report;

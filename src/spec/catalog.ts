@@ -26,10 +26,21 @@ export function validateOpenApi(document: unknown): Promise<CatalogCheck> {
 
 async function validateOnce(document: unknown): Promise<CatalogCheck> {
   // The validator reads a string as a file name: only a parsed object is ever handed to it.
-  if (!isObject(document)) return { valid: false, errors: [`the catalog is ${document === null ? 'null' : Array.isArray(document) ? 'an array' : `a ${typeof document}`}, not a JSON object`] };
+  if (!isObject(document))
+    return {
+      valid: false,
+      errors: [`the catalog is ${document === null ? 'null' : Array.isArray(document) ? 'an array' : `a ${typeof document}`}, not a JSON object`],
+    };
   if (dialectOf(document) === undefined) {
     const declared = document.openapi ?? document.swagger;
-    return { valid: false, errors: [declared === undefined ? 'the catalog has neither an openapi nor a swagger version field' : `the catalog declares version ${JSON.stringify(declared)}, which is no OpenAPI version (2.0, 3.0.x, 3.1.x, 3.2.x)`] };
+    return {
+      valid: false,
+      errors: [
+        declared === undefined
+          ? 'the catalog has neither an openapi nor a swagger version field'
+          : `the catalog declares version ${JSON.stringify(declared)}, which is no OpenAPI version (2.0, 3.0.x, 3.1.x, 3.2.x)`,
+      ],
+    };
   }
   const validator = new Validator();
   const result = await validator.validate(structuredClone(document) as Parameters<Validator['validate']>[0]);
@@ -126,7 +137,10 @@ export function namedPaths(doc: unknown): Set<string> {
   const seen = new Set<unknown>();
   const visit = (node: unknown, depth: number): void => {
     if (depth > 60 || seen.has(node)) return;
-    if (typeof node === 'string') return consider(node);
+    if (typeof node === 'string') {
+      consider(node);
+      return;
+    }
     if (Array.isArray(node)) {
       seen.add(node);
       for (const child of node) visit(child, depth + 1);
@@ -181,7 +195,19 @@ export function declaredSchema(doc: unknown, path: string, method: string, statu
 // ---------------------------------------------------------------------------------------------
 // OpenAPI schema → JSON Schema 2020-12
 
-const SUBSCHEMA = ['additionalProperties', 'additionalItems', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SUBSCHEMA = [
+  'additionalProperties',
+  'additionalItems',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords that constrain a null as much as any other value: `nullable` cannot just widen `type` past them. */
@@ -221,7 +247,11 @@ function refTarget(ref: string, c: Conversion): string {
 /** Properties that a response omits by design: `writeOnly` ones are required in requests only. */
 function writeOnlyNames(schema: Schema): Set<string> {
   const properties = isObject(schema.properties) ? schema.properties : {};
-  return new Set(Object.entries(properties).filter(([, p]) => isObject(p) && p.writeOnly === true).map(([name]) => name));
+  return new Set(
+    Object.entries(properties)
+      .filter(([, p]) => isObject(p) && p.writeOnly === true)
+      .map(([name]) => name),
+  );
 }
 
 /**
@@ -260,7 +290,10 @@ function convert(schema: unknown, c: Conversion): unknown {
     out.prefixItems = out.items;
     delete out.items;
   }
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof out[flag] === 'boolean') {
       if (out[flag] === true && typeof out[bound] === 'number') {
         out[flag] = out[bound];
@@ -290,9 +323,14 @@ function convert(schema: unknown, c: Conversion): unknown {
  */
 export function selfContained(schema: unknown, doc: unknown): Schema {
   const c: Conversion = { dialect: dialectOf(doc) ?? '3.1', doc, pointers: new Map(), converted: {} };
-  const components = c.dialect === '2.0'
-    ? (isObject(doc) && isObject(doc.definitions) ? doc.definitions : {})
-    : (isObject(doc) && isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {});
+  const components =
+    c.dialect === '2.0'
+      ? isObject(doc) && isObject(doc.definitions)
+        ? doc.definitions
+        : {}
+      : isObject(doc) && isObject(doc.components) && isObject(doc.components.schemas)
+        ? doc.components.schemas
+        : {};
   const defs = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, convert(s, c)]));
   const root = convert(schema, c);
   const rootObject: Schema = isObject(root) ? root : root === false ? { not: {} } : {};

@@ -14,7 +14,9 @@ export interface ClauseElement {
   mutants: readonly string[];
 }
 
-const el = (kind: ElementKind) => (element: string, checks: readonly string[], mutants: readonly string[]): ClauseElement => ({ element, kind, checks, mutants });
+const el =
+  (kind: ElementKind) =>
+  (element: string, checks: readonly string[], mutants: readonly string[]): ClauseElement => ({ element, kind, checks, mutants });
 const field = el('field');
 const limit = el('limit');
 const value = el('value');
@@ -97,7 +99,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   'C2.11': [
     ...['id', 'name', 'FirstName', 'LastName', 'represents_user_id'].map((f) => field(`player ${f}`, ['PLAY-001'], [`players-without-${f}`])),
     field('player birth_year', ['PLAY-001'], ['players-without-birth-year']),
-    rule('the household is the key\'s own', ['PLAY-002'], ['players-other-household-mixed-in']),
+    rule("the household is the key's own", ['PLAY-002'], ['players-other-household-mixed-in']),
     rule('every participant of a use is a household player', ['PLAY-003'], ['uses-stranger-participant', 'uses-stranger-among-participants']),
   ],
   'C2.13': [
@@ -134,9 +136,9 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   'C3.6': [rule('an unsuccessful proposal is not counted as a use', ['FIELD-003'], ['plays-count-proposals'])],
   'C4.1': [
     error('no Authorization header', ['AUTH-001'], ['auth-missing-header-served']),
-    rule('item reads are scoped to the key\'s user', ['SCOPE-003'], ['scope-item-read-any-user']),
-    rule('uses are scoped to the key\'s user', ['SCOPE-004'], ['scope-uses-any-user']),
-    rule('the list is scoped to the key\'s user', ['SCOPE-005'], ['scope-list-leaks-foreign-item']),
+    rule("item reads are scoped to the key's user", ['SCOPE-003'], ['scope-item-read-any-user']),
+    rule("uses are scoped to the key's user", ['SCOPE-004'], ['scope-uses-any-user']),
+    rule("the list is scoped to the key's user", ['SCOPE-005'], ['scope-list-leaks-foreign-item']),
   ],
   'C4.2': [rule('a GET with no body lists page 1', ['PAGE-008'], ['get-lists-page-2'])],
   'C4.3': [
@@ -148,7 +150,7 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     error('edge values of page and per_page: no 5xx', ['PAGE-004'], ['page-zero-crashes']),
   ],
   'C4.4': [
-    value('cursor null starts at the first id of the walk\'s order', ['PAGE-009'], ['cursor-first-page-reversed']),
+    value("cursor null starts at the first id of the walk's order", ['PAGE-009'], ['cursor-first-page-reversed']),
     field('next_cursor leads to the very next item', ['PAGE-006'], ['cursor-skips-first-of-page']),
     field('no next_cursor on the last page', ['PAGE-006'], ['cursor-next-on-last-page']),
     field('has_more exactly when another page exists', ['PAGE-005'], ['page-has-more-when-full']),
@@ -194,13 +196,13 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     rule('the item asked for is the item read', ['KEPT-001'], ['item-read-wrong-item']),
     field('is_kept in the record', ['KEPT-001'], ['record-without-is-kept']),
     value('tags an empty list when none', ['STAGE-006'], ['staging-record-tags-null-when-empty']),
-    rule('scoped to the key\'s user', ['SCOPE-003'], ['scope-item-read-any-user']),
+    rule("scoped to the key's user", ['SCOPE-003'], ['scope-item-read-any-user']),
   ],
   'C4.15': [
-    value('artifact_id keeps exactly that item\'s uses', ['USES-003'], ['uses-artifact-filter-ignored', 'uses-artifact-filter-repeats-newest']),
-    value('player_id keeps exactly the player\'s uses', ['USES-004'], ['uses-player-filter-ignored', 'uses-player-filter-first-participant']),
+    value("artifact_id keeps exactly that item's uses", ['USES-003'], ['uses-artifact-filter-ignored', 'uses-artifact-filter-repeats-newest']),
+    value("player_id keeps exactly the player's uses", ['USES-004'], ['uses-player-filter-ignored', 'uses-player-filter-first-participant']),
     error('an artifact_id no item has: empty list or 4xx, no 5xx', ['USES-005'], ['uses-bad-item-crashes']),
-    error('a malformed artifact_id: refused or ignored, never another item\'s uses', ['USES-005'], ['uses-bad-item-first-item']),
+    error("a malformed artifact_id: refused or ignored, never another item's uses", ['USES-005'], ['uses-bad-item-first-item']),
   ],
   'C4.16': [omission('player_id on /uses.php on staging', ['STAGE-004'], ['staging-honours-player-filter'])],
   'C4.17': [
@@ -223,10 +225,14 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   'C4.20': [
     value('start', ['PROP-004'], ['proposals-start-ignored']),
     value('end', ['PROP-004'], ['proposals-window-end-ignored']),
-    error('a start or end that is not YYYY-MM-DD: refused, or read leniently with counts within the unwindowed ones', ['PROP-005'], ['proposals-bad-date-doubles']),
+    error(
+      'a start or end that is not YYYY-MM-DD: refused, or read leniently with counts within the unwindowed ones',
+      ['PROP-005'],
+      ['proposals-bad-date-doubles'],
+    ),
   ],
   'C4.22': [
-    rule('the types of the user\'s items are listed', ['TYPE-001'], ['types-missing-one']),
+    rule("the types of the user's items are listed", ['TYPE-001'], ['types-missing-one']),
     field('each type carries an id', ['TYPE-002'], ['types-without-ids']),
   ],
   'C4.23': [
@@ -250,10 +256,10 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
   'C5.2': [
     rule('user_id in the list body', ['SCOPE-001'], ['scope-body-user-id-honoured']),
     rule('user_id in the query of a read', ['SCOPE-002'], ['scope-query-user-id-honoured']),
-    rule('another user\'s item by id', ['SCOPE-003'], ['scope-item-read-any-user']),
-    rule('another user\'s uses', ['SCOPE-004'], ['scope-uses-any-user']),
-    rule('another user\'s items in the list', ['SCOPE-005'], ['scope-list-leaks-foreign-item']),
-    rule('another user\'s item through the toggle', ['SCOPE-006'], ['scope-kept-toggle-any-user']),
+    rule("another user's item by id", ['SCOPE-003'], ['scope-item-read-any-user']),
+    rule("another user's uses", ['SCOPE-004'], ['scope-uses-any-user']),
+    rule("another user's items in the list", ['SCOPE-005'], ['scope-list-leaks-foreign-item']),
+    rule("another user's item through the toggle", ['SCOPE-006'], ['scope-kept-toggle-any-user']),
     rule('another household', ['PLAY-002'], ['players-other-household-mixed-in']),
   ],
   'C5.3': [
@@ -293,7 +299,11 @@ export const clauseElements: Readonly<Record<string, readonly ClauseElement[]>> 
     rule('the catalog is served as JSON', ['CAT-001'], ['catalog-not-json', 'catalog-html-page']),
     rule('it names every endpoint of the profile, in any format', ['CAT-002'], ['catalog-missing-types', 'catalog-custom-missing-upcoming']),
     rule('its schemas agree with the answers (when it is OpenAPI)', ['CAT-003'], ['catalog-schema-disagrees']),
-    omission('the staging catalog describes the staging subset', ['STAGE-005'], ['staging-serves-primary-catalog', 'staging-catalog-offers-list-filters', 'staging-custom-catalog-names-players']),
+    omission(
+      'the staging catalog describes the staging subset',
+      ['STAGE-005'],
+      ['staging-serves-primary-catalog', 'staging-catalog-offers-list-filters', 'staging-custom-catalog-names-players'],
+    ),
   ],
 };
 

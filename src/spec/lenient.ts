@@ -19,9 +19,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function rowsOf(body: unknown, preferredKeys: readonly string[] = PREFERRED_ROW_KEYS): Row[] | undefined {
   if (Array.isArray(body)) return body.every(isObject) ? (body as Row[]) : undefined;
   if (!isObject(body)) return undefined;
-  const candidates = Object.entries(body).filter(
-    ([key, value]) => key !== 'errors' && Array.isArray(value) && value.every(isObject),
-  );
+  const candidates = Object.entries(body).filter(([key, value]) => key !== 'errors' && Array.isArray(value) && value.every(isObject));
   if (candidates.length === 1) return candidates[0]![1] as Row[];
   for (const key of preferredKeys) {
     const hit = candidates.find(([k]) => k === key);
@@ -60,7 +58,10 @@ export function shapeOf(value: unknown): string {
   if (isObject(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return 'an empty object';
-    const shown = keys.slice(0, 8).map((k) => `${k} (${kindOf(value[k])})`).join(', ');
+    const shown = keys
+      .slice(0, 8)
+      .map((k) => `${k} (${kindOf(value[k])})`)
+      .join(', ');
     return `an object with ${shown}${keys.length > 8 ? `, and ${keys.length - 8} more keys` : ''}`;
   }
   const text = JSON.stringify(value);
@@ -156,7 +157,9 @@ export function playerIdsOf(use: Row): (string | undefined)[] {
 
 /** The ids of a use's participants (§2), skipping entries that are not objects with an id. */
 export function participantIdsOf(use: Row): string[] {
-  return (Array.isArray(use.participants) ? use.participants : []).map((p) => (isObject(p) ? idOf(p.id) : undefined)).filter((id): id is string => id !== undefined);
+  return (Array.isArray(use.participants) ? use.participants : [])
+    .map((p) => (isObject(p) ? idOf(p.id) : undefined))
+    .filter((id): id is string => id !== undefined);
 }
 
 /** The 400 body carries an errors list (§4 rule 4, §7); the shape of its entries is not shown. */

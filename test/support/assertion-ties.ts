@@ -35,7 +35,12 @@ function functionsOf(source: ts.SourceFile): Map<string, ts.Node> {
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionDeclaration(node) && node.name) found.set(node.name.text, node);
     if (ts.isClassDeclaration(node) && node.name) found.set(node.name.text, node);
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+    ) {
       found.set(node.name.text, node.initializer);
     }
     ts.forEachChild(node, visit);
@@ -62,10 +67,12 @@ function parse(path: string): ts.SourceFile {
 /** Assertions of one file: every call of an assertion helper, or of a local helper that takes a clause. */
 function assertionsIn(source: ts.SourceFile, file: string): { site: AssertionSite; node: ts.CallExpression | ts.NewExpression }[] {
   const functions = functionsOf(source);
-  const clauseTaking = new Map([...functions].flatMap(([name, fn]) => {
-    const parameter = ts.isFunctionLike(fn) ? clauseParameter(fn as ts.FunctionLikeDeclaration) : undefined;
-    return parameter ? [[name, parameter.index] as const] : [];
-  }));
+  const clauseTaking = new Map(
+    [...functions].flatMap(([name, fn]) => {
+      const parameter = ts.isFunctionLike(fn) ? clauseParameter(fn as ts.FunctionLikeDeclaration) : undefined;
+      return parameter ? [[name, parameter.index] as const] : [];
+    }),
+  );
   const found: { site: AssertionSite; node: ts.CallExpression | ts.NewExpression }[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
@@ -74,10 +81,13 @@ function assertionsIn(source: ts.SourceFile, file: string): { site: AssertionSit
       if (index !== undefined) {
         const argument = node.arguments[index];
         // A helper's own ClauseId parameter passed on: its callers are checked instead.
-        const passedOn = argument !== undefined && ts.isIdentifier(argument) && (() => {
-          const fn = enclosingFunction(node);
-          return fn !== undefined && clauseParameter(fn)?.name === argument.text;
-        })();
+        const passedOn =
+          argument !== undefined &&
+          ts.isIdentifier(argument) &&
+          (() => {
+            const fn = enclosingFunction(node);
+            return fn !== undefined && clauseParameter(fn)?.name === argument.text;
+          })();
         if (!passedOn) {
           const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
           found.push({ site: { file, line, call: `${name}(…)`, clause: literal(argument) }, node });
@@ -133,7 +143,9 @@ export function assertionsInText(text: string, file = 'inline.ts'): AssertionSit
 export function assertionTies(): CheckTies {
   const byCheck = new Map<string, Set<string>>();
   const sites: AssertionSite[] = [];
-  const suites = readdirSync(join(repoRoot, 'suites')).filter((f) => f.endsWith('.check.ts')).map((f) => join('suites', f));
+  const suites = readdirSync(join(repoRoot, 'suites'))
+    .filter((f) => f.endsWith('.check.ts'))
+    .map((f) => join('suites', f));
   for (const file of suites) {
     const source = parse(join(repoRoot, file));
     const functions = functionsOf(source);

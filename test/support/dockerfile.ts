@@ -16,7 +16,7 @@ export function parseDockerfile(text: string): Instruction[] {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
-      const [keyword, ...rest] = line.split(/\s+/);
+      const [keyword] = line.split(/\s+/);
       return { keyword: keyword!.toUpperCase(), args: line.slice(keyword!.length).trim() };
     });
 }
@@ -48,7 +48,14 @@ export function buildWithoutEngine(dockerfile: string, context: string): Stage[]
   for (const { keyword, args } of parseDockerfile(readFileSync(dockerfile, 'utf8'))) {
     if (keyword === 'FROM') {
       const [from, as, name] = args.split(/\s+/);
-      stage = { from: from!, ...(as?.toUpperCase() === 'AS' ? { name: name! } : {}), root: join(sandbox, `stage-${stages.length}`), workdir: '/', env: {}, user: 'root' };
+      stage = {
+        from: from!,
+        ...(as?.toUpperCase() === 'AS' ? { name: name! } : {}),
+        root: join(sandbox, `stage-${stages.length}`),
+        workdir: '/',
+        env: {},
+        user: 'root',
+      };
       mkdirSync(join(stage.root, 'usr', 'local'), { recursive: true });
       stages.push(stage);
       continue;
@@ -69,7 +76,8 @@ export function buildWithoutEngine(dockerfile: string, context: string): Stage[]
         const origin = from === undefined ? context : stages.find((s) => s.name === from)?.root;
         if (!origin) throw new Error(`COPY --from=${from}: no such stage`);
         const sourcePath = from === undefined ? join(context, source!) : join(origin, source!);
-        const target = destination!.endsWith('/') || destination === '.' ? join(at(destination!), source === '.' ? '' : source!.split('/').pop()!) : at(destination!);
+        const target =
+          destination!.endsWith('/') || destination === '.' ? join(at(destination!), source === '.' ? '' : source!.split('/').pop()!) : at(destination!);
         cpSync(sourcePath, target, {
           recursive: true,
           filter: (path) => from !== undefined || !ignored.some((pattern) => pattern.test(relative(context, path))),

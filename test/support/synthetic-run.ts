@@ -69,7 +69,7 @@ export const checks = {
     id: 'PLAY-001',
     level: 'MUST',
     sections: ['§2'],
-    title: 'players belong to the key\'s household',
+    title: "players belong to the key's household",
     area: 'players',
     status: 'skipped',
     message: 'precondition: the target has no players',
@@ -88,7 +88,11 @@ export const checks = {
 } satisfies Record<string, CheckResult>;
 
 /** A run built from checks, with counts, effects and verdict decided by the real verdict code. */
-export function syntheticRun(list: readonly CheckResult[] = Object.values(checks), overrides: Partial<RunResult> = {}, decide: { gate?: GateOptions; circumstances?: Circumstances } = {}): RunResult {
+export function syntheticRun(
+  list: readonly CheckResult[] = Object.values(checks),
+  overrides: Partial<RunResult> = {},
+  decide: { gate?: GateOptions; circumstances?: Circumstances } = {},
+): RunResult {
   const sorted = [...list].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   const gate = decide.gate ?? defaultGate;
   const decision = decideVerdict(sorted, gate, decide.circumstances);
