@@ -31,8 +31,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const args = parseCommandLine(argv);
     ctx.mask(commandLineSecrets(args.values, io.env));
-    if (args.values.help) return (out(`${helpText()}\n`), exitCodes.done);
-    if (args.values.version) return (out(`conform ${version()}\n`), exitCodes.done);
+    if (args.values.help) return out(`${helpText()}\n`), exitCodes.done;
+    if (args.values.version) return out(`conform ${version()}\n`), exitCodes.done;
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);
