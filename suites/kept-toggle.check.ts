@@ -269,8 +269,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const values = await Promise.all(sample.map(async (r) => (await readKept(t.api, String(r.id))).value));
         return new Map(sample.map((r, i) => [idOf(r.id) ?? '', values[i]]));
       };
-      const before = await keptOf();
-      const start = (await readKept(t.api, id)).value;
+      // The witnesses and the item are read together; a failure is reported in the order they were read before.
+      const [witnessed, read] = await Promise.allSettled([keptOf(), readKept(t.api, id)]);
+      if (witnessed.status === 'rejected') throw witnessed.reason;
+      if (read.status === 'rejected') throw read.reason;
+      const before = witnessed.value;
+      const start = read.value.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);
