@@ -12,7 +12,7 @@ import { Api } from '../src/http/api.ts';
 import { ApiClient } from '../src/http/client.ts';
 import { Journal } from '../src/safety/journal.ts';
 import { KeptWriter, readKept } from '../src/safety/kept.ts';
-import { prefetched, prefetchedInLanes } from '../src/harness/prefetch.ts';
+import { prefetched } from '../src/harness/prefetch.ts';
 import { together } from '../src/harness/together.ts';
 import { stateOf } from './support/state.ts';
 
@@ -50,83 +50,6 @@ describe('read-only properties run their values together', () => {
     expect(result.failed).toBe(false);
     expect(calls).toBe(30);
     expect(most).toBe(6);
-  });
-});
-
-describe('stateful properties run in lanes of their own state', () => {
-  // Each lane holds a counter that runs leave for the next run of the lane (as items keep their kept flags);
-  // a "bug" shows once a counter passes 6.
-  type Lane = { value: number };
-  class Add implements fc.AsyncCommand<object, Lane> {
-    constructor(readonly n: number) {}
-    check = () => true;
-    async run(_: object, lane: Lane): Promise<void> {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      lane.value += this.n;
-      if (lane.value > 6) throw new Error(`counter at ${lane.value}`);
-    }
-    toString = () => `add(${this.n})`;
-  }
-  class Reset implements fc.AsyncCommand<object, Lane> {
-    check = () => true;
-    async run(_: object, lane: Lane): Promise<void> {
-      lane.value = 0;
-    }
-    toString = () => 'reset';
-  }
-  const arbitrary = fc.commands([fc.integer({ min: 0, max: 3 }).map((n) => new Add(n)), fc.constant(new Reset())], { maxCommands: 6 });
-  const modelIn = (lanes: Lane[]) => (sequence: Iterable<fc.AsyncCommand<object, Lane>>, lane: number) => fc.asyncModelRun(() => ({ model: {}, real: lanes[lane]! }), sequence);
-  const fresh = (n: number) => Array.from({ length: n }, () => ({ value: 0 }));
-
-  it.each([1, 7, 42, 99])('a failure is found, shrunk and reported as by fast-check running the lanes in turn (seed %i)', async (seed) => {
-    const options = { seed, numRuns: 30 };
-    const lanes = 3;
-    const inTurn = modelIn(fresh(lanes));
-    let calls = 0;
-    let failedLane: number | undefined;
-    // fast-check alone, one run at a time: run i in lane i % lanes until the first failure, then that lane.
-    const alone = await fc.check(fc.asyncProperty(arbitrary, async (sequence) => {
-      const lane = failedLane ?? calls++ % lanes;
-      try {
-        await inTurn(sequence, lane);
-      } catch (error) {
-        failedLane ??= lane;
-        throw error;
-      }
-    }), options);
-    let most = 0;
-    let running = 0;
-    const overlapped = modelIn(fresh(lanes));
-    const replayed = await fc.check(fc.asyncProperty(arbitrary, await prefetchedInLanes(arbitrary, async (sequence, lane) => {
-      most = Math.max(most, ++running);
-      try {
-        await overlapped(sequence, lane);
-      } finally {
-        running--;
-      }
-    }, { ...options, lanes })), options);
-    expect(alone.failed).toBe(true);
-    expect(replayed.failed).toBe(true);
-    expect(most).toBe(lanes);
-    expect(fc.stringify(replayed.counterexample)).toBe(fc.stringify(alone.counterexample));
-    expect(fc.stringify(replayed.counterexample)).toMatch(/add\(/);
-    expect([replayed.counterexamplePath, replayed.numRuns, replayed.numShrinks]).toEqual([alone.counterexamplePath, alone.numRuns, alone.numShrinks]);
-    expect(String(replayed.errorInstance)).toBe(String(alone.errorInstance));
-  });
-
-  it('runs of one lane never overlap, and a passing property runs each value once', async () => {
-    const busy = new Set<number>();
-    let calls = 0;
-    const predicate = async (_: unknown, lane: number) => {
-      expect(busy.has(lane)).toBe(false);
-      busy.add(lane);
-      calls++;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      busy.delete(lane);
-    };
-    const result = await fc.check(fc.asyncProperty(arbitrary, await prefetchedInLanes(arbitrary, predicate, { seed: 5, numRuns: 20, lanes: 4 })), { seed: 5, numRuns: 20 });
-    expect(result.failed).toBe(false);
-    expect(calls).toBe(20);
   });
 });
 

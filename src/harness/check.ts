@@ -8,7 +8,7 @@ import { toCurl } from '../http/curl.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { KeptWriter } from '../safety/kept.ts';
 import type { CheckInfo, CheckMeta, RecordedFailure } from './meta.ts';
-import { prefetched, prefetchedInLanes } from './prefetch.ts';
+import { prefetched } from './prefetch.ts';
 import { missingCapabilities } from '../spec/profiles.ts';
 import { session } from './session.ts';
 import type { Discovery } from './discovery.ts';
@@ -24,12 +24,8 @@ export interface CheckContext {
   skip(reason: string): never;
   /** Returns the value, or skips the check with `reason` when it is missing (an absent precondition). */
   need<T>(value: T | undefined | null, reason: string): T;
-  /**
-   * Runs a fast-check property with the run's seed; failures carry seed, path and counterexample.
-   * A toggling check may ask for `lanes`: run i then runs in lane i % lanes, the lanes overlap, and
-   * the predicate must give each lane state of its own (see prefetchedInLanes).
-   */
-  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T, lane: number) => Promise<void>, options?: { runs?: number; lanes?: number }): Promise<void>;
+  /** Runs a fast-check property with the run's seed; failures carry seed, path and counterexample. */
+  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { runs?: number }): Promise<void>;
 }
 
 class SkipSignal extends Error {}
@@ -144,21 +140,12 @@ async function runProperty<T>(
   target: TargetContext,
   meta: CheckMeta,
   arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T, lane: number) => Promise<void>,
-  options: { runs?: number; lanes?: number } = {},
+  predicate: (value: T) => Promise<void>,
+  options: { runs?: number } = {},
 ): Promise<void> {
   const numRuns = options.runs ?? target.runs;
-  const lanes = info.toggles ? Math.max(1, options.lanes ?? 1) : 1;
-  // A read-only property's runs are independent; one that writes depends on the state each run leaves,
-  // so its runs overlap only across lanes. A replay by path runs in the lane its run had.
-  const pathLane = target.fcPath ? Number(target.fcPath.split(':')[0]) % lanes : 0;
-  const checked = target.fcPath
-    ? (value: T) => predicate(value, pathLane)
-    : !info.toggles
-      ? await prefetched(arbitrary, (value) => predicate(value, 0), { seed: target.seed, numRuns, width: Math.max(4, 2 * target.concurrency) })
-      : lanes > 1
-        ? await prefetchedInLanes(arbitrary, predicate, { seed: target.seed, numRuns, lanes })
-        : (value: T) => predicate(value, 0);
+  // A read-only property's runs are independent; one that writes depends on the state each run leaves.
+  const checked = !info.toggles && !target.fcPath ? await prefetched(arbitrary, predicate, { seed: target.seed, numRuns, width: Math.max(4, 2 * target.concurrency) }) : predicate;
   const result = await fc.check(fc.asyncProperty(arbitrary, checked), {
     seed: target.seed,
     numRuns,
