@@ -90,8 +90,8 @@ export class KeptWriter {
    * Puts back every value this writer changed. The items are read together; those that differ are
    * written together (one write per item), and all are read again after the writes (a write to one
    * item must not leave another changed). Throws a CheckFailure only when clean answers show the
-   * toggle did not take; a restore that met a fault (429s past the deadline, resets, an unusable read) is an error: the run
-   * has no verdict, and the end-of-run sweep tries again.
+   * toggle did not take; a restore that met a fault (429s past the deadline, resets, an unusable
+   * read) is an error: the run has no verdict, and the end-of-run sweep tries again.
    */
   async restoreAll(): Promise<void> {
     const items = [...this.originals.values()];
