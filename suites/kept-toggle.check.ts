@@ -17,6 +17,7 @@ import {
   recordOf,
   together,
   type CheckContext,
+  type Exchange,
   type Row,
 } from '../src/harness/index.ts';
 
@@ -89,6 +90,31 @@ const TOGGLE_FREEDOMS = ['any 2xx for a successful toggle (200, 204 …), with a
 
 const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
 
+/** Whether a getter from together() returns rather than throws. */
+function succeeded(outcome: () => unknown): boolean {
+  try {
+    outcome();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A toggle for an id no item has (a current value, so even a broken target that applied it changes no
+ * data): any answer but a 5xx, and if it was accepted, no item with that id may appear.
+ */
+async function absentIdProbe(t: CheckContext, value: 0 | 1): Promise<void> {
+  const absentId = await t.discover.unusedId();
+  const absent = await t.api.setKept({ id: absentId, is_kept: value });
+  ensureNo5xx('C7.2', absent, 'POST /artifact-kept.php with an id no item has');
+  if (is2xx(absent)) {
+    const read = await t.api.item(String(absentId));
+    const made = is2xx(read) ? recordOf(read.response.json, String(absentId)) : undefined;
+    ensure('C1.2', idOf(made?.id) !== String(absentId), `POST /artifact-kept.php with an id no item has (${String(absentId)}) was accepted, and an item with that id can now be read`, read);
+  }
+}
+
 describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
     { id: 'KEPT-001', level: 'MUST', sections: ['§3', '§4'], title: 'the toggle sets is_kept to exactly the value sent, in both directions', toggles: true, accepts: TOGGLE_FREEDOMS },
@@ -118,17 +144,22 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves', 'a stamp of the kept state itself (kept_at, kept_since and the like) that moves'],
     },
     async (t) => {
-      // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time.
-      for (const { id, record: before } of await witnesses(t)) {
-        const start = isSet(before.is_kept) ? 1 : 0;
-        for (const value of [1 - start, start]) {
-          const ex = await t.kept.set(id, value);
-          ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
-          const after = await t.discover.record(id);
-          const changed = changedFields(before, after);
-          ensure('C3.2', changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
-        }
-      }
+      // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time. The
+      // witnesses are distinct items: each goes through its toggles on its own, all at once, and the first
+      // failure in the order of the witnesses is reported.
+      const outcomes = await together(
+        (await witnesses(t)).map(async ({ id, record: before }) => {
+          const start = isSet(before.is_kept) ? 1 : 0;
+          for (const value of [1 - start, start]) {
+            const ex = await t.kept.set(id, value);
+            ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+            const after = await t.discover.record(id);
+            const changed = changedFields(before, after);
+            ensure('C3.2', changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+          }
+        }),
+      );
+      for (const outcome of outcomes) outcome();
     },
   );
 
@@ -145,32 +176,49 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       ],
     },
     async (t) => {
-      const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
-      const id = String(item.id);
-      const start = (await readKept(t.api, id)).value;
-      const bodies: { label: string; body: unknown }[] = [
-        ...INVALID_VALUES.map((value) => ({ label: `is_kept ${JSON.stringify(value)}`, body: { id: item.id, is_kept: value } })),
-        { label: 'no is_kept', body: { id: item.id } },
+      const { rows } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so there is no item to toggle');
+      // Refused (a 4xx) and no change: invalid values and a missing one (C7.3). Malformed JSON: any answer but
+      // a 5xx (its status is not shown), no change (C4.24); it sends the value the item does not have.
+      const probes: { label: string; refused: boolean; send: (item: Row, start: 0 | 1) => Promise<Exchange> }[] = [
+        ...INVALID_VALUES.map((value) => ({
+          label: `is_kept ${JSON.stringify(value)}`,
+          refused: true,
+          send: (item: Row) => t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } }),
+        })),
+        { label: 'no is_kept', refused: true, send: (item: Row) => t.kept.set(String(item.id), undefined, { body: { id: item.id } }) },
+        { label: 'malformed JSON', refused: false, send: (item: Row, start: 0 | 1) => t.kept.setRaw(String(item.id), `{"id": ${JSON.stringify(item.id)}, "is_kept": ${start === 1 ? 0 : 1}`) },
       ];
-      for (const { label, body } of bodies) {
-        const ex = await t.kept.set(id, (body as { is_kept?: unknown }).is_kept, { body });
+      // Each probe has an item of its own where the data allows (probe k on item k mod n), so the probes go
+      // out together and each read-back can only show its own probe's effect. Probes sharing an item run in
+      // order, and an item stops at its first failure. Failures are reported in the order of the probes.
+      const items = rows.slice(0, probes.length);
+      const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
+      /** Sends one probe to an item and reads the item back. */
+      const probe = async (index: number, k: number): Promise<void> => {
+        const { label, refused, send } = probes[index]!;
+        const start = starts[k]!().value;
+        const id = String(items[k]!.id);
+        const ex = await send(items[k]!, start);
         ensureNo5xx('C7.2', ex, `POST /artifact-kept.php with ${label}`);
-        ensure('C7.3', is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        if (refused) ensure('C7.3', is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
         const now = await readKept(t.api, id);
-        ensure('C7.3', now.value === start, `POST /artifact-kept.php with ${label} changed is_kept of item ${id} from ${start} to ${now.value}`, ex);
-      }
-      const malformed = await t.kept.setRaw(id, `{"id": ${JSON.stringify(item.id)}, "is_kept": ${start === 1 ? 0 : 1}`);
-      ensureNo5xx('C7.2', malformed, 'POST /artifact-kept.php with malformed JSON');
-      const afterMalformed = await readKept(t.api, id);
-      ensure('C4.24', afterMalformed.value === start, `POST /artifact-kept.php with malformed JSON (${malformed.response.status}) changed is_kept of item ${id} from ${start} to ${afterMalformed.value}`, malformed);
-      const absentId = await t.discover.unusedId();
-      const absent = await t.api.setKept({ id: absentId, is_kept: start });
-      ensureNo5xx('C7.2', absent, 'POST /artifact-kept.php with an id no item has');
-      if (is2xx(absent)) {
-        const read = await t.api.item(String(absentId));
-        const made = is2xx(read) ? recordOf(read.response.json, String(absentId)) : undefined;
-        ensure('C1.2', idOf(made?.id) !== String(absentId), `POST /artifact-kept.php with an id no item has (${String(absentId)}) was accepted, and an item with that id can now be read`, read);
-      }
+        const changed = `POST /artifact-kept.php with ${label}${refused ? '' : ` (${ex.response.status})`} changed is_kept of item ${id} from ${start} to ${now.value}`;
+        if (refused) ensure('C7.3', now.value === start, changed, ex);
+        else ensure('C4.24', now.value === start, changed, ex);
+      };
+      const outcomes: (() => void)[] = new Array(probes.length);
+      const [absent] = await together([
+        (async () => absentIdProbe(t, starts[0]!().value))(),
+        ...items.map(async (_, k) => {
+          for (let index = k; index < probes.length; index += items.length) {
+            outcomes[index] = (await together([probe(index, k)]))[0]!;
+            if (!succeeded(outcomes[index]!)) return;
+          }
+        }),
+      ]);
+      for (const outcome of outcomes) outcome?.();
+      absent!();
     },
   );
 
@@ -223,8 +271,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const values = await Promise.all(sample.map(async (r) => (await readKept(t.api, String(r.id))).value));
         return new Map(sample.map((r, i) => [idOf(r.id) ?? '', values[i]]));
       };
-      const before = await keptOf();
-      const start = (await readKept(t.api, id)).value;
+      // The witnesses and the item are read together; a failure is reported in the order they were read before.
+      const [witnessed, read] = await Promise.allSettled([keptOf(), readKept(t.api, id)]);
+      if (witnessed.status === 'rejected') throw witnessed.reason;
+      if (read.status === 'rejected') throw read.reason;
+      const before = witnessed.value;
+      const start = read.value.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php on item ${id}: expected success, got ${ex.response.status}`, ex);

@@ -88,10 +88,10 @@ export class KeptWriter {
 
   /**
    * Puts back every value this writer changed. The items are read together; those that differ are
-   * written one at a time, and all are read again after any write (a write to one item must not leave
-   * another changed). Throws a CheckFailure only when clean answers show the toggle did not take; a
-   * restore that met a fault (429s past the deadline, resets, an unusable read) is an error: the run
-   * has no verdict, and the end-of-run sweep tries again.
+   * written together (one write per item), and all are read again after the writes (a write to one
+   * item must not leave another changed). Throws a CheckFailure only when clean answers show the
+   * toggle did not take; a restore that met a fault (429s past the deadline, resets, an unusable
+   * read) is an error: the run has no verdict, and the end-of-run sweep tries again.
    */
   async restoreAll(): Promise<void> {
     const items = [...this.originals.values()];
@@ -113,14 +113,17 @@ export class KeptWriter {
     for (let round = 0; round < RESTORE_ROUNDS; round++) {
       const wrong = items.filter((item, i) => values[i] !== undefined && values[i] !== item.value);
       if (wrong.length === 0) break;
-      for (const { user, id, value } of wrong) {
-        try {
-          await this.sendOnce(() => this.api.setKept({ id: this.idToSend(user, id), is_kept: value }, user), user, id);
-          writeFaults.delete(keptKey(user, id));
-        } catch (error) {
-          writeFaults.set(keptKey(user, id), error);
-        }
-      }
+      // Each write goes to an item of its own, so they go out together; only the read after all of them verifies.
+      await Promise.all(
+        wrong.map(async ({ user, id, value }) => {
+          try {
+            await this.sendOnce(() => this.api.setKept({ id: this.idToSend(user, id), is_kept: value }, user), user, id);
+            writeFaults.delete(keptKey(user, id));
+          } catch (error) {
+            writeFaults.set(keptKey(user, id), error);
+          }
+        }),
+      );
       values = await Promise.all(items.map(read));
     }
     const problems: unknown[] = [];
