@@ -1,18 +1,6 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import {
-  check,
-  ensure,
-  idOf,
-  is2xx,
-  MAX_ROWS_PER_PAGE,
-  okRows,
-  profiles,
-  readKept,
-  together,
-  type CheckContext,
-  type Row,
-} from '../src/harness/index.ts';
+import { check, ensure, idOf, is2xx, MAX_ROWS_PER_PAGE, okRows, profiles, readKept, together, type CheckContext, type Row } from '../src/harness/index.ts';
 
 /**
  * The model: only what the spec promises, each item's kept flag (§3); `null` for a flag served as null
@@ -24,7 +12,10 @@ interface Real {
 }
 
 class SetKept implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly item: Row, readonly value: 0 | 1) {}
+  constructor(
+    readonly item: Row,
+    readonly value: 0 | 1,
+  ) {}
   check = () => true;
   async run(model: Model, { t }: Real): Promise<void> {
     const ex = await t.kept.set(String(this.item.id), this.value);
@@ -47,7 +38,10 @@ class ReadOne implements fc.AsyncCommand<Model, Real> {
 }
 
 class ListKept implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly item: Row, readonly kept: boolean) {}
+  constructor(
+    readonly item: Row,
+    readonly kept: boolean,
+  ) {}
   check = () => true;
   async run(model: Model, { t }: Real): Promise<void> {
     const id = String(this.item.id);
@@ -82,7 +76,7 @@ async function runItemByItem(setup: () => Promise<{ model: Model; real: Real }>,
   if (steps.some((step) => itemOf(step) === undefined)) return fc.asyncModelRun(setup, steps);
   const { model, real } = await setup();
   const chains = new Map<string, { step: Step; index: number }[]>();
-  steps.forEach((step, index) => chains.set(itemOf(step)!, [...(chains.get(itemOf(step)!) ?? []), { step, index }]));
+  for (const [index, step] of steps.entries()) chains.set(itemOf(step)!, [...(chains.get(itemOf(step)!) ?? []), { step, index }]);
   const failures: { index: number; error: unknown }[] = [];
   await Promise.all(
     [...chains.values()].map(async (chain) => {
@@ -126,18 +120,22 @@ describe('kept toggle as a state machine (§3)', () => {
         item.map((i) => new ReadOne(i)),
         ...(withLists ? [fc.tuple(item, fc.boolean()).map(([i, k]) => new ListKept(i, k))] : []),
       ];
-      await t.property(fc.commands(commands, { maxCommands: 12 }), async (sequence) => {
-        const setup = async () => {
-          const model: Model = new Map();
-          const reads = await together(items.map((i) => readKept(t.api, String(i.id))));
-          items.forEach((i, n) => {
-            const { value, unset } = reads[n]!();
-            model.set(String(i.id), unset ? null : value);
-          });
-          return { model, real: { t } };
-        };
-        await runItemByItem(setup, sequence);
-      }, { runs: Math.min(t.target.runs, 15) });
+      await t.property(
+        fc.commands(commands, { maxCommands: 12 }),
+        async (sequence) => {
+          const setup = async () => {
+            const model: Model = new Map();
+            const reads = await together(items.map((i) => readKept(t.api, String(i.id))));
+            items.forEach((i, n) => {
+              const { value, unset } = reads[n]!();
+              model.set(String(i.id), unset ? null : value);
+            });
+            return { model, real: { t } };
+          };
+          await runItemByItem(setup, sequence);
+        },
+        { runs: Math.min(t.target.runs, 15) },
+      );
     },
   );
 });

@@ -30,8 +30,7 @@ async function richestItem(t: CheckContext): Promise<Row> {
   const rows = (await t.discover.collection()).rows.slice(0, MAX_ROWS_PER_PAGE - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const score = (r: Row) =>
-    [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length +
-    (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
+    [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length + (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
   return [...rows].sort((a, b) => score(b) - score(a))[0]!;
 }
 
@@ -74,9 +73,7 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].filter(
-    (name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]),
-  );
+  return [...names].filter((name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
 }
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */
@@ -86,7 +83,11 @@ async function listedRow(t: CheckContext, title: string, id: string, filters: Re
 }
 
 /** What the toggle checks accept where the spec is silent (§4: its answer is not shown). */
-const TOGGLE_FREEDOMS = ['any 2xx for a successful toggle (200, 204 …), with any body', 'the single-item read bare or inside an envelope', 'is_kept as 0/1, a boolean or null (not set)'];
+const TOGGLE_FREEDOMS = [
+  'any 2xx for a successful toggle (200, 204 …), with any body',
+  'the single-item read bare or inside an envelope',
+  'is_kept as 0/1, a boolean or null (not set)',
+];
 
 const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
 
@@ -111,19 +112,36 @@ async function absentIdProbe(t: CheckContext, value: 0 | 1): Promise<void> {
   if (is2xx(absent)) {
     const read = await t.api.item(String(absentId));
     const made = is2xx(read) ? recordOf(read.response.json, String(absentId)) : undefined;
-    ensure('C1.2', idOf(made?.id) !== String(absentId), `POST /artifact-kept.php with an id no item has (${String(absentId)}) was accepted, and an item with that id can now be read`, read);
+    ensure(
+      'C1.2',
+      idOf(made?.id) !== String(absentId),
+      `POST /artifact-kept.php with an id no item has (${String(absentId)}) was accepted, and an item with that id can now be read`,
+      read,
+    );
   }
 }
 
 describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
-    { id: 'KEPT-001', level: 'MUST', sections: ['§3', '§4'], title: 'the toggle sets is_kept to exactly the value sent, in both directions', toggles: true, accepts: TOGGLE_FREEDOMS },
+    {
+      id: 'KEPT-001',
+      level: 'MUST',
+      sections: ['§3', '§4'],
+      title: 'the toggle sets is_kept to exactly the value sent, in both directions',
+      toggles: true,
+      accepts: TOGGLE_FREEDOMS,
+    },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);
       const first = await readKept(t.api, id);
       // The record read must be the item asked for: its id may be a number or a string, never another item's.
-      ensure('C4.14', idOf(first.servedId) === idOf(item.id), `GET /artifact.php for item ${id} served the record of item ${JSON.stringify(first.servedId)}`, first.exchange);
+      ensure(
+        'C4.14',
+        idOf(first.servedId) === idOf(item.id),
+        `GET /artifact.php for item ${id} served the record of item ${JSON.stringify(first.servedId)}`,
+        first.exchange,
+      );
       const start = first.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
@@ -141,7 +159,11 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       sections: ['§3', '§4'],
       title: 'the toggle leaves every other field of the full record unchanged',
       toggles: true,
-      accepts: [...TOGGLE_FREEDOMS, 'a modification stamp of the record (updated_at and the like) that moves', 'a stamp of the kept state itself (kept_at, kept_since and the like) that moves'],
+      accepts: [
+        ...TOGGLE_FREEDOMS,
+        'a modification stamp of the record (updated_at and the like) that moves',
+        'a stamp of the kept state itself (kept_at, kept_since and the like) that moves',
+      ],
     },
     async (t) => {
       // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time. The
@@ -155,7 +177,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
             const after = await t.discover.record(id);
             const changed = changedFields(before, after);
-            ensure('C3.2', changed.length === 0, `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`, ex);
+            ensure(
+              'C3.2',
+              changed.length === 0,
+              `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`,
+              ex,
+            );
           }
         }),
       );
@@ -187,7 +214,11 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           send: (item: Row) => t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } }),
         })),
         { label: 'no is_kept', refused: true, send: (item: Row) => t.kept.set(String(item.id), undefined, { body: { id: item.id } }) },
-        { label: 'malformed JSON', refused: false, send: (item: Row, start: 0 | 1) => t.kept.setRaw(String(item.id), `{"id": ${JSON.stringify(item.id)}, "is_kept": ${start === 1 ? 0 : 1}`) },
+        {
+          label: 'malformed JSON',
+          refused: false,
+          send: (item: Row, start: 0 | 1) => t.kept.setRaw(String(item.id), `{"id": ${JSON.stringify(item.id)}, "is_kept": ${start === 1 ? 0 : 1}`),
+        },
       ];
       // Each probe has an item of its own where the data allows (probe k on item k mod n), so the probes go
       // out together and each read-back can only show its own probe's effect. Probes sharing an item run in
@@ -244,7 +275,11 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const row = lists[0]!();
         ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`);
         const shown = itemFlag(row.is_kept);
-        ensure('C3.4', value === 1 ? shown === true : shown === false || shown === null, `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`);
+        ensure(
+          'C3.4',
+          value === 1 ? shown === true : shown === false || shown === null,
+          `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`,
+        );
         const inMatching = lists[1]!();
         ensure('C3.4', inMatching || shown === null, `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`);
         const inOpposite = lists[2]!();
@@ -288,7 +323,14 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-007', level: 'MUST', sections: ['§3', '§4'], title: 'sending the value an item already has leaves it unchanged, for 0 and for 1', toggles: true, accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'] },
+    {
+      id: 'KEPT-007',
+      level: 'MUST',
+      sections: ['§3', '§4'],
+      title: 'sending the value an item already has leaves it unchanged, for 0 and for 1',
+      toggles: true,
+      accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'],
+    },
     async (t) => {
       const item = await richestItem(t);
       const id = String(item.id);

@@ -20,10 +20,12 @@ const quiet = async () => {};
 
 describe('read-only properties run their values together', () => {
   const arbitrary = fc.record({ n: fc.integer({ min: 0, max: 1000 }), s: fc.string({ maxLength: 6 }) });
-  const failsAbove = (limit: number) => async ({ n }: { n: number }) => {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-    if (n > limit) throw new Error(`${n} is above ${limit}`);
-  };
+  const failsAbove =
+    (limit: number) =>
+    async ({ n }: { n: number }) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (n > limit) throw new Error(`${n} is above ${limit}`);
+    };
 
   it.each([1, 7, 42, 2024])('a failure is found, shrunk and reported as by fast-check alone (seed %i)', async (seed) => {
     const options = { seed, numRuns: 40 };
@@ -46,7 +48,10 @@ describe('read-only properties run their values together', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       running--;
     };
-    const result = await fc.check(fc.asyncProperty(arbitrary, await prefetched(arbitrary, predicate, { seed: 3, numRuns: 30, width: 6 })), { seed: 3, numRuns: 30 });
+    const result = await fc.check(fc.asyncProperty(arbitrary, await prefetched(arbitrary, predicate, { seed: 3, numRuns: 30, width: 6 })), {
+      seed: 3,
+      numRuns: 30,
+    });
     expect(result.failed).toBe(false);
     expect(calls).toBe(30);
     expect(most).toBe(6);
@@ -75,7 +80,9 @@ describe('only a check declared to toggle may write', () => {
       const id = String(okRows(await api.list({ per_page: 1 }), 'POST /artifacts.php')[0]!.id);
       const reader = newScope('READ-001', false, quiet);
       await expect(runInScope(reader, () => new KeptWriter(api, journal, reader).set(id, 1))).rejects.toThrow(HarnessError);
-      await expect(runInScope(reader, () => api.setKept({ id, is_kept: 1 }))).rejects.toThrow(/READ-001 writes the kept toggle but is not declared `toggles: true`/);
+      await expect(runInScope(reader, () => api.setKept({ id, is_kept: 1 }))).rejects.toThrow(
+        /READ-001 writes the kept toggle but is not declared `toggles: true`/,
+      );
       expect(client.lastSeq).toBe(1);
 
       const writer = newScope('KEPT-999', true, quiet);

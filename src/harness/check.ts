@@ -108,11 +108,18 @@ function isAssertion(error: unknown): boolean {
 function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, scope: CheckScope): void {
   meta.outcome = isAssertion(error) ? 'failed' : 'error';
   // The exchange the failure names, whoever sent it (a shared read), else the check's own last one.
-  const referenced = error instanceof CheckFailure && error.exchangeId !== undefined
-    ? client.exchangesSince(error.exchangeId - 1).find((e) => e.seq === error.exchangeId)
-    : undefined;
+  const referenced =
+    error instanceof CheckFailure && error.exchangeId !== undefined
+      ? client.exchangesSince(error.exchangeId - 1).find((e) => e.seq === error.exchangeId)
+      : undefined;
   const own = new Set(scope.seqs);
-  const last = scope.seqs.length > 0 ? client.exchangesSince(scope.seqs[0]! - 1).filter((e) => own.has(e.seq)).at(-1) : undefined;
+  const last =
+    scope.seqs.length > 0
+      ? client
+          .exchangesSince(scope.seqs[0]! - 1)
+          .filter((e) => own.has(e.seq))
+          .at(-1)
+      : undefined;
   const shown = referenced ?? (meta.outcome === 'failed' ? last : undefined);
   const message = error instanceof Error ? error.message : String(error);
   const failure: RecordedFailure = {
@@ -145,7 +152,10 @@ async function runProperty<T>(
 ): Promise<void> {
   const numRuns = options.runs ?? target.runs;
   // A read-only property's runs are independent; one that writes depends on the state each run leaves.
-  const checked = !info.toggles && !target.fcPath ? await prefetched(arbitrary, predicate, { seed: target.seed, numRuns, width: Math.max(4, 2 * target.concurrency) }) : predicate;
+  const checked =
+    !info.toggles && !target.fcPath
+      ? await prefetched(arbitrary, predicate, { seed: target.seed, numRuns, width: Math.max(4, 2 * target.concurrency) })
+      : predicate;
   const result = await fc.check(fc.asyncProperty(arbitrary, checked), {
     seed: target.seed,
     numRuns,

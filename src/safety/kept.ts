@@ -3,14 +3,18 @@ import { CheckFailure, TransportError } from '../core/errors.ts';
 import type { Api } from '../http/api.ts';
 import { TRANSIENT_STATUSES } from '../http/client.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
-import { Journal, type KeyRef } from './journal.ts';
+import type { Journal, KeyRef } from './journal.ts';
 import { itemFlag, recordOf, shapeOf } from '../spec/lenient.ts';
 
 /**
  * Reads an item's kept flag with a single-item read (§4 GET /artifact.php). The record is found by its
  * structure (bare, or inside an envelope); a flag served as null reads as 0 ("not set").
  */
-export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): Promise<{ value: 0 | 1; exchange: Exchange; unset: boolean; servedId: unknown }> {
+export async function readKept(
+  api: Api,
+  id: string,
+  user: KeyRef = 'primary',
+): Promise<{ value: 0 | 1; exchange: Exchange; unset: boolean; servedId: unknown }> {
   const exchange = await api.item(id, user);
   const { status, json } = exchange.response;
   const ok = status >= 200 && status < 300;
@@ -22,7 +26,11 @@ export async function readKept(api: Api, id: string, user: KeyRef = 'primary'): 
       : record
         ? `found the record, but its is_kept is ${JSON.stringify(record.is_kept)}, not 0/1, a boolean or null`
         : `found ${shapeOf(json)}`;
-    throw new CheckFailure(`could not read is_kept of item ${id}: looked for a 2xx answer holding the item record (the body itself, or an object inside an envelope) with is_kept; ${found}`, exchange.seq, 'C4.14');
+    throw new CheckFailure(
+      `could not read is_kept of item ${id}: looked for a 2xx answer holding the item record (the body itself, or an object inside an envelope) with is_kept; ${found}`,
+      exchange.seq,
+      'C4.14',
+    );
   }
   // servedId: the id as the record carries it (a number, or a string even when it looks numeric), to send back as it came.
   currentCheck()?.seenKept.set(keptKey(user, id), { value: value ? 1 : 0, servedId: record!.id });
@@ -148,10 +156,18 @@ const RESTORE_ROUNDS = 3;
  * wrong value is a CheckFailure; a read without a usable answer is a TransportError. `journal` records
  * the restore (the pact's provider states keep none); `sendId` is the id as the target served it.
  */
-export async function restoreOne(api: Api, journal: Journal | undefined, user: KeyRef, id: string, value: 0 | 1, sendId: unknown = numericIfPossible(id)): Promise<boolean> {
-  const read = () => readKept(api, id, user).catch((error: unknown) => {
-    throw error instanceof CheckFailure ? new TransportError(error.message, false) : error;
-  });
+export async function restoreOne(
+  api: Api,
+  journal: Journal | undefined,
+  user: KeyRef,
+  id: string,
+  value: 0 | 1,
+  sendId: unknown = numericIfPossible(id),
+): Promise<boolean> {
+  const read = () =>
+    readKept(api, id, user).catch((error: unknown) => {
+      throw error instanceof CheckFailure ? new TransportError(error.message, false) : error;
+    });
   const before = await read();
   const needed = before.value !== value;
   if (needed) await sendToggle(() => api.setKept({ id: sendId, is_kept: value }, user), read);
