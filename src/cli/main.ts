@@ -90,6 +90,7 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
   const progress = terminal && !output.quiet;
   const target = await openTarget(plan.target, {
     timeoutMs: settings.timeoutMs,
+    politeness: { connections: settings.concurrency, rps: settings.rps },
     ...(progress ? { onRateLimit: (n) => out(`${style.paint('dim', describeRateLimit(n))}\n`) } : {}),
   });
   // The embedded reference makes its own keys; a remote target's are in the plan already.

@@ -25,7 +25,12 @@ export interface OpenTarget {
 
 export async function openTarget(
   choice: TargetChoice,
-  options: { timeoutMs?: number; onRateLimit?: (notice: RateLimitNotice) => void } = {},
+  options: {
+    timeoutMs?: number;
+    /** The run's --concurrency and --rps, for its pre-flight and end-of-run restores (default: 2 connections, no pace). */
+    politeness?: { connections: number; rps: number };
+    onRateLimit?: (notice: RateLimitNotice) => void;
+  } = {},
 ): Promise<OpenTarget> {
   let baseUrl: string;
   let keys: { primary: string; other?: string };
@@ -49,7 +54,8 @@ export async function openTarget(
     baseUrl,
     keys,
     timeoutMs: options.timeoutMs ?? 10_000,
-    connections: 2,
+    connections: options.politeness?.connections ?? 2,
+    ...(options.politeness?.rps ? { rps: options.politeness.rps } : {}),
     ...(choice.network ? { network: choice.network } : {}),
     ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
   });
