@@ -1,2 +1,18 @@
 /** The most rows one page of POST /artifacts.php may hold, on every deployment (spec §4 per_page and §8 Limits). */
 export const MAX_ROWS_PER_PAGE = 200;
+
+/** The fields §4 names for the list request's JSON body, in the order it lists them. */
+export const LIST_BODY_FIELDS = [
+  'page',
+  'per_page',
+  'cursor',
+  'query',
+  'tag',
+  'kept',
+  'physical',
+  'digital',
+  'secondary_collection',
+  'type_id',
+  'fields',
+  'include',
+] as const;
