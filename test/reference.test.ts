@@ -810,26 +810,15 @@ describe('catalog (/api-docs)', () => {
     return validate;
   };
 
+  const variantOf = (id: string): Partial<Variant> => variants.find((v) => v.id === id)!.variant;
   const configs: { profile: Profile; variant: Partial<Variant> }[] = [
     { profile: 'primary', variant: {} },
     { profile: 'staging', variant: {} },
-    {
-      profile: 'primary',
-      variant: {
-        listKey: 'rows',
-        authFailureStatus: 403,
-        flagEncoding: 'bool',
-        oversizedPage: 'reject',
-        unknownIdStatus: 400,
-        cursorEncoding: 'id',
-        errorShape: 'strings',
-        titleCollation: 'binary',
-      },
-    },
-    { profile: 'primary', variant: { unknownIdStatus: 403, listKey: 'data' } },
+    { profile: 'primary', variant: variantOf('alternative-choices') },
+    { profile: 'primary', variant: variantOf('envelope-data-403-ids') },
     { profile: 'staging', variant: { stagingExtraFilters: 'reject', listKey: 'results', flagEncoding: 'bool', errorShape: 'strings' } },
     // Every other choice of the other-choices variant, with an OpenAPI catalog that describes them.
-    { profile: 'primary', variant: { ...variants.find((v) => v.id === 'other-choices-everywhere')!.variant, catalogFormat: 'openapi' } },
+    { profile: 'primary', variant: { ...variantOf('other-choices-everywhere'), catalogFormat: 'openapi' } },
   ];
 
   for (const config of configs) {
