@@ -46,21 +46,7 @@ export type FromWorker = { type: 'ready' } | { type: 'result'; result: JobResult
 /** Fast-check runs per property in the self-test (the CLI's default is higher; this keeps CI short). */
 export const SELF_TEST_RUNS = 15;
 
-/** The suite file of every check, so that a job with a selection loads only the files it needs. */
-async function suiteFiles(runner: SuiteRunner): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const module of await runner.collect()) {
-    for (const test of module.children.allTests()) {
-      const id = test.meta().conform?.id;
-      if (id) files.set(id, module.moduleId);
-    }
-  }
-  return files;
-}
-
-async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job: Job, files: Map<string, string>): Promise<Omit<JobResult, 'job' | 'ms'>> {
-  const needed = job.only.map((id) => files.get(id));
-  const known = needed.every((f): f is string => f !== undefined);
+async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job: Job): Promise<Omit<JobResult, 'job' | 'ms'>> {
   const server = await startReference(reference);
   const target = await openTarget({
     kind: 'remote',
@@ -79,7 +65,6 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
       waivers: [],
     };
     const { result, harnessErrors } = await execute(runner, target, plan, {
-      ...(job.only.length > 0 && known ? { files: [...new Set(needed)] } : {}),
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });
     return {
@@ -127,7 +112,6 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
   const mutants = await loadMutants();
   const datasetFor = datasets(itemsPerUser);
   const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
-  const files = await suiteFiles(runner);
   process.on('message', (message: ToWorker) => {
     if (message.type === 'stop') {
       void runner.close().finally(() => process.exit(0));
@@ -137,7 +121,7 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
     void (async () => {
       const started = Date.now();
       try {
-        const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job, files);
+        const run = await runAgainst(runner, referenceFor(job, mutants, datasetFor), job);
         send({ type: 'result', result: { job, ...run, ms: Date.now() - started } });
       } catch (error) {
         send({

@@ -1,5 +1,16 @@
-import { describe } from 'vitest';
-import { check, ensure, ensureNo5xx, everyEndpoint, fingerprints, is4xx, readKept, userDataIn, type Auth, type CheckContext } from '../src/harness/index.ts';
+import {
+  describe,
+  check,
+  ensure,
+  ensureNo5xx,
+  everyEndpoint,
+  fingerprints,
+  is4xx,
+  readKept,
+  userDataIn,
+  type Auth,
+  type CheckContext,
+} from '../src/harness/index.ts';
 
 /** Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data. */
 async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[]): Promise<void> {
@@ -26,6 +37,7 @@ describe('authentication (§5)', () => {
       id: 'AUTH-001',
       level: 'MUST',
       sections: ['§5'],
+      keptBlind: true,
       title: 'every endpoint refuses a request without an Authorization header and returns no user data',
       accepts: REFUSAL_FREEDOMS,
     },
@@ -37,6 +49,7 @@ describe('authentication (§5)', () => {
       id: 'AUTH-002',
       level: 'MUST',
       sections: ['§5'],
+      keptBlind: true,
       title: 'every endpoint refuses a malformed Authorization header and returns no user data',
       accepts: REFUSAL_FREEDOMS,
     },
@@ -51,7 +64,14 @@ describe('authentication (§5)', () => {
   );
 
   check(
-    { id: 'AUTH-003', level: 'MUST', sections: ['§5'], title: 'every endpoint refuses an unknown key and returns no user data', accepts: REFUSAL_FREEDOMS },
+    {
+      id: 'AUTH-003',
+      level: 'MUST',
+      sections: ['§5'],
+      keptBlind: true,
+      title: 'every endpoint refuses an unknown key and returns no user data',
+      accepts: REFUSAL_FREEDOMS,
+    },
     (t) => refusedEverywhere(t, [{ label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } }]),
   );
 
@@ -65,7 +85,7 @@ describe('authentication (§5)', () => {
       accepts: [...REFUSAL_FREEDOMS, 'the single-item read bare or inside an envelope; is_kept as 0/1, a boolean or null'],
     },
     async (t) => {
-      const item = t.need(await t.discover.anyItem(), 'the collection is empty, so there is no item to toggle');
+      const item = t.need((await t.discover.toggleRows())[0], 'the collection is empty, so there is no item to toggle');
       const id = String(item.id);
       const before = (await readKept(t.api, id)).value;
       const flipped = before === 1 ? 0 : 1;

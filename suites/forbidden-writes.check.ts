@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   answersAsAbsent,
   check,
   endpoints,
@@ -114,6 +114,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'ENUM-001',
       level: 'MUST',
       sections: ['§1', '§5'],
+      keptBlind: true,
       title: 'no attempt at user enumeration lists users or other user data',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
@@ -137,6 +138,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'ENUM-002',
       level: 'MUST',
       sections: ['§1', '§5', '§7'],
+      keptBlind: true,
       title: 'a user enumeration path the target serves answers 403',
       accepts: ['no enumeration path at all: 404, 410, a 200 catch-all page without user data, or the answer a path no API serves gets (the check then skips)'],
     },

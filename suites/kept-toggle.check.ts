@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -24,10 +24,10 @@ import {
 /**
  * The item whose record has the most independent flags and tags set: the toggle's best witness.
  * Chosen among the first rows by id, so that it and its neighbours lie in the first cursor pages,
- * which a bounded re-read covers (KEPT-005).
+ * which a bounded re-read covers (KEPT-005); never one of the items set apart for KEPT-006.
  */
 async function richestItem(t: CheckContext): Promise<Row> {
-  const rows = (await t.discover.collection()).rows.slice(0, MAX_ROWS_PER_PAGE - 1);
+  const rows = (await t.discover.toggleRows()).slice(0, MAX_ROWS_PER_PAGE - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const score = (r: Row) =>
     [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length + (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
@@ -55,7 +55,7 @@ const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModification
  * A toggle that resets a field (to 0, null, an empty list) then changes some witness visibly.
  */
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
-  const { rows } = await t.discover.collection();
+  const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const sample = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
   const records = await Promise.all(sample.map(async (id) => ({ id, record: await t.discover.record(id) })));
@@ -203,7 +203,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       ],
     },
     async (t) => {
-      const { rows } = await t.discover.collection();
+      const rows = await t.discover.toggleRows();
       t.need(rows[0], 'the collection is empty, so there is no item to toggle');
       // Refused (a 4xx) and no change: invalid values and a missing one (C7.3). Malformed JSON: any answer but
       // a 5xx (its status is not shown), no change (C4.24); it sends the value the item does not have.
@@ -291,15 +291,17 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   check(
     { id: 'KEPT-005', level: 'MUST', sections: ['§3'], title: 'toggling one item changes no other item', toggles: true, accepts: TOGGLE_FREEDOMS },
     async (t) => {
-      const { rows } = await t.discover.collection();
+      const rows = await t.discover.toggleRows();
       if (rows.length < 2) t.skip('fewer than two items, so there is no other item to watch');
       const item = await richestItem(t);
       const id = String(item.id);
       const witnesses = rows.filter((r) => idOf(r.id) !== id).slice(0, 199);
+      // The items set apart for KEPT-006 change beside this check: they are not watched.
+      const apart = new Set((await t.discover.setApart()).map((r) => idOf(r.id)));
       const keptOf = async (): Promise<Map<string, unknown>> => {
         if (profiles[t.target.profile].has('full-rows')) {
           // The first two cursor pages: the toggled item and every item near it by id.
-          const fresh = (await t.discover.freshWindow(2)).pages.flatMap((p) => p.rows);
+          const fresh = (await t.discover.freshWindow(2)).pages.flatMap((p) => p.rows).filter((r) => !apart.has(idOf(r.id)));
           return new Map(fresh.map((r) => [idOf(r.id) ?? '', itemFlag(r.is_kept) ?? false]));
         }
         const sample = witnesses.slice(0, 10);
@@ -359,7 +361,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       accepts: ['any 4xx (the status is not stated, §7), with any body', 'is_kept as 0/1, a boolean or null (not set)'],
     },
     async (t) => {
-      const { rows } = await t.discover.collection();
+      const rows = await t.discover.toggleRows();
       const first = t.need(rows[0], 'the collection is empty, so there is no item whose kept flag could be watched');
       const watched = rows.slice(0, 10).map((r) => idOf(r.id) ?? String(r.id));
       const keptOf = async () => Promise.all(watched.map(async (id) => (await readKept(t.api, id)).value));

@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   check,
   ensure,
   idOf,
@@ -42,6 +42,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       id: 'FIELD-001',
       level: 'MUST',
       sections: ['§2', '§4'],
+      keptBlind: true,
       title: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq to every row',
       requires: ['list-fields'],
       accepts: ['any type, unit or null for each of the eight fields (their meaning beyond the names is not shown, §2)'],
@@ -59,6 +60,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       id: 'FIELD-002',
       level: 'MUST',
       sections: ['§2', '§4'],
+      keptBlind: true,
       title: 'include uses_summary adds plays (a count) and last_use (YYYY-MM-DD or null) to every row',
       requires: ['list-include'],
       accepts: ['plays as a number or a numeric string', 'last_use set while plays is 0 (uses recorded before the service counted them)'],
@@ -86,6 +88,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       id: 'FIELD-003',
       level: 'MUST',
       sections: ['§2', '§4'],
+      keptBlind: true,
       title: 'plays and last_use agree with the uses recorded for the item',
       requires: ['list-include'],
       accepts: [
@@ -127,6 +130,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       id: 'FIELD-004',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'fields and include combine in one request',
       requires: ['list-fields', 'list-include'],
       accepts: ['any value of the ten fields'],

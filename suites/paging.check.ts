@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   check,
   cursorWindow,
   ensure,
@@ -35,6 +35,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-001',
       level: 'MUST',
       sections: ['§4', '§8'],
+      keptBlind: true,
       title: 'without per_page a page holds 50 rows (or the whole collection when smaller)',
       accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'],
     },
@@ -56,6 +57,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-002',
       level: 'MUST',
       sections: ['§4', '§8'],
+      keptBlind: true,
       title: 'a per_page above 200 is refused with a 4xx or answered with at most 200 rows',
       accepts: ['clamping to 200 or refusing (any 4xx, with or without an errors list: per_page is no filter)'],
     },
@@ -81,7 +83,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-003', level: 'MUST', sections: ['§4'], title: 'per_page from 1 to 200 is honoured', accepts: ['any envelope key for the rows'] },
+    {
+      id: 'PAGE-003',
+      level: 'MUST',
+      sections: ['§4'],
+      keptBlind: true,
+      title: 'per_page from 1 to 200 is honoured',
+      accepts: ['any envelope key for the rows'],
+    },
     async (t) => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
@@ -102,6 +111,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-004',
       level: 'MUST',
       sections: ['§4', '§7'],
+      keptBlind: true,
       title: 'edge values of page and per_page never cause a 5xx or an oversized page',
       accepts: [
         'page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows',
@@ -129,6 +139,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-005',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page',
       accepts: ['has_more as a boolean or 0/1'],
     },
@@ -174,6 +185,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-006',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'a cursor walk returns every item once in id order and ends without a next cursor',
       accepts: [
         'ascending or descending id order (the direction is not shown)',
@@ -255,6 +267,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-007',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'page paging is complete and ordered by title under one consistent collation',
       accepts: ['any usual collation: code units, case-insensitive, locale (base or variant sensitivity)', 'any order among equal titles'],
     },
@@ -316,7 +329,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-008', level: 'MUST', sections: ['§4'], title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
+    { id: 'PAGE-008', level: 'MUST', sections: ['§4'], keptBlind: true, title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
     async (t) => {
       const [viaGet, viaPost] = await Promise.all([t.api.list(undefined), t.api.list({})]);
       const got = okRows('C4.2', viaGet, 'GET /artifacts.php');
@@ -335,6 +348,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-009',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: "cursor null starts at the first id of the walk's order (the lowest, or the highest when it descends)",
       accepts: ['ascending or descending id order (the direction is not shown)'],
     },
@@ -357,6 +371,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       id: 'PAGE-010',
       level: 'MUST',
       sections: ['§4', '§8'],
+      keptBlind: true,
       title: 'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, and the next page follows on',
       accepts: [
         'clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)',

@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { check, ensure, idOf, okRows, participantIdsOf, playerIdsOf } from '../src/harness/index.ts';
+import { describe, check, ensure, idOf, okRows, participantIdsOf, playerIdsOf } from '../src/harness/index.ts';
 
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
 
@@ -9,6 +8,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       id: 'PLAY-001',
       level: 'MUST',
       sections: ['§2'],
+      keptBlind: true,
       title: 'every player carries id, name, FirstName, LastName, birth_year and represents_user_id',
       requires: ['players'],
       accepts: ['any envelope or a bare list', 'any value of each field (types are not shown), ids as numbers or strings', 'fields the spec does not list'],
@@ -30,6 +30,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       id: 'PLAY-002',
       level: 'MUST',
       sections: ['§2', '§5'],
+      keptBlind: true,
       title: "the household is the key's own: two users' players do not overlap",
       requires: ['players'],
       needsOtherKey: true,
@@ -56,6 +57,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       id: 'PLAY-003',
       level: 'MUST',
       sections: ['§2'],
+      keptBlind: true,
       title: 'every participant of a use is a player of the household',
       requires: ['players'],
       accepts: ['ids as numbers or strings'],

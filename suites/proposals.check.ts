@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   check,
   ensure,
   ensureNo5xx,

@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -130,6 +130,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-003',
       level: 'MUST',
       sections: ['§4', '§5'],
+      keptBlind: true,
       title: "another user's items cannot be read with the first key",
       needsOtherKey: true,
       accepts: ["any status for another user's id (it is not shown, §7), 200 with null or an empty envelope included, as long as the record is not in it"],
@@ -153,6 +154,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-004',
       level: 'MUST',
       sections: ['§4', '§5'],
+      keptBlind: true,
       title: "another user's uses are not listed for the first key",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
@@ -190,6 +192,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-005',
       level: 'MUST',
       sections: ['§4', '§5'],
+      keptBlind: true,
       title: "another user's items never appear in the first user's list",
       needsOtherKey: true,
       accepts: ["ids shared between users (per-user ids): an item counts as the other's only with the same id and title"],
@@ -211,6 +214,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       title: "the kept toggle cannot change another user's item",
       needsOtherKey: true,
       toggles: true,
+      lane: 'second-user',
       accepts: [
         "any answer but a 5xx, a 2xx included, as long as the other user's item keeps its value (the status for an id the key's user lacks is not shown, §7)",
         'the single-item read bare or inside an envelope',

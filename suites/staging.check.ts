@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   catalogPathFor,
   check,
   claimsOpenApi,
@@ -96,6 +96,7 @@ describe('staging subset (§2, §4, §9)', () => {
       id: 'STAGE-001',
       level: 'MUST',
       sections: ['§2', '§4'],
+      keptBlind: true,
       title: 'staging list rows carry exactly id, Title and tags',
       ...staging,
       accepts: ['ids as numbers or strings', 'any envelope key for the rows'],
@@ -160,6 +161,7 @@ describe('staging subset (§2, §4, §9)', () => {
       id: 'STAGE-003',
       level: 'MUST',
       sections: ['§4', '§9'],
+      keptBlind: true,
       title: 'staging has no players endpoint',
       ...staging,
       accepts: ['any 4xx for /players.php', "a 2xx catch-all page that holds no records and none of the user's data (unknown paths answered 200)"],
@@ -184,6 +186,7 @@ describe('staging subset (§2, §4, §9)', () => {
       id: 'STAGE-004',
       level: 'MUST',
       sections: ['§4', '§9'],
+      keptBlind: true,
       title: 'staging does not honour player_id on /uses.php',
       ...staging,
       accepts: ['player_id refused (any 4xx) or ignored (the same uses as without it)', 'any envelope or a bare list'],
@@ -205,6 +208,7 @@ describe('staging subset (§2, §4, §9)', () => {
       id: 'STAGE-005',
       level: 'MUST',
       sections: ['§9'],
+      keptBlind: true,
       title: 'the staging catalog describes the staging subset',
       ...staging,
       accepts: [
@@ -243,6 +247,7 @@ describe('staging subset (§2, §4, §9)', () => {
       id: 'STAGE-006',
       level: 'MUST',
       sections: ['§2'],
+      keptBlind: true,
       title: 'the staging single-item read returns the full record',
       ...staging,
       accepts: [

@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { check, ensure, idOf, okRows } from '../src/harness/index.ts';
+import { describe, check, ensure, idOf, okRows } from '../src/harness/index.ts';
 
 describe('item types (§2, §4 GET /types.php)', () => {
   check(
@@ -7,6 +6,7 @@ describe('item types (§2, §4 GET /types.php)', () => {
       id: 'TYPE-001',
       level: 'MUST',
       sections: ['§2', '§4'],
+      keptBlind: true,
       title: "every item's type_id is listed by /types.php",
       requires: ['full-rows'],
       accepts: [
@@ -31,6 +31,7 @@ describe('item types (§2, §4 GET /types.php)', () => {
       id: 'TYPE-002',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'every type listed carries an id',
       accepts: ["ids as numbers or strings; any other fields (a type record's fields are not shown, §2)"],
     },

@@ -1,5 +1,5 @@
-import { describe } from 'vitest';
 import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -65,6 +65,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       id: 'USES-001',
       level: 'MUST',
       sections: ['§2', '§4'],
+      keptBlind: true,
       title: 'every use carries players (distinct ids) and participants (id, FirstName, LastName)',
       accepts: [
         'any envelope or a bare list',
@@ -100,6 +101,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       id: 'USES-002',
       level: 'MUST',
       sections: ['§2'],
+      keptBlind: true,
       title: "a use's players are exactly the distinct ids of its participants",
       accepts: ['any order of players'],
     },
@@ -120,6 +122,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       id: 'USES-003',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'artifact_id returns exactly the uses of that item',
       accepts: [
         'the item a use names under any field, as an id or a nested item',
@@ -163,6 +166,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       id: 'USES-004',
       level: 'MUST',
       sections: ['§4'],
+      keptBlind: true,
       title: 'player_id keeps exactly the uses the player took part in',
       requires: ['uses-player-filter'],
       accepts: ['any order of uses', 'ids as numbers or strings'],
@@ -206,6 +210,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       id: 'USES-005',
       level: 'MUST',
       sections: ['§4', '§7'],
+      keptBlind: true,
       title: 'an artifact_id no item has gives no use, and a malformed one is refused or ignored; never a 5xx',
       accepts: [
         'for a well-formed id no item has: an empty list or any 4xx (its status is not shown, §7)',

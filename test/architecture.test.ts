@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { boundaryEdges, circles, importEdges, layerOf, upwardEdges, type Edge } from '../scripts/import-graph.ts';
 
@@ -38,5 +39,16 @@ describe('the import graph (npm run imports prints it)', () => {
     expect(circles(made)).toEqual([['src/core/a.ts', 'src/core/b.ts']]);
     expect(named(upwardEdges(made))).toEqual(['src/spec/x.ts -> src/runner/y.ts', 'reporters/r.ts -> src/diff/d.ts']);
     expect(named(boundaryEdges(made))).toEqual(['suites/s.check.ts -> src/harness/check.ts']);
+  });
+});
+
+describe('the suites entry (suites/index.ts)', () => {
+  it('declares every area file, so that no check is left out of a run', () => {
+    const source = readFileSync(new URL('../suites/index.ts', import.meta.url), 'utf8');
+    const listed = [...(/AREAS = \[([^\]]*)\]/.exec(source)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    const files = readdirSync(new URL('../suites', import.meta.url))
+      .filter((f) => f.endsWith('.check.ts'))
+      .map((f) => f.replace(/\.check\.ts$/, ''));
+    expect(listed.sort()).toEqual(files.sort());
   });
 });

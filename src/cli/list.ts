@@ -1,14 +1,11 @@
 import { UsageError } from '../core/errors.ts';
 import type { CheckMeta } from '../harness/meta.ts';
-import { areaOf } from '../runner/results.ts';
 import { SuiteRunner } from '../runner/vitest-host.ts';
 import { matchesSelection, splitList } from '../config/selection.ts';
 import type { ParsedArgs } from './args.ts';
 import { exitCodes } from '../runner/verdict.ts';
 
-export interface ListedCheck extends CheckMeta {
-  area: string;
-}
+export type ListedCheck = CheckMeta;
 
 /** Every declared check, collected without running anything (no target needed). */
 export async function collectChecks(): Promise<ListedCheck[]> {
@@ -18,7 +15,7 @@ export async function collectChecks(): Promise<ListedCheck[]> {
   for (const module of modules) {
     for (const test of module.children.allTests()) {
       const meta = test.meta().conform as CheckMeta | undefined;
-      if (meta) checks.push({ ...meta, area: areaOf(module.moduleId) });
+      if (meta) checks.push({ ...meta });
     }
   }
   return checks.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { test } from 'vitest';
+import { test, type RunnerTestFile, type TestContext } from 'vitest';
+import { areaBeingDeclared } from './areas.ts';
+import { roleOf, Schedule, type ScheduledCheck } from './schedule.ts';
 import { newScope, runInScope, type CheckScope } from '../http/check-scope.ts';
 import { CheckFailure, TransportError } from '../core/errors.ts';
 import type { Api } from '../http/api.ts';
@@ -34,71 +36,97 @@ const BODY_LIMIT = 2_000;
 
 /**
  * Declares one conformance check: a stable id, its level and spec section, and the test body.
- * The checks of a file run together (their requests overlap, within --concurrency and --rps); a
- * check declared `toggles: true` runs alone, after the checks declared before it and before those
- * after it, so that no check reads a kept flag while another changes it. Files run one at a time.
+ * Every check of a run starts at once and waits for its turn (schedule.ts): their requests overlap
+ * within --concurrency and --rps, and no check reads a kept flag while another changes it.
  */
 export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>): void {
-  const meta: CheckMeta = { ...info };
-  const declare = info.toggles ? test : test.concurrent;
-  declare(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
-    const recorded = ctx.task.meta.conform!;
+  const meta: CheckMeta = { ...info, area: areaBeingDeclared() };
+  test.concurrent(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
     const s = session();
-    const missing = missingCapabilities(s.target.profile, info.requires ?? []);
-    if (missing.length > 0) {
-      recorded.outcome = 'not-applicable';
-      ctx.skip(`not applicable to the ${s.target.profile} profile (needs ${missing.join(', ')})`);
+    s.schedule ??= new Schedule(selectedChecks(ctx.task.file), (lane) => s.discovery.laneAvailable(lane));
+    const turn = s.schedule.turn(info.id);
+    try {
+      await judge(ctx, info, body, turn.start);
+    } finally {
+      turn.end();
     }
-    if (info.appliesTo && !info.appliesTo.includes(s.target.profile)) {
-      recorded.outcome = 'not-applicable';
-      ctx.skip(`not applicable to the ${s.target.profile} profile (applies to ${info.appliesTo.join(', ')})`);
-    }
-    if (info.needsOtherKey && s.target.keys.other === undefined) {
-      ctx.skip("precondition: needs a second user's key (--other-key or CONFORM_OTHER_API_KEY)");
-    }
-
-    const scope = newScope(info.id, info.toggles === true, () => s.discovery.settled());
-    const kept = new KeptWriter(s.api, s.journal, scope);
-    let skipReason: string | undefined;
-    let thrown: unknown;
-    const t: CheckContext = {
-      api: s.api,
-      target: s.target,
-      discover: s.discovery,
-      kept,
-      skip(reason) {
-        throw new SkipSignal(reason);
-      },
-      need(value, reason) {
-        if (value === undefined || value === null) throw new SkipSignal(reason);
-        return value;
-      },
-      property: (arbitrary, predicate, options) => runProperty(info, s.target, recorded, arbitrary, predicate, options),
-    };
-    await runInScope(scope, async () => {
-      try {
-        await body(t);
-      } catch (error) {
-        if (error instanceof SkipSignal) skipReason = error.message;
-        else thrown = error;
-      }
-      try {
-        await kept.restoreAll();
-      } catch (error) {
-        thrown ??= error;
-      }
-      // Shared reads this check started in the background count among its requests: wait for them.
-      await s.discovery.settled();
-    });
-    recorded.requests = scope.seqs.length;
-    const transport = checkTransport(scope.transport, s.client.counts().rps);
-    if (transport) recorded.transport = transport;
-    if (thrown !== undefined) {
-      recordFailure(recorded, thrown, s.client, scope);
-      throw thrown;
-    }
-    if (skipReason !== undefined) ctx.skip(`precondition: ${skipReason}`);
   });
+}
+
+/** The checks the run will start (those --only/--skip leave out vitest marks as skipped), in declaration order. */
+function selectedChecks(file: RunnerTestFile): ScheduledCheck[] {
+  const found: ScheduledCheck[] = [];
+  const visit = (tasks: RunnerTestFile['tasks']): void => {
+    for (const task of tasks) {
+      if (task.type === 'suite') visit(task.tasks);
+      else if (task.mode === 'run' && task.meta.conform) {
+        const { id, lane } = task.meta.conform;
+        found.push({ id, role: roleOf(task.meta.conform), ...(lane ? { lane } : {}) });
+      }
+    }
+  };
+  visit(file.tasks);
+  return found;
+}
+
+async function judge(ctx: TestContext, info: CheckInfo, body: (t: CheckContext) => Promise<void>, myTurn: () => Promise<void>): Promise<void> {
+  const recorded = ctx.task.meta.conform!;
+  const s = session();
+  const missing = missingCapabilities(s.target.profile, info.requires ?? []);
+  if (missing.length > 0) {
+    recorded.outcome = 'not-applicable';
+    ctx.skip(`not applicable to the ${s.target.profile} profile (needs ${missing.join(', ')})`);
+  }
+  if (info.appliesTo && !info.appliesTo.includes(s.target.profile)) {
+    recorded.outcome = 'not-applicable';
+    ctx.skip(`not applicable to the ${s.target.profile} profile (applies to ${info.appliesTo.join(', ')})`);
+  }
+  if (info.needsOtherKey && s.target.keys.other === undefined) {
+    ctx.skip("precondition: needs a second user's key (--other-key or CONFORM_OTHER_API_KEY)");
+  }
+  await myTurn();
+
+  const scope = newScope(info.id, info.toggles === true, () => s.discovery.settled());
+  const kept = new KeptWriter(s.api, s.journal, scope);
+  let skipReason: string | undefined;
+  let thrown: unknown;
+  const t: CheckContext = {
+    api: s.api,
+    target: s.target,
+    discover: s.discovery,
+    kept,
+    skip(reason) {
+      throw new SkipSignal(reason);
+    },
+    need(value, reason) {
+      if (value === undefined || value === null) throw new SkipSignal(reason);
+      return value;
+    },
+    property: (arbitrary, predicate, options) => runProperty(info, s.target, recorded, arbitrary, predicate, options),
+  };
+  await runInScope(scope, async () => {
+    try {
+      await body(t);
+    } catch (error) {
+      if (error instanceof SkipSignal) skipReason = error.message;
+      else thrown = error;
+    }
+    try {
+      await kept.restoreAll();
+    } catch (error) {
+      thrown ??= error;
+    }
+    // Shared reads this check started in the background count among its requests: wait for them.
+    await s.discovery.settled();
+  });
+  recorded.requests = scope.seqs.length;
+  const transport = checkTransport(scope.transport, s.client.counts().rps);
+  if (transport) recorded.transport = transport;
+  if (thrown !== undefined) {
+    recordFailure(recorded, thrown, s.client, scope);
+    throw thrown;
+  }
+  if (skipReason !== undefined) ctx.skip(`precondition: ${skipReason}`);
 }
 
 function isAssertion(error: unknown): boolean {

@@ -6,6 +6,15 @@ import type { Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
+import type { ToggleLane } from './meta.ts';
+
+/**
+ * Below this many items the collection sets no items apart: the main lane keeps them all, and the
+ * check of the set-apart lane runs in the main lane on the first items like the others.
+ */
+const SET_APART_FROM = 20;
+/** How many items are set apart for the set-apart lane (KEPT-006's model works on three). */
+const SET_APART_COUNT = 3;
 
 /**
  * The one full read of a collection a run makes per user: a cursor walk of at most this many pages
@@ -87,6 +96,33 @@ export class Discovery {
    */
   shared(read: SharedRead): Promise<Exchange> {
     return cached(this.sharedReads, read, () => sharedReads[read](this.api));
+  }
+
+  /**
+   * The items set apart for the toggling check of the set-apart lane (schedule.ts): the last titled
+   * rows among the first page of the walk, so that they lie where the other checks' windows reach and
+   * those must leave them out. None when the collection is small. Decided by the data alone.
+   */
+  async setApart(): Promise<Row[]> {
+    const { rows } = await this.collection();
+    if (rows.length < SET_APART_FROM) return [];
+    return rows
+      .slice(0, MAX_ROWS_PER_PAGE - 1)
+      .filter((r) => typeof r.Title === 'string' && idOf(r.id) !== undefined)
+      .slice(-SET_APART_COUNT);
+  }
+
+  /** The rows of the primary collection that the main lane's toggling checks may toggle or watch: all but those set apart. */
+  async toggleRows(): Promise<Row[]> {
+    const [{ rows }, apart] = await Promise.all([this.collection(), this.setApart()]);
+    const excluded = new Set(apart.map((r) => idOf(r.id)));
+    return rows.filter((r) => !excluded.has(idOf(r.id)));
+  }
+
+  /** Whether a lane's items are there: the set-apart items, or a second user (whose items no main-lane check touches). */
+  async laneAvailable(lane: ToggleLane): Promise<boolean> {
+    if (lane === 'second-user') return this.users.includes('other');
+    return (await this.setApart()).length > 0;
   }
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */

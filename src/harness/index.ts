@@ -2,6 +2,7 @@
  * Everything a check may use, in one place: suites/ import from here only (test/architecture.test.ts
  * holds them to it), so the harness can change inside without touching the checks.
  */
+export { declareArea, describe } from './areas.ts';
 export { check, type CheckContext } from './check.ts';
 export * from './expect.ts';
 export * from './paging.ts';

@@ -3,6 +3,9 @@ import type { Capability, ProfileName } from '../spec/profiles.ts';
 
 export type Level = 'MUST' | 'SHOULD';
 
+/** A lane of toggling checks beside the main one: see CheckInfo.lane. */
+export type ToggleLane = 'set-apart' | 'second-user';
+
 /** Static description of a check; reporters read it before and after the run. */
 export interface CheckInfo {
   id: string;
@@ -17,10 +20,20 @@ export interface CheckInfo {
   /** Needs the second user's key (--other-key). */
   needsOtherKey?: boolean;
   /**
-   * Writes the kept toggle (through `t.kept`). Such a check runs alone, after the read-only checks of
-   * its file, so that no oracle reads a kept flag while it is changed; others may not write at all.
+   * Writes the kept toggle (through `t.kept`); others may not write at all. Such a check starts after
+   * every read-only check whose oracle may read a kept flag, and runs alone in its lane (schedule.ts).
    */
   toggles?: true;
+  /**
+   * A toggling check whose items are its own: the items set apart for it, or the second user's, which
+   * no check of another lane toggles or watches. It runs beside the main lane when those items exist.
+   */
+  lane?: ToggleLane;
+  /**
+   * A read-only check whose oracle reads no kept flag and compares nothing that holds one, so that it
+   * may overlap the toggling checks. Undeclared, a read-only check is assumed to read kept flags.
+   */
+  keptBlind?: true;
   /**
    * The freedoms the check accepts where the spec leaves a choice open ("not shown"), in our own words;
    * CONFORMANCE.md publishes them beside the clauses the check enforces, and conform explain prints them.
@@ -41,6 +54,8 @@ export interface RecordedFailure {
 
 /** What a check leaves on its vitest task for the results model. */
 export interface CheckMeta extends CheckInfo {
+  /** The suite file that declares the check: auth, scoping, kept-toggle … */
+  area: string;
   outcome?: Outcome;
   failure?: RecordedFailure;
   /** Requests sent while the check ran, retries included; the run's shared reads count where they were sent. */

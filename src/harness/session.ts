@@ -5,6 +5,7 @@ import { encodeNotice } from '../http/notice.ts';
 import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
+import type { Schedule } from './schedule.ts';
 import { currentCheck } from '../http/check-scope.ts';
 
 /** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
@@ -14,6 +15,8 @@ export interface Session {
   api: Api;
   journal: Journal;
   discovery: Discovery;
+  /** When each check may start; made by the first check of the run, which sees what the run selected. */
+  schedule?: Schedule;
 }
 
 let current: Session | undefined;

@@ -21,8 +21,6 @@ export interface RunHooks {
   journalPath: string;
   /** The rate limit the catalog declares: the run starts a little below it and never goes above it. */
   declaredRateLimit?: { requests: number; seconds: number };
-  /** Suite files to run (absolute paths), when the caller knows which hold the selected checks. */
-  files?: readonly string[];
   reporters?: Reporter[];
   /** The signal that interrupted the run, if one did. */
   interrupted?: () => string | undefined;
@@ -62,7 +60,6 @@ export async function execute(
   const { modules, unhandled } = await runner.run(context, {
     ...(pattern ? { testNamePattern: pattern } : {}),
     ...(hooks.reporters ? { reporters: hooks.reporters } : {}),
-    ...(hooks.files ? { files: hooks.files } : {}),
   });
   const safety = await settleJournal(hooks.journalPath, (user) => target.api(user));
   const checks = checkResults(modules);

@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { CheckTransport } from '../http/client.ts';
 import type { CheckInfo, CheckMeta, RecordedFailure } from '../harness/meta.ts';
@@ -66,10 +65,6 @@ export interface WaiverOutcome extends Waiver {
   note?: string;
 }
 
-export function areaOf(moduleId: string): string {
-  return basename(moduleId).replace(/\.check\.ts$/, '');
-}
-
 /** Checks that vitest collected and ran (those deselected by --only/--skip are left out). */
 export function checkResults(modules: readonly TestModule[]): CheckResult[] {
   const results: CheckResult[] = [];
@@ -100,7 +95,6 @@ export function checkIds(modules: readonly TestModule[]): { all: string[]; desel
 
 /** One check's result; undefined for tests that are not checks or were deselected. */
 export function checkResultOf(testCase: TestCase): CheckResult | undefined {
-  const area = areaOf(testCase.module.moduleId);
   const meta = testCase.meta().conform as CheckMeta | undefined;
   if (!meta) return undefined;
   const result = testCase.result();
@@ -113,7 +107,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     level: meta.level,
     sections: meta.sections,
     title: meta.title,
-    area,
+    area: meta.area,
     durationMs: Math.round(diagnostic?.duration ?? 0),
     ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
     ...(meta.transport !== undefined ? { transport: meta.transport } : {}),

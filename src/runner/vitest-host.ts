@@ -50,14 +50,16 @@ export class SuiteRunner {
           root: packageRoot,
           config: false,
           watch: false,
-          include: ['suites/**/*.check.ts'],
+          // One module declares every area's checks (suites/index.ts), so that they all start at once.
+          include: ['suites/index.ts'],
           reporters: [relay],
           // One worker, so that every check shares one client (--concurrency and --rps bound the whole
-          // run) and one discovery cache; files in sequence. Within a file, checks run together
-          // (check.ts): as many at once as want to, since the client's pool is what bounds the load.
+          // run) and one discovery cache. Every check starts at once and waits for its turn
+          // (src/harness/schedule.ts); the client's pool is what bounds the load.
           fileParallelism: false,
           maxWorkers: 1,
           maxConcurrency: 1_000,
+          sequence: { concurrent: true },
           isolate: false,
           pool: 'threads',
           testTimeout: options.checkTimeoutMs,
@@ -70,13 +72,12 @@ export class SuiteRunner {
     return new SuiteRunner(vitest, relay);
   }
 
-  /** `files` (absolute paths of suite files) limits the run to them; all suites run when absent. */
-  async run(target: TargetContext, options: { testNamePattern?: RegExp; reporters?: Reporter[]; files?: readonly string[] } = {}): Promise<SuiteRun> {
+  async run(target: TargetContext, options: { testNamePattern?: RegExp; reporters?: Reporter[] } = {}): Promise<SuiteRun> {
     this.vitest.provide('conform', target);
     if (options.testNamePattern) this.vitest.setGlobalTestNamePattern(options.testNamePattern);
     else this.vitest.resetGlobalTestNamePattern();
     this.relay.current = options.reporters ?? [];
-    const specifications = await this.vitest.getRelevantTestSpecifications(options.files ? [...options.files] : undefined);
+    const specifications = await this.vitest.getRelevantTestSpecifications();
     const result = await this.vitest.runTestSpecifications(specifications, true);
     return { modules: result.testModules, unhandled: result.unhandledErrors };
   }

@@ -1,0 +1,85 @@
+import type { CheckInfo, ToggleLane } from './meta.ts';
+
+/**
+ * How a check may overlap the others:
+ *  - blind: reads no kept flag and compares nothing that holds one, so it may overlap anything;
+ *  - reader: any other read-only check (its oracle may read kept flags: rows, the kept filter, the
+ *    default proposals and upcoming answers), so it never overlaps a toggle;
+ *  - toggler: writes the kept toggle.
+ */
+export type Role = 'blind' | 'reader' | 'toggler';
+
+export function roleOf(info: Pick<CheckInfo, 'toggles' | 'keptBlind'>): Role {
+  if (info.toggles) return 'toggler';
+  return info.keptBlind ? 'blind' : 'reader';
+}
+
+/** A check the run will start, in the order the suites declare them. */
+export interface ScheduledCheck {
+  id: string;
+  role: Role;
+  /** A toggler's own lane, when it declares one. */
+  lane?: ToggleLane;
+}
+
+export interface Turn {
+  /** Settles when the check may send its first request. */
+  start(): Promise<void>;
+  /** The check is over, whatever its outcome: the checks waiting for it may go. */
+  end(): void;
+}
+
+const MAIN_LANE = 'main';
+
+/**
+ * When each check of a run may start (issue 15: the run's cost is its longest chain of requests).
+ * Every check of the run is started at once and waits here for its turn:
+ *  - blind checks and readers start at once;
+ *  - togglers wait until every reader has ended, so that no oracle reads a kept flag in flux; then
+ *    they run one at a time, in the order of declaration, in the main lane. A toggler that declares a
+ *    lane of its own (items set apart for it, or the second user's items) runs beside the main lane
+ *    when its items are there, since no check of another lane touches or watches them.
+ * Turns follow the order of declaration, not of arrival, so a run's schedule does not depend on timing.
+ */
+export class Schedule {
+  private readonly ended = new Map<string, Promise<void>>();
+  private readonly release = new Map<string, () => void>();
+  private lanes?: Promise<Map<string, string>>;
+
+  /**
+   * @param checks the checks the run will start, in declaration order
+   * @param laneAvailable whether a declared lane's items are there (else its checks join the main lane)
+   */
+  constructor(
+    private readonly checks: readonly ScheduledCheck[],
+    private readonly laneAvailable: (lane: ToggleLane) => Promise<boolean>,
+  ) {
+    for (const { id } of checks) this.ended.set(id, new Promise<void>((resolve) => this.release.set(id, resolve)));
+  }
+
+  turn(id: string): Turn {
+    const check = this.checks.find((c) => c.id === id);
+    return {
+      start: () => (check?.role === 'toggler' ? this.toggleTurn(check) : Promise.resolve()),
+      end: () => this.release.get(id)?.(),
+    };
+  }
+
+  private async toggleTurn(check: ScheduledCheck): Promise<void> {
+    await Promise.all(this.checks.filter((c) => c.role === 'reader').map((c) => this.ended.get(c.id)));
+    const lanes = await (this.lanes ??= this.assignLanes());
+    const lane = lanes.get(check.id);
+    const before = this.checks.slice(0, this.checks.indexOf(check)).filter((c) => c.role === 'toggler' && lanes.get(c.id) === lane);
+    await Promise.all(before.map((c) => this.ended.get(c.id)));
+  }
+
+  /** Each toggler's lane, decided once for the run, when the first toggler's turn comes. */
+  private async assignLanes(): Promise<Map<string, string>> {
+    const declared = [...new Set(this.checks.flatMap((c) => (c.role === 'toggler' && c.lane ? [c.lane] : [])))];
+    const available = new Set<string>();
+    for (const lane of declared) if (await this.laneAvailable(lane).catch(() => false)) available.add(lane);
+    return new Map(
+      this.checks.filter((c) => c.role === 'toggler').map((c) => [c.id, c.lane !== undefined && available.has(c.lane) ? c.lane : MAIN_LANE] as const),
+    );
+  }
+}
