@@ -95,31 +95,45 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
   });
   // The embedded reference makes its own keys; a remote target's are in the plan already.
   ctx.mask(Object.values(target.keys));
+  // Until the run installs its own handler below, a signal ends it with no verdict: nothing has changed yet.
+  const whileStarting = (signal: NodeJS.Signals) => {
+    err(`conform: ${signal} before any check ran; nothing was changed\n`);
+    process.exit(exitCodes['no verdict']);
+  };
+  process.on('SIGINT', whileStarting);
+  process.on('SIGTERM', whileStarting);
   try {
-    await preflight(target);
+    let runner: SuiteRunner;
+    let declared: Awaited<ReturnType<typeof readDeclaredRateLimit>>;
+    try {
+      // vitest starts (CPU) while the pre-flight and the catalog read wait on the network.
+      const starting = SuiteRunner.create({ checkTimeoutMs: checkTimeout(settings.timeoutMs, plan.deadlineSeconds) });
+      starting.catch(() => undefined);
+      try {
+        [, declared] = await Promise.all([preflight(target), readDeclaredRateLimit(target.api('primary')!)]);
+      } catch (error) {
+        await starting.then(
+          (started) => started.close(),
+          () => undefined,
+        );
+        throw error;
+      }
+      runner = await starting;
+    } finally {
+      process.off('SIGINT', whileStarting);
+      process.off('SIGTERM', whileStarting);
+    }
     const style = terminalStyle(people, io.env);
     const terminal = output.reporters.includes('terminal');
     const progress = terminal && !output.quiet;
     writeJournalHeader(journalPath, { url: target.baseUrl, profile: target.profile, keys: keyFingerprints(target.keys) });
     if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${settings.seed}\n`);
     if (target.network?.insecure) err("conform: warning: --insecure: the target's TLS certificate is not verified\n");
-    const declared = await readDeclaredRateLimit(target.api('primary')!);
     const declaredRps = declared ? declared.requests / declared.seconds : undefined;
     if (declared && progress)
       out(
         `the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`,
       );
-    // Until the run installs its own handler below, a signal ends it with no verdict: nothing has changed yet.
-    const whileStarting = (signal: NodeJS.Signals) => {
-      err(`conform: ${signal} before any check ran; nothing was changed\n`);
-      process.exit(exitCodes['no verdict']);
-    };
-    process.on('SIGINT', whileStarting);
-    process.on('SIGTERM', whileStarting);
-    const runner = await SuiteRunner.create({ checkTimeoutMs: checkTimeout(settings.timeoutMs, plan.deadlineSeconds) }).finally(() => {
-      process.off('SIGINT', whileStarting);
-      process.off('SIGTERM', whileStarting);
-    });
     let interruptedBy: string | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
       if (interruptedBy) process.exit(exitCodes['no verdict']);

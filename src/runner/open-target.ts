@@ -84,12 +84,15 @@ export async function openTarget(
  */
 export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
-  const types = await answer(() => api.types());
-  const status = types.response.status;
+  // Both reads go out together (one round trip); the list's answer is judged only once the key is known to be accepted.
+  const [types, list] = await Promise.allSettled([answer(() => api.types()), answer(() => api.list({ per_page: 1 }))]);
+  if (types.status === 'rejected') throw types.reason;
+  const status = types.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
   if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
-  await ensureAgentApi(target.baseUrl, api, types);
+  if (list.status === 'rejected') throw list.reason;
+  ensureAgentApi(target.baseUrl, types.value, list.value);
 }
 
 async function answer(send: () => Promise<Exchange>): Promise<Exchange> {
@@ -106,8 +109,7 @@ async function answer(send: () => Promise<Exchange>): Promise<Exchange> {
  * refused with 401/403 while /types.php accepted the key is left for the checks; refused while
  * /types.php was not found either, it is no Agent API.
  */
-async function ensureAgentApi(baseUrl: string, api: Api, types: Exchange): Promise<void> {
-  const list = await answer(() => api.list({ per_page: 1 }));
+function ensureAgentApi(baseUrl: string, types: Exchange, list: Exchange): void {
   const { status } = list.response;
   const sent = `POST ${baseUrl}${endpoints.list}`;
   if (status >= 500) throw new NoVerdictError(`the target is not healthy: ${sent} answered ${status}`);
