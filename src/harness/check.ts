@@ -84,7 +84,9 @@ async function judge(ctx: TestContext, info: CheckInfo, body: (t: CheckContext) 
   if (info.needsOtherKey && s.target.keys.other === undefined) {
     ctx.skip("precondition: needs a second user's key (--other-key or CONFORM_OTHER_API_KEY)");
   }
+  const arrived = performance.now();
   await myTurn();
+  recorded.waitedMs = Math.round(performance.now() - arrived);
 
   const scope = newScope(info.id, info.toggles === true, () => s.discovery.settled());
   const kept = new KeptWriter(s.api, s.journal, scope);

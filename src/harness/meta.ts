@@ -62,6 +62,8 @@ export interface CheckMeta extends CheckInfo {
   requests?: number;
   /** Retries, 429s and rate-limit waits while the check ran (absent when there were none). */
   transport?: CheckTransport;
+  /** How long the check waited for its turn (schedule.ts) before it sent anything: not part of its duration. */
+  waitedMs?: number;
 }
 
 declare module '@vitest/runner' {

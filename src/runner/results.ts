@@ -11,7 +11,7 @@ export type Verdict = 'conforms' | 'does not conform' | 'incomplete' | 'no verdi
 export type Counts = Record<Status, number>;
 
 /** What a check declares for its scheduling and its explanation, which its result does not carry. */
-type Declaration = 'requires' | 'appliesTo' | 'needsOtherKey' | 'toggles' | 'accepts';
+type Declaration = 'requires' | 'appliesTo' | 'needsOtherKey' | 'toggles' | 'lane' | 'keptBlind' | 'accepts';
 
 /** A check's result: its static description (id, level, sections, title) as it declares it, and what became of it. */
 export interface CheckResult extends Omit<CheckInfo, Declaration> {
@@ -108,7 +108,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     sections: meta.sections,
     title: meta.title,
     area: meta.area,
-    durationMs: Math.round(diagnostic?.duration ?? 0),
+    durationMs: Math.round(Math.max(0, (diagnostic?.duration ?? 0) - (meta.waitedMs ?? 0))),
     ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
     ...(meta.transport !== undefined ? { transport: meta.transport } : {}),
   };
