@@ -96,7 +96,12 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     async (t) => {
       const rows = await firstPage('C2.6', t, { include: ['uses_summary'] });
       const sample = [...rows.filter((r) => Number(r.plays) > 0).slice(0, SAMPLE - 1), ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
-      const answers = await Promise.all(sample.map((row) => t.api.uses({ artifact_id: idOf(row.id) })));
+      const answers = await Promise.all(
+        sample.map((row) => {
+          const id = idOf(row.id);
+          return id === undefined ? t.api.uses({}) : t.discover.usesOf(id);
+        }),
+      );
       sample.forEach((row, i) => {
         const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${String(row.id)}`);
         ensure(

@@ -24,6 +24,12 @@ export interface Collection {
 }
 
 const sharedReads = {
+  // The kept toggle, the only write, cannot change these.
+  'GET /api-docs?format=json': (api: Api) => api.catalog(),
+  'GET /players.php': (api: Api) => api.players(),
+  'GET /players.php (second user)': (api: Api) => api.players('other'),
+  'GET /types.php': (api: Api) => api.types(),
+  // These follow the kept flags (§4).
   'GET /proposals.php': (api: Api) => api.proposals({}),
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
@@ -43,6 +49,7 @@ export class Discovery {
   private readonly walks = new Map<KeyRef, Promise<Collection>>();
   private readonly usesReads = new Map<KeyRef, Promise<Uses>>();
   private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
+  private readonly itemUses = new Map<string, Promise<Exchange>>();
 
   /** @param users whose shared reads start together, when the first check needs a collection */
   constructor(
@@ -81,9 +88,17 @@ export class Discovery {
   }
 
   /**
+   * One item's uses (GET /uses.php?artifact_id=…), read once per run whatever check asks: the kept
+   * toggle cannot change them.
+   */
+  usesOf(artifactId: string | number): Promise<Exchange> {
+    return cached(this.itemUses, String(artifactId), () => this.api.uses({ artifact_id: artifactId }));
+  }
+
+  /**
    * One answer of an endpoint without paging, read once per run and shared by the checks that use it
-   * as an oracle or a baseline. Like the collection walk this relies on every check putting back what
-   * it toggled before the next one starts; checks that toggle read afresh.
+   * as an oracle or a baseline. Those that follow the kept flags rely, like the collection walk, on
+   * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
     return cached(this.sharedReads, read, () => sharedReads[read](this.api));
@@ -104,7 +119,7 @@ export class Discovery {
    * when a check that toggles starts.
    */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.walks.values(), ...this.usesReads.values(), ...this.sharedReads.values()]);
+    await Promise.allSettled([...this.walks.values(), ...this.usesReads.values(), ...this.sharedReads.values(), ...this.itemUses.values()]);
   }
 
   async anyItem(user: KeyRef = 'primary'): Promise<Row | undefined> {
