@@ -185,6 +185,15 @@ export class Discovery {
   }
 }
 
+/**
+ * A read that answers the same argument once, for a check that does not toggle: the runs of a property
+ * that draw one value twice send its request(s) once, and the answer is the one the first run judged.
+ */
+export function readOnce<A, T>(read: (arg: A) => Promise<T>, key: (arg: A) => string = (arg) => JSON.stringify(arg)): (arg: A) => Promise<T> {
+  const reads = new Map<string, Promise<T>>();
+  return (arg) => cached(reads, key(arg), () => read(arg));
+}
+
 /** A read made once; a failed one is forgotten so that the next check tries again. */
 function cached<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
   let pending = reads.get(key);

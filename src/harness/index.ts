@@ -3,6 +3,7 @@
  * holds them to it), so the harness can change inside without touching the checks.
  */
 export { check, type CheckContext } from './check.ts';
+export { readOnce } from './discovery.ts';
 export * from './expect.ts';
 export * from './paging.ts';
 export * from './probes.ts';
