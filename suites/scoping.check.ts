@@ -91,7 +91,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       const item = await t.discover.anyItem();
       // Endpoints without paging answer the baseline from the run's shared read.
       const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange>; baseline?: () => Promise<Exchange> }[] = [
-        { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q) },
+        { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q), baseline: () => t.discover.list(undefined) },
         // One item's uses: the same question as for the whole list, at a size that does not grow with it.
         {
           name: 'GET /uses.php',

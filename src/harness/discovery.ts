@@ -50,6 +50,7 @@ export class Discovery {
   private readonly usesReads = new Map<KeyRef, Promise<Uses>>();
   private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
   private readonly itemUses = new Map<string, Promise<Exchange>>();
+  private readonly listReads = new Map<string, Promise<Exchange>>();
 
   /** @param users whose shared reads start together, when the first check needs a collection */
   constructor(
@@ -104,6 +105,16 @@ export class Discovery {
     return cached(this.sharedReads, read, () => sharedReads[read](this.api));
   }
 
+  /**
+   * One answer of POST /artifacts.php with `body` (a GET with no body when undefined), shared by the
+   * checks that ask for the same page. Its rows carry kept flags, so no shared answer outlives a kept
+   * write: a check that toggles reads afresh, and the answers are dropped before it writes (`settled`).
+   */
+  list(body?: Record<string, unknown>): Promise<Exchange> {
+    if (currentCheck()?.toggles) return this.api.list(body);
+    return cached(this.listReads, body === undefined ? 'GET' : JSON.stringify(body), () => this.api.list(body));
+  }
+
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
   freshWindow(pages: number, user: KeyRef = 'primary'): Promise<CursorWindow> {
     return cursorWindow(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: pages });
@@ -111,15 +122,19 @@ export class Discovery {
 
   invalidate(): void {
     this.walks.clear();
+    this.listReads.clear();
   }
 
   /**
    * Settles when every shared read started so far has its answer (or failed): a check waits for the
    * reads it started in the background, so that they count among its requests and none is in flight
-   * when a check that toggles starts.
+   * when a check that toggles starts. A check that toggles calls it before each write (its `quiet`):
+   * then the shared list answers are dropped.
    */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.walks.values(), ...this.usesReads.values(), ...this.sharedReads.values(), ...this.itemUses.values()]);
+    const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads].flatMap((map) => [...map.values()]);
+    await Promise.allSettled(reads);
+    if (currentCheck()?.toggles) this.listReads.clear();
   }
 
   async anyItem(user: KeyRef = 'primary'): Promise<Row | undefined> {
