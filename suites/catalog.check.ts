@@ -16,7 +16,7 @@ import {
 } from '../src/harness/index.ts';
 
 async function catalog(t: CheckContext): Promise<{ document: unknown; exchange: Exchange }> {
-  const exchange = await t.api.catalog();
+  const exchange = await t.discover.shared('GET /api-docs?format=json');
   return { document: okJson('C1.4', exchange, 'GET /api-docs?format=json'), exchange };
 }
 
@@ -74,20 +74,20 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       t.need(result.valid ? true : undefined, 'the catalog is not a valid OpenAPI document (see CAT-004)');
       const item = await t.discover.anyItem();
       const samples: Promise<Exchange>[] = [
-        t.api.list({}),
-        t.api.list({ per_page: 5, cursor: null }),
+        t.discover.list({}),
+        t.discover.list({ per_page: 5, cursor: null }),
         t.api.list({ page: 'not-a-number' }),
         // One item's uses: the same schema as the whole history, at a size that does not grow with it.
-        t.api.uses(item ? { artifact_id: String(item.id) } : {}),
+        item ? t.discover.usesOf(String(item.id)) : t.api.uses({}),
         t.discover.shared('GET /proposals.php?include_other=1'),
-        t.api.types(),
+        t.discover.shared('GET /types.php'),
         t.discover.shared('GET /upcoming-interactions.php'),
       ];
       if (item) samples.push(t.api.item(String(item.id)));
       // Rows with every optional field: nullable ones (Acq, last_use) included.
       if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include'))
-        samples.push(t.api.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection', include: ['uses_summary'] }));
-      if (profiles[t.target.profile].has('players')) samples.push(t.api.players());
+        samples.push(t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection', include: ['uses_summary'] }));
+      if (profiles[t.target.profile].has('players')) samples.push(t.discover.shared('GET /players.php'));
       let declared = 0;
       const mismatches: { message: string; exchange: Exchange }[] = [];
       for (const ex of await Promise.all(samples)) {

@@ -9,17 +9,20 @@ import {
   okRows,
   type CheckContext,
   type ClauseId,
+  type Exchange,
   type Row,
 } from '../src/harness/index.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;
 
-async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string, unknown>): Promise<Row[]> {
+/** The first page with `extra`: the run's shared answer, so a failure names the exchange it judged. */
+async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string, unknown>): Promise<{ rows: Row[]; exchange: Exchange }> {
   const body = { per_page: MAX_ROWS_PER_PAGE, ...extra };
-  const rows = okRows(clause, await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);
+  const exchange = await t.discover.list(body);
+  const rows = okRows(clause, exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
   t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
-  return rows;
+  return { rows, exchange };
 }
 
 const DATE_NAME = /date|day|(^|_)on$|_at$|time|played|used|when/i;
@@ -48,9 +51,10 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       accepts: ['any type, unit or null for each of the eight fields (their meaning beyond the names is not shown, §2)'],
     },
     async (t) => {
-      for (const row of await firstPage('C2.4', t, { fields: 'collection' })) {
+      const { rows, exchange } = await firstPage('C2.4', t, { fields: 'collection' });
+      for (const row of rows) {
         const absent = COLLECTION_FIELDS.filter((f) => !(f in row));
-        ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
+        ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${String(row.id)} lacks ${absent.join(', ')}`, exchange);
       }
     },
   );
@@ -66,19 +70,22 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       accepts: ['plays as a number or a numeric string', 'last_use set while plays is 0 (uses recorded before the service counted them)'],
     },
     async (t) => {
-      for (const row of await firstPage('C2.6', t, { include: ['uses_summary'] })) {
+      const { rows, exchange } = await firstPage('C2.6', t, { include: ['uses_summary'] });
+      for (const row of rows) {
         const where = `with include uses_summary, the row of item ${String(row.id)}`;
         ensure(
           'C2.6',
           Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean',
           `${where} has plays ${JSON.stringify(row.plays)}, not a count`,
+          exchange,
         );
         ensure(
           'C2.6',
           'last_use' in row && (row.last_use === null || isIsoDate(row.last_use)),
           `${where} has last_use ${'last_use' in row ? JSON.stringify(row.last_use) : 'missing'}, not YYYY-MM-DD or null`,
+          exchange,
         );
-        ensure('C2.6', Number(row.plays) === 0 || row.last_use !== null, `${where} counts ${String(row.plays)} use(s) but has no last_use`);
+        ensure('C2.6', Number(row.plays) === 0 || row.last_use !== null, `${where} counts ${String(row.plays)} use(s) but has no last_use`, exchange);
       }
     },
   );
@@ -97,9 +104,14 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       ],
     },
     async (t) => {
-      const rows = await firstPage('C2.6', t, { include: ['uses_summary'] });
+      const { rows } = await firstPage('C2.6', t, { include: ['uses_summary'] });
       const sample = [...rows.filter((r) => Number(r.plays) > 0).slice(0, SAMPLE - 1), ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
-      const answers = await Promise.all(sample.map((row) => t.api.uses({ artifact_id: idOf(row.id) })));
+      const answers = await Promise.all(
+        sample.map((row) => {
+          const id = idOf(row.id);
+          return id === undefined ? t.api.uses({}) : t.discover.usesOf(id);
+        }),
+      );
       sample.forEach((row, i) => {
         const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${String(row.id)}`);
         ensure(
@@ -136,9 +148,10 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       accepts: ['any value of the ten fields'],
     },
     async (t) => {
-      for (const row of await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] })) {
+      const { rows, exchange } = await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] });
+      for (const row of rows) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
-        ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${String(row.id)} lacks ${absent.join(', ')}`);
+        ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${String(row.id)} lacks ${absent.join(', ')}`, exchange);
       }
     },
   );

@@ -66,7 +66,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       for (const perPage of [201, 250, 1000, 1_000_000]) {
         for (const paging of [{}, { cursor: null }]) {
           const body = { per_page: perPage, ...paging };
-          const ex = await t.api.list(body);
+          const ex = await t.discover.list(body);
           ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
           if (is4xx(ex)) continue;
           const got = okRows('C8.1', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
@@ -331,7 +331,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   check(
     { id: 'PAGE-008', level: 'MUST', sections: ['§4'], keptBlind: true, title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
     async (t) => {
-      const [viaGet, viaPost] = await Promise.all([t.api.list(undefined), t.api.list({})]);
+      const [viaGet, viaPost] = await Promise.all([t.discover.list(undefined), t.discover.list({})]);
       const got = okRows('C4.2', viaGet, 'GET /artifacts.php');
       const expected = okRows('C4.2', viaPost, 'POST /artifacts.php {}');
       ensure(
@@ -385,7 +385,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         for (const paging of [{}, { cursor: null }]) {
           const body = { per_page: perPage, ...paging };
           const label = `POST /artifacts.php ${JSON.stringify(body)}`;
-          const ex = await t.api.list(body);
+          const ex = await t.discover.list(body);
           ensureNo5xx('C7.2', ex, label);
           // Refusing the size is one way not to honour it (PAGE-002 judges the refusal itself).
           if (is4xx(ex)) continue;

@@ -14,7 +14,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       accepts: ['any envelope or a bare list', 'any value of each field (types are not shown), ids as numbers or strings', 'fields the spec does not list'],
     },
     async (t) => {
-      const ex = await t.api.players();
+      const ex = await t.discover.shared('GET /players.php');
       const players = okRows('C4.17', ex, 'GET /players.php');
       t.need(players[0], 'the household has no players');
       for (const player of players) {
@@ -37,7 +37,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       accepts: ['any envelope or a bare list'],
     },
     async (t) => {
-      const [mine, theirs] = await Promise.all([t.api.players('primary'), t.api.players('other')]);
+      const [mine, theirs] = await Promise.all([t.discover.shared('GET /players.php'), t.discover.shared('GET /players.php (second user)')]);
       const own = okRows('C4.17', mine, 'GET /players.php');
       const other = okRows('C4.17', theirs, 'GET /players.php (second user)');
       t.need(own[0] && other[0] ? true : undefined, 'one of the two households has no players');
@@ -63,7 +63,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       accepts: ['ids as numbers or strings'],
     },
     async (t) => {
-      const [players, { rows, exchange: uses }] = await Promise.all([t.api.players(), t.discover.uses()]);
+      const [players, { rows, exchange: uses }] = await Promise.all([t.discover.shared('GET /players.php'), t.discover.uses()]);
       const household = new Set(okRows('C4.17', players, 'GET /players.php').map((p) => idOf(p.id)));
       t.need(rows[0], 'no use is recorded');
       for (const use of rows) {

@@ -24,7 +24,7 @@ import {
 async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
   const ids: (string | number)[] = [1, 2, 3];
   if (t.target.keys.other !== undefined && profiles[t.target.profile].has('players')) {
-    const rows = rowsOf((await t.api.players('other')).response.json) ?? [];
+    const rows = rowsOf((await t.discover.shared('GET /players.php (second user)')).response.json) ?? [];
     for (const row of rows) if (row.represents_user_id != null) ids.unshift(row.represents_user_id as string | number);
   }
   return [...new Set(ids)];
@@ -91,15 +91,19 @@ describe('user scoping (§4 rule 1, §5)', () => {
       const item = await t.discover.anyItem();
       // Endpoints without paging answer the baseline from the run's shared read.
       const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange>; baseline?: () => Promise<Exchange> }[] = [
-        { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q) },
+        { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q), baseline: () => t.discover.list(undefined) },
         // One item's uses: the same question as for the whole list, at a size that does not grow with it.
-        { name: 'GET /uses.php', send: (q) => t.api.uses(item ? { artifact_id: item.id as string, ...q } : q) },
+        {
+          name: 'GET /uses.php',
+          send: (q) => t.api.uses(item ? { artifact_id: item.id as string, ...q } : q),
+          ...(item ? { baseline: () => t.discover.usesOf(item.id as string) } : {}),
+        },
         {
           name: 'GET /proposals.php',
           send: (q) => t.api.proposals({ include_other: 1, ...q }),
           baseline: () => t.discover.shared('GET /proposals.php?include_other=1'),
         },
-        { name: 'GET /types.php', send: (q) => t.api.types('primary', q) },
+        { name: 'GET /types.php', send: (q) => t.api.types('primary', q), baseline: () => t.discover.shared('GET /types.php') },
         {
           name: 'GET /upcoming-interactions.php',
           send: (q) => t.api.upcoming('primary', q),
@@ -107,7 +111,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
         },
       ];
       if (item) reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q) });
-      if (profiles[t.target.profile].has('players')) reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q) });
+      if (profiles[t.target.profile].has('players'))
+        reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q), baseline: () => t.discover.shared('GET /players.php') });
       const userIds = await foreignUserIds(t);
       await Promise.all(
         reads.map(async (read) => {

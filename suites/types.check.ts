@@ -16,7 +16,7 @@ describe('item types (§2, §4 GET /types.php)', () => {
       ],
     },
     async (t) => {
-      const [{ rows }, ex] = await Promise.all([t.discover.collection(), t.api.types()]);
+      const [{ rows }, ex] = await Promise.all([t.discover.collection(), t.discover.shared('GET /types.php')]);
       const listed = new Set(okRows('C4.22', ex, 'GET /types.php').map((type) => idOf(type.id)));
       t.need(rows[0], 'the collection is empty');
       const typed = [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
@@ -36,7 +36,7 @@ describe('item types (§2, §4 GET /types.php)', () => {
       accepts: ["ids as numbers or strings; any other fields (a type record's fields are not shown, §2)"],
     },
     async (t) => {
-      const ex = await t.api.types();
+      const ex = await t.discover.shared('GET /types.php');
       const types = okRows('C4.22', ex, 'GET /types.php');
       t.need(types[0], 'no type is listed');
       const bad = types.find((type) => idOf(type.id) === undefined);

@@ -119,7 +119,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     async (t) => {
       const { rows, itemField } = await upcoming(t);
       const sample = rows.slice(0, 10).map((r) => itemRefOf(r[itemField])!);
-      const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
+      const answers = await Promise.all(sample.map((id) => t.discover.usesOf(id)));
       sample.forEach((id, i) => {
         ensure(
           'C4.23',

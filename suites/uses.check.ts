@@ -143,7 +143,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const unused = ids.find((id) => !byItem.has(id));
       const sample = unused === undefined ? used : [...used, unused];
       const key = useKey(uses);
-      const answers = await Promise.all(sample.map((id) => t.api.uses({ artifact_id: id })));
+      const answers = await Promise.all(sample.map((id) => t.discover.usesOf(id)));
       sample.forEach((id, i) => {
         const label = `GET /uses.php?artifact_id=${id}`;
         const got = okRows('C4.15', answers[i]!, label);
@@ -172,7 +172,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       accepts: ['any order of uses', 'ids as numbers or strings'],
     },
     async (t) => {
-      const [uses, household] = await Promise.all([allUses(t), t.api.players()]);
+      const [uses, household] = await Promise.all([allUses(t), t.discover.shared('GET /players.php')]);
       const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantIdsOf(use)]);
       const counts = new Map<string, number>();
       for (const use of uses) for (const p of tookPart(use)) counts.set(p, (counts.get(p) ?? 0) + 1);

@@ -33,6 +33,12 @@ export interface Collection {
 }
 
 const sharedReads = {
+  // The kept toggle, the only write, cannot change these.
+  'GET /api-docs?format=json': (api: Api) => api.catalog(),
+  'GET /players.php': (api: Api) => api.players(),
+  'GET /players.php (second user)': (api: Api) => api.players('other'),
+  'GET /types.php': (api: Api) => api.types(),
+  // These follow the kept flags (§4).
   'GET /proposals.php': (api: Api) => api.proposals({}),
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
@@ -52,6 +58,8 @@ export class Discovery {
   private readonly walks = new Map<KeyRef, Promise<Collection>>();
   private readonly usesReads = new Map<KeyRef, Promise<Uses>>();
   private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
+  private readonly itemUses = new Map<string, Promise<Exchange>>();
+  private readonly listReads = new Map<string, Promise<Exchange>>();
 
   /** @param users whose shared reads start together, when the first check needs a collection */
   constructor(
@@ -90,9 +98,17 @@ export class Discovery {
   }
 
   /**
+   * One item's uses (GET /uses.php?artifact_id=…), read once per run whatever check asks: the kept
+   * toggle cannot change them.
+   */
+  usesOf(artifactId: string | number): Promise<Exchange> {
+    return cached(this.itemUses, String(artifactId), () => this.api.uses({ artifact_id: artifactId }));
+  }
+
+  /**
    * One answer of an endpoint without paging, read once per run and shared by the checks that use it
-   * as an oracle or a baseline. Like the collection walk this relies on every check putting back what
-   * it toggled before the next one starts; checks that toggle read afresh.
+   * as an oracle or a baseline. Those that follow the kept flags rely, like the collection walk, on
+   * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
     return cached(this.sharedReads, read, () => sharedReads[read](this.api));
@@ -125,6 +141,16 @@ export class Discovery {
     return (await this.setApart()).length > 0;
   }
 
+  /**
+   * One answer of POST /artifacts.php with `body` (a GET with no body when undefined), shared by the
+   * checks that ask for the same page. Its rows carry kept flags, so no shared answer outlives a kept
+   * write: a check that toggles reads afresh, and the answers are dropped before it writes (`settled`).
+   */
+  list(body?: Record<string, unknown>): Promise<Exchange> {
+    if (currentCheck()?.toggles) return this.api.list(body);
+    return cached(this.listReads, body === undefined ? 'GET' : JSON.stringify(body), () => this.api.list(body));
+  }
+
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
   freshWindow(pages: number, user: KeyRef = 'primary'): Promise<CursorWindow> {
     return cursorWindow(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: pages });
@@ -132,15 +158,19 @@ export class Discovery {
 
   invalidate(): void {
     this.walks.clear();
+    this.listReads.clear();
   }
 
   /**
    * Settles when every shared read started so far has its answer (or failed): a check waits for the
    * reads it started in the background, so that they count among its requests and none is in flight
-   * when a check that toggles starts.
+   * when a check that toggles starts. A check that toggles calls it before each write (its `quiet`):
+   * then the shared list answers are dropped.
    */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.walks.values(), ...this.usesReads.values(), ...this.sharedReads.values()]);
+    const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads].flatMap((map) => [...map.values()]);
+    await Promise.allSettled(reads);
+    if (currentCheck()?.toggles) this.listReads.clear();
   }
 
   async anyItem(user: KeyRef = 'primary'): Promise<Row | undefined> {
@@ -204,6 +234,15 @@ export class Discovery {
     const ids = rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined);
     return { rows, ids, pages, direction: directionOf(ids) };
   }
+}
+
+/**
+ * A read that answers the same argument once, for a check that does not toggle: the runs of a property
+ * that draw one value twice send its request(s) once, and the answer is the one the first run judged.
+ */
+export function readOnce<A, T>(read: (arg: A) => Promise<T>, key: (arg: A) => string = (arg) => JSON.stringify(arg)): (arg: A) => Promise<T> {
+  const reads = new Map<string, Promise<T>>();
+  return (arg) => cached(reads, key(arg), () => read(arg));
 }
 
 /** A read made once; a failed one is forgotten so that the next check tries again. */
