@@ -123,7 +123,7 @@ describe('kept toggle as a state machine (§3)', () => {
       lane: 'set-apart',
     },
     async (t) => {
-      // The items set apart for this check, which no other check toggles or watches; in a small collection, the first.
+      // The first titled items: set apart for this check (no other check toggles or watches them) unless the collection is small.
       const apart = await t.discover.setApart();
       const { rows } = await t.discover.collection();
       const items = apart.length > 0 ? apart : rows.filter((r) => typeof r.Title === 'string').slice(0, 3);

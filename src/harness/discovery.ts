@@ -115,17 +115,14 @@ export class Discovery {
   }
 
   /**
-   * The items set apart for the toggling check of the set-apart lane (schedule.ts): the last titled
-   * rows among the first page of the walk, so that they lie where the other checks' windows reach and
-   * those must leave them out. None when the collection is small. Decided by the data alone.
+   * The items set apart for the toggling check of the set-apart lane (schedule.ts): the first titled
+   * rows of the walk, the items KEPT-006's model has always worked on, so that it judges as it did
+   * when it ran alone; the other toggling checks leave them out. None when the collection is small.
    */
   async setApart(): Promise<Row[]> {
     const { rows } = await this.collection();
     if (rows.length < SET_APART_FROM) return [];
-    return rows
-      .slice(0, MAX_ROWS_PER_PAGE - 1)
-      .filter((r) => typeof r.Title === 'string' && idOf(r.id) !== undefined)
-      .slice(-SET_APART_COUNT);
+    return rows.filter((r) => typeof r.Title === 'string' && idOf(r.id) !== undefined).slice(0, SET_APART_COUNT);
   }
 
   /** The rows of the primary collection that the main lane's toggling checks may toggle or watch: all but those set apart. */
