@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keptChurn } from '../fixtures/kept-churn.ts';
 import { collectChecks } from '../src/cli/list.ts';
 import { Schedule, type ScheduledCheck } from '../src/harness/schedule.ts';
+import { SendGate } from '../src/http/send-gate.ts';
 import type { ToggleLane } from '../src/harness/meta.ts';
 import type { RunResult } from '../src/runner/results.ts';
 import { runCli } from './support/cli.ts';
@@ -90,5 +91,25 @@ describe('checks declared blind to kept flags are', () => {
     const failed = run.report().checks.filter((c) => c.status === 'failed');
     expect(failed.map((c) => c.id).sort()).toEqual(['ERR-001', 'FILT-006']);
     expect(run.code).toBe(1);
+  });
+});
+
+describe('the send gate', () => {
+  it('keeps at most its slots in flight, and lets waiting foreground requests go before background ones, each in order', async () => {
+    const gate = new SendGate(2);
+    const order: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const send = async (name: string, background: boolean) => {
+      const leave = await gate.enter(background);
+      most = Math.max(most, ++inFlight);
+      order.push(name);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      leave();
+    };
+    await Promise.all([send('f1', false), send('b1', true), send('b2', true), send('f2', false), send('b3', true), send('f3', false)]);
+    expect(most).toBe(2);
+    expect(order).toEqual(['f1', 'b1', 'f2', 'f3', 'b2', 'b3']);
   });
 });

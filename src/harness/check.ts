@@ -88,7 +88,7 @@ async function judge(ctx: TestContext, info: CheckInfo, body: (t: CheckContext) 
   await myTurn();
   recorded.waitedMs = Math.round(performance.now() - arrived);
 
-  const scope = newScope(info.id, info.toggles === true, () => s.discovery.settled());
+  const scope = newScope(info.id, info.toggles === true, () => s.discovery.settled(), info.keptBlind === true);
   const kept = new KeptWriter(s.api, s.journal, scope);
   let skipReason: string | undefined;
   let thrown: unknown;

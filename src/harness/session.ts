@@ -38,6 +38,7 @@ export function session(): Session {
     // The worker has no terminal of its own: vitest carries console lines to the CLI's progress reporter.
     onRateLimit: (notice) => console.info(encodeNotice(notice)),
     onSend: (seq) => currentCheck()?.seqs.push(seq),
+    inBackground: () => currentCheck()?.background === true,
     onTransport: (share) => {
       const tally = currentCheck()?.transport;
       if (!tally) return;

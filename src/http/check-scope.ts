@@ -9,8 +9,10 @@ import type { KeyRef } from './exchange.ts';
  */
 export interface CheckScope {
   id: string;
-  /** Declared `toggles: true`: may write the kept toggle, and runs alone. */
+  /** Declared `toggles: true`: may write the kept toggle, and runs alone in its lane. */
   toggles: boolean;
+  /** Declared blind to kept flags: no check waits for it, so its requests give way to the others' (SendGate). */
+  background: boolean;
   /** Sequence numbers of the requests sent on the check's behalf, retries included. */
   seqs: number[];
   /** The retries, 429s and rate-limit pauses met by those requests. */
@@ -32,8 +34,8 @@ export interface SeenKept {
 
 const storage = new AsyncLocalStorage<CheckScope>();
 
-export function newScope(id: string, toggles: boolean, quiet: () => Promise<void>): CheckScope {
-  return { id, toggles, seqs: [], transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 }, seenKept: new Map(), quiet };
+export function newScope(id: string, toggles: boolean, quiet: () => Promise<void>, background = false): CheckScope {
+  return { id, toggles, background, seqs: [], transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 }, seenKept: new Map(), quiet };
 }
 
 export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import { MASK, redactor } from '../core/redact.ts';
 import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
 import { createDispatcher, type NetworkOptions } from './network.ts';
 import { RateLimiter, type Pause, type Resumption } from './rate-limit.ts';
+import { SendGate } from './send-gate.ts';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -34,6 +35,8 @@ export interface ClientOptions {
   onSend?: (seq: number) => void;
   /** Called for each retry and each 429 (with the pause it added), in the async context of its request. */
   onTransport?: (share: TransportTally) => void;
+  /** Whether the request about to be sent (in its async context) may give way to others when slots are short (SendGate). */
+  inBackground?: () => boolean;
 }
 
 /** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
@@ -101,6 +104,7 @@ export class ApiClient {
   private retried = 0;
   private rateLimited = 0;
   private readonly extraHeaders: Record<string, string>;
+  private readonly gate: SendGate;
 
   constructor(private readonly options: ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -110,6 +114,7 @@ export class ApiClient {
     this.redact = redactor([options.keys.primary, options.keys.other, ...Object.values(this.extraHeaders)]);
     this.limiter = new RateLimiter({ ceiling: options.rps ?? 0, ...(options.startRps !== undefined ? { start: options.startRps } : {}) });
     this.retriesLeft = options.retryBudget ?? 200;
+    this.gate = new SendGate(options.connections ?? 8);
     this.pool = createDispatcher(this.origin, options.network ?? {}, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 4_000,
@@ -209,6 +214,15 @@ export class ApiClient {
       throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
     }
     this.spent++;
+    const leave = await this.gate.enter(this.options.inBackground?.() === true);
+    try {
+      return await this.sendOnce(spec, waitLimit);
+    } finally {
+      leave();
+    }
+  }
+
+  private async sendOnce(spec: RequestSpec, waitLimit: number): Promise<Exchange> {
     let sentAt: number;
     try {
       sentAt = await this.limiter.take(waitLimit);
