@@ -1,4 +1,4 @@
-import { currentCheck, keptKey } from '../http/check-scope.ts';
+import { currentCheck, inForeground, keptKey } from '../http/check-scope.ts';
 import { fail, okJson, okRows } from './expect.ts';
 import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirection, type Page } from './paging.ts';
 import type { Api } from '../http/api.ts';
@@ -242,11 +242,14 @@ export function readOnce<A, T>(read: (arg: A) => Promise<T>, key: (arg: A) => st
   return (arg) => cached(reads, key(arg), () => read(arg));
 }
 
-/** A read made once; a failed one is forgotten so that the next check tries again. */
+/**
+ * A read made once; a failed one is forgotten so that the next check tries again. It is sent in the
+ * foreground whoever starts it: checks that others wait for may need it too.
+ */
 function cached<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
   let pending = reads.get(key);
   if (!pending) {
-    pending = read();
+    pending = inForeground(read);
     pending.catch(() => reads.delete(key));
     reads.set(key, pending);
   }

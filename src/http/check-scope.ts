@@ -42,6 +42,12 @@ export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promis
   return storage.run(scope, body);
 }
 
+/** Runs `body` on behalf of the current check, but with its requests in the foreground (SendGate). */
+export function inForeground<T>(body: () => Promise<T>): Promise<T> {
+  const scope = storage.getStore();
+  return scope?.background ? storage.run({ ...scope, background: false }, body) : body();
+}
+
 /** The check on whose behalf the current code runs; undefined outside checks (CLI, restores, pact). */
 export function currentCheck(): CheckScope | undefined {
   return storage.getStore();
