@@ -145,10 +145,9 @@ describe('kept toggle as a state machine (§3)', () => {
       lane: 'set-apart',
     },
     async (t) => {
-      // The first titled items: set apart for this check (no other check toggles or watches them) unless the collection is small.
-      const apart = await t.discover.setApart();
+      // The first titled items: set apart for this check (Discovery.setApart) unless the collection is small.
       const { rows } = await t.discover.collection();
-      const items = apart.length > 0 ? apart : rows.filter((r) => typeof r.Title === 'string').slice(0, 3);
+      const items = rows.filter((r) => typeof r.Title === 'string').slice(0, 3);
       t.need(items[0], 'the collection is empty, so there is nothing to toggle');
       const withLists = profiles[t.target.profile].has('list-filters');
       const item = fc.constantFrom(...items);

@@ -103,26 +103,10 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
   process.on('SIGINT', whileStarting);
   process.on('SIGTERM', whileStarting);
   try {
-    let runner: SuiteRunner;
-    let declared: Awaited<ReturnType<typeof readDeclaredRateLimit>>;
-    try {
-      // vitest starts (CPU) while the pre-flight and the catalog read wait on the network.
-      const starting = SuiteRunner.create({ checkTimeoutMs: checkTimeout(settings.timeoutMs, plan.deadlineSeconds) });
-      starting.catch(() => undefined);
-      try {
-        [, declared] = await Promise.all([preflight(target), readDeclaredRateLimit(target.api('primary')!)]);
-      } catch (error) {
-        await starting.then(
-          (started) => started.close(),
-          () => undefined,
-        );
-        throw error;
-      }
-      runner = await starting;
-    } finally {
+    const { runner, declared } = await startBesidePreflight(target, checkTimeout(settings.timeoutMs, plan.deadlineSeconds)).finally(() => {
       process.off('SIGINT', whileStarting);
       process.off('SIGTERM', whileStarting);
-    }
+    });
     const style = terminalStyle(people, io.env);
     const terminal = output.reporters.includes('terminal');
     const progress = terminal && !output.quiet;
@@ -169,6 +153,25 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
     return result.exitCode;
   } finally {
     await target.close();
+  }
+}
+
+/** vitest starts (CPU) while the pre-flight and the catalog read wait on the network; a failed pre-flight closes it. */
+async function startBesidePreflight(
+  target: OpenTarget,
+  checkTimeoutMs: number,
+): Promise<{ runner: SuiteRunner; declared: Awaited<ReturnType<typeof readDeclaredRateLimit>> }> {
+  const starting = SuiteRunner.create({ checkTimeoutMs });
+  starting.catch(() => undefined);
+  try {
+    const [, declared] = await Promise.all([preflight(target), readDeclaredRateLimit(target.api('primary')!)]);
+    return { runner: await starting, declared };
+  } catch (error) {
+    await starting.then(
+      (runner) => runner.close(),
+      () => undefined,
+    );
+    throw error;
   }
 }
 

@@ -12,7 +12,7 @@ import { KeptWriter } from '../safety/kept.ts';
 import type { CheckInfo, CheckMeta, RecordedFailure } from './meta.ts';
 import { prefetched } from './prefetch.ts';
 import { missingCapabilities } from '../spec/profiles.ts';
-import { session } from './session.ts';
+import { session, type Session } from './session.ts';
 import type { Discovery } from './discovery.ts';
 import type { TargetContext } from './target.ts';
 
@@ -46,7 +46,7 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
     s.schedule ??= new Schedule(selectedChecks(ctx.task.file), (lane) => s.discovery.laneAvailable(lane));
     const turn = s.schedule.turn(info.id);
     try {
-      await judge(ctx, info, body, turn.start);
+      await judge(ctx, s, info, body, turn.start);
     } finally {
       turn.end();
     }
@@ -69,9 +69,8 @@ function selectedChecks(file: RunnerTestFile): ScheduledCheck[] {
   return found;
 }
 
-async function judge(ctx: TestContext, info: CheckInfo, body: (t: CheckContext) => Promise<void>, myTurn: () => Promise<void>): Promise<void> {
+async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: CheckContext) => Promise<void>, myTurn: () => Promise<void>): Promise<void> {
   const recorded = ctx.task.meta.conform!;
-  const s = session();
   const missing = missingCapabilities(s.target.profile, info.requires ?? []);
   if (missing.length > 0) {
     recorded.outcome = 'not-applicable';

@@ -83,7 +83,7 @@ export class Discovery {
   }
 
   private collectionOnly(user: KeyRef): Promise<Collection> {
-    return cached(this.walks, user, () => this.walk(user));
+    return sharedRead(this.walks, user, () => this.walk(user));
   }
 
   /**
@@ -91,7 +91,7 @@ export class Discovery {
    * write, cannot change it.
    */
   uses(user: KeyRef = 'primary'): Promise<Uses> {
-    return cached(this.usesReads, user, async () => {
+    return sharedRead(this.usesReads, user, async () => {
       const exchange = await this.api.uses({}, user);
       return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
     });
@@ -102,7 +102,7 @@ export class Discovery {
    * toggle cannot change them.
    */
   usesOf(artifactId: string | number): Promise<Exchange> {
-    return cached(this.itemUses, String(artifactId), () => this.api.uses({ artifact_id: artifactId }));
+    return sharedRead(this.itemUses, String(artifactId), () => this.api.uses({ artifact_id: artifactId }));
   }
 
   /**
@@ -111,7 +111,7 @@ export class Discovery {
    * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
-    return cached(this.sharedReads, read, () => sharedReads[read](this.api));
+    return sharedRead(this.sharedReads, read, () => sharedReads[read](this.api));
   }
 
   /**
@@ -122,7 +122,7 @@ export class Discovery {
   async setApart(): Promise<Row[]> {
     const { rows } = await this.collection();
     if (rows.length < SET_APART_FROM) return [];
-    return rows.filter((r) => typeof r.Title === 'string' && idOf(r.id) !== undefined).slice(0, SET_APART_COUNT);
+    return rows.filter((r) => typeof r.Title === 'string').slice(0, SET_APART_COUNT);
   }
 
   /** The rows of the primary collection that the main lane's toggling checks may toggle or watch: all but those set apart. */
@@ -145,7 +145,7 @@ export class Discovery {
    */
   list(body?: Record<string, unknown>): Promise<Exchange> {
     if (currentCheck()?.toggles) return this.api.list(body);
-    return cached(this.listReads, body === undefined ? 'GET' : JSON.stringify(body), () => this.api.list(body));
+    return sharedRead(this.listReads, body === undefined ? 'GET' : JSON.stringify(body), () => this.api.list(body));
   }
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
@@ -234,6 +234,14 @@ export class Discovery {
 }
 
 /**
+ * A read of the run, made once and shared by every check. It is sent in the foreground whoever starts
+ * it: checks that others wait for may need it too.
+ */
+function sharedRead<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
+  return cached(reads, key, () => inForeground(read));
+}
+
+/**
  * A read that answers the same argument once, for a check that does not toggle: the runs of a property
  * that draw one value twice send its request(s) once, and the answer is the one the first run judged.
  */
@@ -242,14 +250,11 @@ export function readOnce<A, T>(read: (arg: A) => Promise<T>, key: (arg: A) => st
   return (arg) => cached(reads, key(arg), () => read(arg));
 }
 
-/**
- * A read made once; a failed one is forgotten so that the next check tries again. It is sent in the
- * foreground whoever starts it: checks that others wait for may need it too.
- */
+/** A read made once; a failed one is forgotten so that the next caller tries again. */
 function cached<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
   let pending = reads.get(key);
   if (!pending) {
-    pending = inForeground(read);
+    pending = read();
     pending.catch(() => reads.delete(key));
     reads.set(key, pending);
   }
