@@ -167,6 +167,8 @@ export interface SelfTestOptions {
   itemsPerUser?: number;
   seeds?: readonly number[];
   workers?: number;
+  /** Run every check against each mutant, whatever it names as kills (scripts/blind-score.ts). */
+  ignoreKills?: boolean;
 }
 
 export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
@@ -180,7 +182,7 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
     ...chosenClean,
     ...mutants.map((m) => ({ kind: 'mutant' as const, id: m.id, description: m.description, expected: [...m.kills], profile: m.profile ?? 'primary' })),
   ];
-  const jobs: Job[] = targets.flatMap((t) => seeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only: t.expected })));
+  const jobs: Job[] = targets.flatMap((t) => seeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only: options.ignoreKills ? [] : t.expected })));
   const results = await runJobs(jobs, options.workers ?? defaultWorkers(), options.itemsPerUser);
   const runsOf = (id: string): SeedRun[] =>
     results

@@ -74,6 +74,10 @@ describe('mutant catalogue', () => {
     ).toEqual([]);
   });
 
+  it('names at least one check each mutant must fail (a blind mutant is given its kills once measured)', () => {
+    expect(mutants.filter((m) => m.kills.length === 0).map((m) => m.id)).toEqual([]);
+  });
+
   it('has unique mutant ids', () => {
     const ids = mutants.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
