@@ -26,8 +26,15 @@ import type { ParsedArgs } from './args.ts';
 import type { CommandIo } from './io.ts';
 import { collectChecks } from './list.ts';
 
-/** The suite installed here: its package name and version, its reading of the spec, and its checks. */
-async function installedSuite(): Promise<SuiteIdentity> {
+let installed: Promise<SuiteIdentity> | undefined;
+/** The suite installed here: its package name and version, its reading of the spec, and its checks (collected once a process). */
+function installedSuite(): Promise<SuiteIdentity> {
+  installed ??= readInstalledSuite();
+  installed.catch(() => (installed = undefined));
+  return installed;
+}
+
+async function readInstalledSuite(): Promise<SuiteIdentity> {
   const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string };
   const checks = (await collectChecks()).map(({ id, level, sections }) => ({ id, level, sections: [...sections] }));
   return { name: pkg.name, version: pkg.version, spec: specIdentity(clauses), checks };
@@ -85,8 +92,8 @@ async function verify(path: string, ctx: CommandIo): Promise<number> {
   const text = readText(file, 'statement');
   const digestPath = `${file}.sha256`;
   const detached = existsSync(digestPath) ? readText(digestPath, 'detached digest') : undefined;
-  const installed = await installedSuite();
-  const result = verifyStatement(text, detached, basename(file), installed);
+  const suite = await installedSuite();
+  const result = verifyStatement(text, detached, basename(file), suite);
   for (const note of result.notes) ctx.out(`note: ${note}\n`);
   if (!result.ok) {
     for (const problem of result.problems) ctx.out(`problem: ${problem}\n`);
@@ -95,7 +102,7 @@ async function verify(path: string, ctx: CommandIo): Promise<number> {
   }
   const statement = JSON.parse(text) as Statement;
   ctx.out(
-    `verified: ${file}: ${statement.run.target.label} ${statement.verdict.verdict} under the ${statement.run.profile} profile; same check set and spec as ${installed.name} ${installed.version}\n`,
+    `verified: ${file}: ${statement.run.target.label} ${statement.verdict.verdict} under the ${statement.run.profile} profile; same check set and spec as ${suite.name} ${suite.version}\n`,
   );
   return exitCodes.done;
 }
