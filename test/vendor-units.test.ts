@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/cli/args.ts';
 import type { CheckResult, RunResult } from '../src/runner/results.ts';
 import { badgeText, renderBadge } from '../src/vendor/badge.ts';
-import { compareJson, renderCompareHtml, renderCompareMarkdown } from '../src/vendor/compare-render.ts';
+import { compareJson, orderingScript, renderCompareHtml, renderCompareMarkdown } from '../src/vendor/compare-render.ts';
 import { columnOrderByFailures, compareRuns, disagreements, fromReport, fromStatement, labelsFor } from '../src/vendor/compare.ts';
 import { canonicalJson, detachedDigest, readDetachedDigest, sha256, sha256Hex } from '../src/vendor/digest.ts';
 import {
@@ -308,5 +308,49 @@ describe('command lines', () => {
     });
     expect(parseCommandLine(['statement', '--verify', 's.json'])).toMatchObject({ command: 'statement', inputs: [], values: { verify: 's.json' } });
     expect(parseCommandLine(['statement', 'conform-report'])).toMatchObject({ command: 'statement', inputs: ['conform-report'] });
+  });
+});
+
+describe("compare.html's column ordering", () => {
+  /** Just enough of a DOM for the script: rows of cells that carry data-col, and the three buttons. */
+  function page(failures: number[]) {
+    const cell = (col: number, extra: Record<string, string> = {}) => ({ dataset: { col: String(col), ...extra } });
+    const row = (cells: ReturnType<typeof cell>[]) => ({
+      cells: [...cells],
+      querySelectorAll(this: { cells: ReturnType<typeof cell>[] }) {
+        return [...this.cells];
+      },
+      appendChild(this: { cells: ReturnType<typeof cell>[] }, c: ReturnType<typeof cell>) {
+        this.cells = [...this.cells.filter((x) => x !== c), c];
+      },
+    });
+    const head = row(failures.map((f, i) => cell(i, { failures: String(f) })));
+    const body = row(failures.map((_, i) => cell(i)));
+    const group = row([]);
+    const handlers: Record<string, () => void> = {};
+    const buttons = ['given', 'fewest', 'most'].map((sort) => ({ dataset: { sort }, addEventListener: (_: string, h: () => void) => (handlers[sort] = h) }));
+    const document = { querySelectorAll: () => buttons, getElementById: () => ({ tHead: { rows: [head] }, rows: [head, group, body] }) };
+    new Function('document', orderingScript)(document);
+    const order = () => [head.cells.map((c) => Number(c.dataset.col)), body.cells.map((c) => Number(c.dataset.col))];
+    return { handlers, order };
+  }
+
+  it('orders every row by the failures in the header, and back to the order given', () => {
+    const { handlers, order } = page([100_001, 0, 1]);
+    handlers.fewest!();
+    expect(order()).toEqual([
+      [1, 2, 0],
+      [1, 2, 0],
+    ]);
+    handlers.most!();
+    expect(order()).toEqual([
+      [0, 2, 1],
+      [0, 2, 1],
+    ]);
+    handlers.given!();
+    expect(order()).toEqual([
+      [0, 1, 2],
+      [0, 1, 2],
+    ]);
   });
 });

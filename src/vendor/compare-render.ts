@@ -78,7 +78,7 @@ export function renderCompareHtml(comparison: Comparison): string {
     sources(columns),
     details(comparison),
     '</main>',
-    `<script>${script}</script>`,
+    `<script>${orderingScript}</script>`,
     '</body>',
     '</html>',
     '',
@@ -140,4 +140,4 @@ const css = [
 ].join('');
 
 /** Reorders every row's implementation cells after the header's failure counts. */
-const script = `for(const b of document.querySelectorAll('button[data-sort]'))b.addEventListener('click',()=>{const t=document.getElementById('matrix');const heads=[...t.tHead.rows[0].querySelectorAll('th[data-col]')];const key=(h)=>b.dataset.sort==='given'?Number(h.dataset.col):b.dataset.sort==='most'?-Number(h.dataset.failures):Number(h.dataset.failures);const order=heads.sort((x,y)=>key(x)-key(y)||Number(x.dataset.col)-Number(y.dataset.col)).map((h)=>h.dataset.col);for(const row of t.rows){const cells=[...row.querySelectorAll('[data-col]')];if(cells.length===0)continue;for(const col of order)row.appendChild(cells.find((c)=>c.dataset.col===col));}});`;
+export const orderingScript = `for(const b of document.querySelectorAll('button[data-sort]'))b.addEventListener('click',()=>{const t=document.getElementById('matrix');const heads=[...t.tHead.rows[0].querySelectorAll('th[data-col]')];const key=(h)=>b.dataset.sort==='given'?Number(h.dataset.col):b.dataset.sort==='most'?-Number(h.dataset.failures):Number(h.dataset.failures);const order=heads.sort((x,y)=>key(x)-key(y)||Number(x.dataset.col)-Number(y.dataset.col)).map((h)=>h.dataset.col);for(const row of t.rows){const cells=[...row.querySelectorAll('[data-col]')];if(cells.length===0)continue;for(const col of order)row.appendChild(cells.find((c)=>c.dataset.col===col));}});`;
