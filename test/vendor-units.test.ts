@@ -275,6 +275,11 @@ describe('compare', () => {
     expect(fromS).toMatchObject({ label: 'reference & <friends>', suite: { name: 'agent-api-conform', version: '0.1.0' }, verdict: 'does not conform' });
     expect(fromS.checks.find((c) => c.id === 'KEPT-001')).toEqual({ id: 'KEPT-001', level: 'MUST', sections: ['§3', '§4'], status: 'failed' });
     expect(labelsFor([fromS, fromS, fromS], ['x'])).toEqual(['x', 'reference & <friends>', 'reference & <friends> (3)']);
+    expect(compareRuns([fromS]).warnings).toEqual([]);
+    const edited = { ...statementOf(), verdict: { ...statementOf().verdict, verdict: 'conforms' as const } };
+    expect(compareRuns([fromStatement(edited, 'edited.json')]).warnings).toEqual([
+      'edited.json does not match its embedded digest: it was edited after it was issued (conform statement --verify says more)',
+    ]);
   });
 
   it('renders Markdown with failure links into the HTML page, the warnings first, and pipes escaped', () => {

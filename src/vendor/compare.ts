@@ -3,7 +3,7 @@
  * several runs. Pure: the CLI reads the files; src/vendor/compare-render.ts renders the model.
  */
 import type { RunResult } from '../runner/results.ts';
-import { publicUrl, type Level, type Statement, type StatementStatus } from './statement.ts';
+import { embeddedDigestMatches, publicUrl, type Level, type Statement, type StatementStatus } from './statement.ts';
 
 /** A cell's status; absent: the run's suite has no such check. */
 export type CellStatus = StatementStatus | 'absent';
@@ -20,6 +20,8 @@ export interface Implementation {
   checks: { id: string; level: Level; sections: string[]; title?: string; status: StatementStatus; message?: string }[];
   /** Where this run's own report details a check (report.html beside report.json), relative to the matrix. */
   detailPage?: string;
+  /** Why this run's column is not to be trusted as it stands (an edited statement). */
+  doubt?: string;
 }
 
 export function fromReport(report: RunResult, source: string, detailPage?: string): Implementation {
@@ -52,6 +54,9 @@ export function fromStatement(statement: Statement, source: string): Implementat
     baseUrl: statement.run.target.baseUrl,
     verdict: statement.verdict.verdict,
     checks: statement.checks.map(({ id, level, status }) => ({ id, level, sections: sections.get(id) ?? [], status })),
+    ...(embeddedDigestMatches(statement)
+      ? {}
+      : { doubt: `${source} does not match its embedded digest: it was edited after it was issued (conform statement --verify says more)` }),
   };
 }
 
@@ -139,7 +144,8 @@ export function compareRuns(implementations: readonly Implementation[], labels: 
     });
   const sections = [...new Set(rows.map((r) => r.sections[0] ?? '(no section)'))].sort(sectionOrder);
   const groups = sections.map((section) => ({ section, rows: rows.filter((r) => (r.sections[0] ?? '(no section)') === section) }));
-  return { columns, groups, warnings: warningsFor(columns, rows) };
+  const doubts = implementations.flatMap((impl) => (impl.doubt ? [impl.doubt] : []));
+  return { columns, groups, warnings: [...doubts, ...warningsFor(columns, rows)] };
 }
 
 function warningsFor(columns: readonly Column[], rows: readonly Row[]): string[] {

@@ -151,6 +151,11 @@ function mustFailedOf(checks: readonly Statement['checks'][number][]): number {
   return checks.filter((c) => c.level === 'MUST' && c.status === 'failed' && c.effect === 'blocks').length;
 }
 
+/** The statement's content is what its embedded digest says it is (a quick check, without the suite). */
+export function embeddedDigestMatches(statement: Statement): boolean {
+  return bodyDigest(statement) === statement.digest;
+}
+
 function bodyDigest(body: object): string {
   const { digest: _ignored, ...rest } = body as { digest?: unknown };
   return sha256(canonicalJson(rest));
