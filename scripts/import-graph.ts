@@ -19,7 +19,7 @@ export const layers: readonly (readonly string[])[] = [
   ['src/harness'],
   ['src/config'],
   ['src/runner'],
-  ['reporters', 'src/diff', 'src/pact'],
+  ['reporters', 'src/diff', 'src/pact', 'src/vendor'],
   ['src/cli'],
 ];
 

@@ -11,12 +11,16 @@ export const commands = {
   pact: "pact verify: verify the agent's Pact contract (pacts/agent-agent-api.json) against a target",
   init: 'write a commented conform.config.json (and with --workflow a GitHub workflow) from flags, or by asking on a terminal',
   explain: 'explain <ID>: what a check enforces, its level, what it accepts where the spec leaves a choice, the mutants that prove it, how to replay it',
+  statement: 'statement <REPORT_DIR>: a conformance statement, badge and digest of a run; --verify <FILE> checks one (see conform statement --help)',
+  compare: 'compare <report.json|statement>…: the checks × implementations matrix of several runs, as HTML, Markdown and JSON (see conform compare --help)',
 } as const;
 
 /** Commands that take a sub-command word: `conform pact verify`. */
 const subcommands: Partial<Record<Command, readonly string[]>> = { pact: ['verify'] };
 /** Commands that take one free argument: `conform explain KEPT-001`. */
 const argumentOf: Partial<Record<Command, string>> = { explain: '<ID>' };
+/** Commands that take any number of free arguments: `conform compare a/report.json b/report.json`. */
+const manyArguments: ReadonlySet<Command> = new Set(['statement', 'compare']);
 export type Command = keyof typeof commands;
 
 export interface ParsedArgs {
@@ -24,6 +28,8 @@ export interface ParsedArgs {
   subcommand?: string;
   /** The free argument of a command that takes one (explain's check id). */
   argument?: string;
+  /** The free arguments of a command that takes any number (statement, compare). */
+  inputs?: string[];
   values: OptionValues;
 }
 
@@ -58,6 +64,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     argument = rest.shift();
     if (argument === undefined) throw new UsageError(`${command} needs an argument: conform ${command} ${argumentOf[command]}`);
   }
+  if (manyArguments.has(command)) return { command, inputs: rest, values: parsed.values as ParsedArgs['values'] };
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   return { command, ...(subcommand ? { subcommand } : {}), ...(argument !== undefined ? { argument } : {}), values: parsed.values as ParsedArgs['values'] };
 }

@@ -16,6 +16,7 @@ import { checkTimeout, SuiteRunner } from '../runner/vitest-host.ts';
 import { settleJournal, unsettledItems } from '../safety/restore.ts';
 import { exitCodes } from '../runner/verdict.ts';
 import { commands, helpText, parseCommandLine, type ParsedArgs } from './args.ts';
+import { vendorHelp } from './vendor-help.ts';
 import type { CommandIo, Io } from './io.ts';
 import { integerOption } from '../config/options.ts';
 
@@ -31,7 +32,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const args = parseCommandLine(argv);
     ctx.mask(commandLineSecrets(args.values, io.env));
-    if (args.values.help) return out(`${helpText()}\n`), exitCodes.done;
+    if (args.values.help) return out(`${vendorHelp[args.command] ?? helpText()}\n`), exitCodes.done;
     if (args.values.version) return out(`conform ${version()}\n`), exitCodes.done;
     switch (args.command) {
       case 'serve':
@@ -48,6 +49,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         return await (await import('./init.ts')).runInit(args.values, ctx);
       case 'explain':
         return await (await import('./explain.ts')).runExplain(args.argument!, args.values, out);
+      case 'statement':
+        return await (await import('./vendor.ts')).runStatement(args.values, args.inputs ?? [], ctx);
+      case 'compare':
+        return await (await import('./vendor.ts')).runCompare(args.values, args.inputs ?? [], ctx);
       case 'run':
         if (args.values.list) return await listChecks(args.values, out);
         return await run(resolveRunConfig(args.values, io.env, io.cwd), ctx);

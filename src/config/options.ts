@@ -83,7 +83,14 @@ export const optionTable = {
   },
   workflow: { type: 'boolean', help: 'init: also write .github/workflows/conform.yml, a gated workflow that uses the conform Action' },
   force: { type: 'boolean', help: 'init: overwrite files that already exist' },
-  help: { type: 'boolean', short: 'h', help: 'show this help' },
+  verify: { type: 'string', arg: '<file>', help: 'statement: verify this conformance statement against its digests and the installed suite (exit 0/1)' },
+  label: {
+    type: 'string',
+    arg: '<name>',
+    multiple: true,
+    help: 'compare: the name of the next implementation, in the order of the files (repeatable; default: its target)',
+  },
+  help: { type: 'boolean', short: 'h', help: "show this help; after statement or compare: that command's own help" },
   version: { type: 'boolean', help: 'show the version' },
 } satisfies Record<string, OptionSpec>;
 
