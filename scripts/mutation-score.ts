@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { variants } from '../fixtures/variants.ts';
-import { clauseElements, elementCount } from '../src/spec/clause-elements.ts';
+import { clauseElements, elementCount, pendingElements } from '../src/spec/clause-elements.ts';
 import type { Status } from '../src/runner/results.ts';
 import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-test-worker.ts';
 
@@ -320,7 +320,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
     out(`clean targets: ${cleanRows.filter((r) => r.ok).length}/${cleanRows.length} conform under every seed with no failed check at any level`);
     out(
-      `clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses`,
+      `clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses; ${pendingElements.length} elements of the inventory wait for a check or a mutant (scripts/inventory.ts --list)`,
     );
   }
   process.exitCode = rows.every((r) => r.ok) ? 0 : 1;

@@ -1,4 +1,5 @@
-import { clauseElements, elementCount } from '../spec/clause-elements.ts';
+import { clauseElements, elementCount, pendingElements } from '../spec/clause-elements.ts';
+import { inventoryFigures } from '../spec/inventory/index.ts';
 import { clauses } from '../spec/clauses.ts';
 import { collectChecks, type ListedCheck } from './list.ts';
 import { exitCodes } from '../runner/verdict.ts';
@@ -74,9 +75,9 @@ function renderElementTable(): string[] {
   const lines = [
     '## Clause elements',
     '',
-    'Each normative clause broken into the elements the spec names in it, with the checks that cover each element and the mutants',
-    '(fixtures/mutants/) that prove those checks bite on it. The self-test (`scripts/mutation-score.ts`) requires every mutant to be',
-    'killed under every seed it runs.',
+    "Each normative clause broken into the elements the statement inventory (src/spec/inventory/) draws from the spec's sentences,",
+    'with the checks that cover each element and the mutants (fixtures/mutants/) that prove those checks bite on it. The self-test',
+    '(`scripts/mutation-score.ts`) requires every mutant to be killed under every seed it runs.',
     '',
     '| clause | element | kind | checks | mutants |',
     '|---|---|---|---|---|',
@@ -86,6 +87,23 @@ function renderElementTable(): string[] {
   }
   const mutants = new Set(Object.values(clauseElements).flatMap((list) => list.flatMap((e) => e.mutants)));
   lines.push('', `${elementCount()} elements in ${Object.keys(clauseElements).length} clauses, proven by ${mutants.size} mutants.`, '');
+  return [...lines, ...renderPending()];
+}
+
+/** The elements of the inventory still waiting for a check or a mutant, with why, and the inventory's figures. */
+function renderPending(): string[] {
+  const f = inventoryFigures();
+  const lines = [
+    '## Elements pending',
+    '',
+    `The inventory holds ${f.sentences} sentences of the spec (${f.requirements} requirements, ${f.freedoms} freedoms, ${f.prose} prose),`,
+    `${f.statements} statements and ${f.elements} elements: ${elementCount()} with a check and a mutant (above), ${pendingElements.length} pending (below).`,
+    '',
+    '| clause | element | kind | why pending |',
+    '|---|---|---|---|',
+  ];
+  for (const e of pendingElements) lines.push(`| ${e.clause} | ${cell(e.element)} | ${e.kind} | ${cell(e.why)} |`);
+  lines.push('');
   return lines;
 }
 
