@@ -4,6 +4,7 @@ import { sentenceProblems, inventoryProblems } from '../src/spec/inventory/audit
 import { inventory, inventoryElements } from '../src/spec/inventory/index.ts';
 import { pending } from '../src/spec/inventory/pending.ts';
 import { specSentences } from '../src/spec/inventory/sentences.ts';
+import { requirement, rule, statement } from '../src/spec/inventory/types.ts';
 
 // The spec lives beside the repository (shared/spec), not in it: the project holds no spec text.
 const specPath = process.env.CONFORM_SPEC ?? new URL('../../shared/spec/agent-api.md', import.meta.url).pathname;
@@ -28,6 +29,31 @@ describe('statement inventory', () => {
 
   it('gives every element a check and a mutant, or a reviewed reason on the pending list', () => {
     expect(inventoryProblems()).toEqual({ shape: [], uncovered: [], coveredAndPending: [], orphans: [] });
+  });
+
+  it('catches an element left bare, a pending line that is stale or names nothing, and a requirement with no element', () => {
+    const sections = [
+      {
+        section: '§1',
+        sentences: [
+          requirement('00000001', 'a key reads', [statement('C1.1', 'reads', [rule('covered one'), rule('pending one'), rule('bare one')])]),
+          requirement('00000002', 'a key writes once', []),
+        ],
+      },
+    ];
+    const problems = inventoryProblems(
+      sections,
+      { 'C1.1 covered one': [['PAGE-008'], ['read-list-refused']] },
+      {
+        'C1.1 pending one': 'waiting for a check that sends this request',
+        'C1.1 covered one': 'stale: covered since',
+        'C1.1 no such element': 'names nothing the inventory has',
+      },
+    );
+    expect(problems.uncovered).toEqual(['C1.1 bare one']);
+    expect(problems.coveredAndPending).toEqual(['C1.1 covered one']);
+    expect(problems.orphans).toEqual(['C1.1 no such element']);
+    expect(problems.shape).toEqual(['§1 00000002: a requirement with no element']);
   });
 
   it('keeps each pending reason specific to what is missing', () => {

@@ -43,10 +43,14 @@ export interface InventoryProblems {
   orphans: string[];
 }
 
-export function inventoryProblems(): InventoryProblems {
+export function inventoryProblems(
+  sections: readonly InventorySection[] = inventory,
+  covered: Readonly<Record<string, readonly [readonly string[], readonly string[]]>> = coverage,
+  waiting: Readonly<Record<string, string>> = pending,
+): InventoryProblems {
   const registry = new Map(clauses.map((c) => [c.id, c]));
   const problems: InventoryProblems = { shape: [], uncovered: [], coveredAndPending: [], orphans: [] };
-  for (const section of inventory) {
+  for (const section of sections) {
     for (const s of section.sentences) {
       const at = `${section.section} ${s.digest}`;
       if (s.says.trim() === '') problems.shape.push(`${at}: no paraphrase`);
@@ -60,14 +64,14 @@ export function inventoryProblems(): InventoryProblems {
       }
     }
   }
-  const keys = new Set(inventoryElements().map((e) => e.key));
+  const keys = new Set(inventoryElements(sections).map((e) => e.key));
   for (const key of keys) {
-    const cell = coverage[key];
-    const covered = cell !== undefined && cell[0].length > 0 && cell[1].length > 0;
-    const why = pending[key];
-    if (!covered && !(why && why.trim().length > 0)) problems.uncovered.push(key);
+    const cell = covered[key];
+    const proven = cell !== undefined && cell[0].length > 0 && cell[1].length > 0;
+    const why = waiting[key];
+    if (!proven && !(why && why.trim().length > 0)) problems.uncovered.push(key);
     if (cell !== undefined && why !== undefined) problems.coveredAndPending.push(key);
   }
-  for (const key of [...Object.keys(coverage), ...Object.keys(pending)]) if (!keys.has(key)) problems.orphans.push(key);
+  for (const key of [...Object.keys(covered), ...Object.keys(waiting)]) if (!keys.has(key)) problems.orphans.push(key);
   return problems;
 }

@@ -34,9 +34,9 @@ export interface KeyedElement {
 }
 
 /** Every element of the inventory once, by key (`${clause} ${name}`), in spec order. */
-export function inventoryElements(): KeyedElement[] {
+export function inventoryElements(sections: readonly InventorySection[] = inventory): KeyedElement[] {
   const seen = new Map<string, KeyedElement>();
-  for (const section of inventory) {
+  for (const section of sections) {
     for (const sentence of section.sentences) {
       for (const s of sentence.statements) {
         for (const e of s.elements) {

@@ -49,7 +49,10 @@ export const resources: InventorySection = {
     ),
     freedom('33f0d499', 'what the collection columns mean beyond their names, and their units and types, is open', 'C2.5'),
     requirement('380ae771', 'include with uses_summary on a list request adds the fields below', [
-      statement('C2.6', 'the summary fields come with every row of such a request', [rule('include adds to rows of every listing mode')]),
+      statement('C2.6', 'the summary fields come with every row of such a request', [
+        field('plays with include uses_summary'),
+        field('last_use with include uses_summary'),
+      ]),
     ]),
     requirement('2a08bcb7', 'plays counts the uses recorded for the item', [
       statement('C2.6', 'plays is present and counts uses', [field('plays with include uses_summary'), rule('plays counts the recorded uses')]),

@@ -11,11 +11,13 @@ export const readSentences: readonly InventorySentence[] = [
     statement('C4.14', 'each named field is in the record, whatever its value', [
       field('is_kept in the record'),
       value('tags an empty list when none'),
-      field('is_physical in the record'),
-      field('is_digital in the record'),
-      field('is_in_secondary_collection in the record'),
-      field('tags in the record'),
       value('a flag that is 0 is still in the record'),
+    ]),
+    statement('C2.1', 'the primary single read carries the flags and tags, as the §2 record', [
+      field('is_physical in the primary single read'),
+      field('is_digital in the primary single read'),
+      field('is_in_secondary_collection in the primary single read'),
+      field('tags in the primary single read'),
     ]),
   ]),
   requirement('73f12dd4', "the uses endpoint lists the uses of the key's user", [

@@ -21,9 +21,6 @@ export const authentication: InventorySection = {
         rule("another user's items in the list"),
         rule("another user's item through the toggle"),
         rule('another household'),
-        rule("another user's proposal outcomes"),
-        rule("another user's upcoming rows"),
-        rule("another user's types"),
       ]),
     ]),
     requirement('160db2b8', 'a key may read and toggle kept; other writes and listing users answer 403', [
