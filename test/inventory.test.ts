@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { allMutants } from '../fixtures/mutants/index.ts';
 import { sentenceProblems, inventoryProblems } from '../src/spec/inventory/audit.ts';
 import { inventory, inventoryElements } from '../src/spec/inventory/index.ts';
 import { pending } from '../src/spec/inventory/pending.ts';
@@ -56,8 +57,12 @@ describe('statement inventory', () => {
     expect(problems.shape).toEqual(['§1 00000002: a requirement with no element']);
   });
 
-  it('keeps each pending reason specific to what is missing', () => {
+  it('keeps each pending reason specific to what is missing, and names only mutants that exist', () => {
     for (const [key, why] of Object.entries(pending)) expect(why.length, key).toBeGreaterThan(30);
+    const ids = new Set(allMutants.map((m) => m.id));
+    const named = Object.values(pending).flatMap((why) => [...why.matchAll(/blind mutant (\S+) makes/g)].map((m) => m[1]!));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((id) => !ids.has(id))).toEqual([]);
   });
 
   it('expands the global statements over what they govern', () => {

@@ -33,7 +33,12 @@ export const states: InventorySection = {
       ]),
     ]),
     requirement('6b1268d2', 'the three independent flags cannot be changed through this interface', [
-      statement('C1.2', 'no request of any kind changes a flag', [rule('no request changes is_physical, is_digital or is_in_secondary_collection')]),
+      statement('C1.5', 'the toggle leaves each flag alone', [
+        field('is_in_secondary_collection untouched by the toggle'),
+        field('is_physical untouched by the toggle'),
+        field('is_digital untouched by the toggle'),
+      ]),
+      statement('C1.3', 'no other request writes them', [rule('a refused write changes nothing')]),
     ]),
     freedom('c551f5d2', 'other lifecycle states of items and proposals are open', 'C3.5'),
     requirement('230022c5', 'an unsuccessful proposal is no use and does not reset the last-use clock', [

@@ -120,7 +120,14 @@ export const readSentences: readonly InventorySentence[] = [
     ]),
   ]),
   requirement('87d2eaef', 'the toggle changes nothing but is_kept: not the flags, tags or get-rid-of', [
-    statement('C3.3', 'the frame, as stated again at the endpoint', [rule('nothing but is_kept changes, whatever else the body holds')]),
+    statement('C3.2', 'the frame, as §3 names it', [
+      field('is_in_secondary_collection'),
+      field('is_physical'),
+      field('is_digital'),
+      field('tags'),
+      field('the get-rid-of setting'),
+    ]),
+    statement('C3.3', 'and nothing beyond it, whatever else the body holds', [rule('no other item changes')]),
   ]),
   freedom('6118ddc7', 'what the toggle answers in its body is open', 'C4.25'),
 ];
