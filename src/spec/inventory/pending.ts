@@ -8,7 +8,9 @@
 const SCOPE = "scoping is checked for this endpoint in one request shape at most; no check sends this one with the other user's values";
 const ROW_MODE = 'FILT-004 inspects the rows of the cursor walk only; no check inspects rows in this listing mode, no mutant drops the field here alone';
 const STAGING_ROW_MODE = 'STAGE-001 inspects staging rows of the cursor walk, per_page 200 and the plain list; no mutant drops the field in this mode alone';
-const TOGGLE_FRAME = 'KEPT-002 compares the record around toggles whose body holds id and is_kept only; no check sends this, no mutant breaks it alone';
+const TOGGLE_FRAME = 'KEPT-002 toggles with a body of id and is_kept only; no check sends this field beside them, no mutant applies it';
+const TOGGLE_FIELD =
+  'KEPT-002 compares the whole single record around each toggle (this field where the record holds it), but no mutant changes this field alone';
 const LIST_WRITE = 'no check compares the collection around list requests whose body holds record fields; no mutant writes from a list body';
 const ERR_SENT = 'ERR-004 sends this value, but no mutant accepts exactly this value of this filter';
 const ERR_UNSENT = 'no check sends this value to this filter; no mutant accepts it';
@@ -38,19 +40,19 @@ export const pending: Readonly<Record<string, string>> = {
   'C2.11 no player of another household, even one that is a user': blind(NEW, 'blind1-players-linked-users'),
   'C4.22 no type is dropped from the end of the list': blind(NEW, 'blind1-types-drop-last'),
   'C2.13 explicit declines do not include chose-something-else': blind(NEW, 'blind1-proposals-declines-total'),
-  'C3.3 Title of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 type of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 type_id of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 MnP of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 MxP of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 SS of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 MnT of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 MxT of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 Wt of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 Yr of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 Acq of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 plays of the toggled item unchanged': TOGGLE_FRAME,
-  'C3.3 last_use of the toggled item unchanged': TOGGLE_FRAME,
+  'C3.3 Title of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 type of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 type_id of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 MnP of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 MxP of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 SS of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 MnT of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 MxT of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 Wt of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 Yr of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 Acq of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 plays of the toggled item unchanged': TOGGLE_FIELD,
+  'C3.3 last_use of the toggled item unchanged': TOGGLE_FIELD,
   'C3.3 Title sent beside id and is_kept is not applied': TOGGLE_FRAME,
   'C3.3 type sent beside id and is_kept is not applied': TOGGLE_FRAME,
   'C3.3 type_id sent beside id and is_kept is not applied': TOGGLE_FRAME,
@@ -70,9 +72,9 @@ export const pending: Readonly<Record<string, string>> = {
   'C3.3 a user id sent beside id and is_kept is not applied': TOGGLE_FRAME,
   "C3.3 a second id (the other user's item) sent beside id and is_kept is not applied": TOGGLE_FRAME,
   'C3.3 a second id (another item of the same user) sent beside id and is_kept is not applied': TOGGLE_FRAME,
-  'C3.2 is_in_secondary_collection unchanged when unkeeping': TOGGLE_FRAME,
-  'C3.2 is_physical unchanged when unkeeping': TOGGLE_FRAME,
-  'C3.2 is_digital unchanged when unkeeping': TOGGLE_FRAME,
+  'C3.2 is_in_secondary_collection unchanged when unkeeping': TOGGLE_FIELD,
+  'C3.2 is_physical unchanged when unkeeping': TOGGLE_FIELD,
+  'C3.2 is_digital unchanged when unkeeping': TOGGLE_FIELD,
   'C3.4 upcoming interactions follow the new value': blind(NEW, 'blind1-upcoming-cached'),
   'C3.4 the proposals default coverage follows the new value': NEW,
   'C4.1 no Authorization header on /artifacts.php': AUTH_ENDPOINT,
