@@ -11,7 +11,9 @@ export const authentication: InventorySection = {
         error('the kept toggle without a valid key'),
       ]),
     ]),
-    freedom('ae0b8454', 'keys are per user and minted in the Settings page after login: nothing a client can observe', 'C5.4'),
+    requirement('ae0b8454', 'a key belongs to one user (how it is minted, in Settings after login, is nothing a client sees: C5.4)', [
+      statement('C5.2', "one user's key reaches that user's data alone", [rule("another user's items in the list"), rule("another user's item by id")]),
+    ]),
     requirement('f9254bcd', "a key always reads its own user's data", [
       statement('C5.2', "whatever the request names, the answer is the own user's", [
         rule('user_id in the list body'),
