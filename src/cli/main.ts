@@ -18,6 +18,7 @@ import { exitCodes } from '../runner/verdict.ts';
 import { commands, helpText, parseCommandLine, type ParsedArgs } from './args.ts';
 import type { CommandIo, Io } from './io.ts';
 import { integerOption } from '../config/options.ts';
+import { PACKAGE_NAME } from '../core/package-name.ts';
 
 export type { CommandIo, Io } from './io.ts';
 
@@ -32,7 +33,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const args = parseCommandLine(argv);
     ctx.mask(commandLineSecrets(args.values, io.env));
     if (args.values.help) return out(`${helpText()}\n`), exitCodes.done;
-    if (args.values.version) return out(`conform ${version()}\n`), exitCodes.done;
+    if (args.values.version) return out(`conform (${PACKAGE_NAME}) ${version()}\n`), exitCodes.done;
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);
