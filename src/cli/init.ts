@@ -102,8 +102,9 @@ export async function actionReference(given: string | undefined, ask: Ask | unde
   return ref;
 }
 
-/** `./` or `./<path>` when conform's own action.yml is inside cwd (a fork, or a vendored copy outside node_modules). */
+/** `./` in a fork of conform; `./<path>` when the running copy of conform lies inside cwd, outside node_modules (vendored). */
 function localAction(cwd: string): string | undefined {
+  if (isConformAction(cwd)) return './';
   const path = relative(resolve(cwd), packageRoot).split(sep).join('/').replace(/\/$/, '');
   if (path.startsWith('..') || path.split('/').includes('node_modules') || !isConformAction(packageRoot)) return undefined;
   return path === '' ? './' : `./${path}`;
