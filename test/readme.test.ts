@@ -44,6 +44,15 @@ describe("the README's facts", () => {
     ]);
   });
 
+  it('names only Node lines that engines claims and CI tests', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { engines: { node: string } };
+    const tested = pkg.engines.node.split('||').map((range) => /\^(\d+)\./.exec(range)![1]);
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const named = [...readme.matchAll(/\bNode (\d+)/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((major) => !tested.includes(major))).toEqual([]);
+  });
+
   it('come from the package itself: the report schema version and the name the code uses', async () => {
     const { reportSchemaVersion } = await import('../reporters/schema.ts');
     const { PACKAGE_NAME } = await import('../src/core/package-name.ts');
