@@ -48,7 +48,7 @@ describe('action.yml', () => {
     expect(install.run).toMatch(/npm ci --omit=dev/);
     expect(install.if).toBe(`steps.${cache.id}.outputs.cache-hit != 'true'`);
     const keyStep = action.runs.steps.find((s) => s.id === /steps\.([\w-]+)\.outputs\.key/.exec(cache.with!.key!)?.[1])!;
-    expect(keyStep.run).toMatch(/sha256sum "\$GITHUB_ACTION_PATH\/package-lock\.json"/);
+    expect(keyStep.run).toMatch(/createHash\("sha256"\)[^\n]*"\$GITHUB_ACTION_PATH\/package-lock\.json"/);
     expect(action.description).toMatch(/later steps/);
   });
 
