@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from './cli.ts';
+import { nodeBinaryDir } from './node-binary.ts';
 
 export interface ActionInput {
   description: string;
@@ -42,7 +43,7 @@ export interface ActionRun {
   outputs: Record<string, string>;
   summary: string;
   workspace: string;
-  /** The `uses:` steps the test stands in for rather than runs: setup-node (the test's own Node runs the steps). */
+  /** The `uses:` steps the test has no stand-in for, and so did not run. */
   skipped: string[];
   /** Milliseconds each step took, by name, including the stand-ins for actions/cache. */
   timings: Record<string, number>;
@@ -79,7 +80,9 @@ function condition(expression: string, value: (path: string) => string): boolean
  * Runs a composite action's `run:` steps the way the GitHub runner does: each through
  * `bash --noprofile --norc -eo pipefail`, with `${{ … }}` expressions substituted beforehand (composite
  * actions get no INPUT_* variables), GITHUB_* files for outputs and the job summary, and stops at the
- * first step that fails. The action's outputs are then evaluated from the steps' outputs.
+ * first step that fails. The action's outputs are then evaluated from the steps' outputs. Stand-ins for
+ * the actions it uses: setup-node puts a Node of the asked line (from the npm registry) first on PATH;
+ * actions/cache restores from and saves to a folder.
  */
 export async function runAction(action: ActionFile, given: Record<string, string>, options: RunOptions = {}): Promise<ActionRun> {
   const actionPath = options.actionPath ?? repoRoot;
@@ -109,6 +112,7 @@ export async function runAction(action: ActionFile, given: Record<string, string
   const saves: { path: string; key: string }[] = [];
   let log = '';
   let code: number | null = 0;
+  let jobPath = process.env.PATH ?? '';
   for (const [index, step] of action.runs.steps.entries()) {
     const name = step.name ?? step.uses ?? `step ${index}`;
     if (step.if !== undefined && !condition(step.if, (path) => context(path))) {
@@ -129,9 +133,16 @@ export async function runAction(action: ActionFile, given: Record<string, string
       timings[name] = performance.now() - started;
       continue;
     }
+    if (step.uses?.startsWith('actions/setup-node@')) {
+      // As setup-node does: that Node first on PATH for every later step of the job.
+      const bin = nodeBinaryDir(Number(substitute(step.with?.['node-version'] ?? '')));
+      jobPath = `${bin}:${jobPath}`;
+      if (step.id) stepOutputs[step.id] = { 'node-version': execFileSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).trim() };
+      timings[name] = performance.now() - started;
+      continue;
+    }
     if (step.uses) {
       skipped.push(step.uses);
-      if (step.uses.startsWith('actions/setup-node@') && step.id) stepOutputs[step.id] = { 'node-version': process.version };
       continue;
     }
     if (step.shell !== 'bash') throw new Error(`step ${step.name}: a composite run step needs shell: bash`);
@@ -140,7 +151,7 @@ export async function runAction(action: ActionFile, given: Record<string, string
     const script = join(runner, `step-${index}.sh`);
     writeFileSync(script, substitute(step.run ?? ''));
     const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
+      PATH: jobPath,
       HOME: process.env.HOME ?? '',
       CI: 'true',
       GITHUB_ACTIONS: 'true',
