@@ -37,9 +37,9 @@ describe('conform init', () => {
     const { code, printed } = await init(['--target', 'https://staging.example.com/api/', '--profile', 'staging'], cwd);
     expect(code).toBe(0);
     expect(printed).toMatch(/wrote conform\.config\.json/);
-    expect(printed).toMatch(/npx conform --target staging/);
+    expect(printed).toMatch(/npx agent-api-conform --target staging/);
     const written = JSON.parse(readFileSync(join(cwd, 'conform.config.json'), 'utf8')) as Record<string, unknown>;
-    expect(written.$schema).toBe('./node_modules/conform/conform.config.schema.json');
+    expect(written.$schema).toBe('./node_modules/agent-api-conform/conform.config.schema.json');
     expect(written.$comment).toEqual(expect.arrayContaining([expect.stringMatching(/Keys are never stored here/)]));
     expect(loadTargets(undefined, cwd)).toEqual({
       staging: expect.objectContaining({ url: 'https://staging.example.com/api', profile: 'staging', keyEnv: 'CONFORM_STAGING_API_KEY' }),
@@ -57,11 +57,16 @@ describe('conform init', () => {
   it('asks on a terminal for what the flags leave out, and writes the workflow when told yes', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'conform-init-'));
     const questions: string[] = [];
-    const answers = ['https://agent.example.com', '', 'y'];
+    const answers = ['https://agent.example.com', '', 'y', 'someone/agent-api-conform@v1'];
     const ask: Ask = async (question) => (questions.push(question), answers.shift()!);
     const { code } = await init([], cwd, ask);
     expect(code).toBe(0);
-    expect(questions).toEqual([expect.stringMatching(/Base URL/), expect.stringMatching(/Profile.*\[primary\]/), expect.stringMatching(/workflow.*\[y\/N\]/)]);
+    expect(questions).toEqual([
+      expect.stringMatching(/Base URL/),
+      expect.stringMatching(/Profile.*\[primary\]/),
+      expect.stringMatching(/workflow.*\[y\/N\]/),
+      expect.stringMatching(/conform Action's uses: reference/),
+    ]);
     expect(loadTargets(undefined, cwd).primary).toMatchObject({ url: 'https://agent.example.com', profile: 'primary', keyEnv: 'CONFORM_API_KEY' });
     const workflow = parse(readFileSync(join(cwd, WORKFLOW_FILE), 'utf8')) as {
       jobs: { conform: { steps: { uses?: string; with?: Record<string, string> }[] } };
@@ -69,6 +74,14 @@ describe('conform init', () => {
     const step = workflow.jobs.conform.steps.find((s) => s.with?.target !== undefined)!;
     expect(step.with).toEqual({ target: 'primary', key: '${{ secrets.CONFORM_API_KEY }}', 'other-key': '${{ secrets.CONFORM_OTHER_API_KEY }}' });
     expect(workflow.jobs.conform.steps[0]!.uses).toMatch(/^actions\/checkout@/);
+    expect(workflow.jobs.conform.steps[1]!.uses).toBe('someone/agent-api-conform@v1');
+  });
+
+  it('writes no workflow whose Action it cannot name: --workflow needs --action off a fork (exit 2, nothing written)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conform-init-'));
+    await expect(init(['--target', 'https://a.test', '--workflow'], cwd)).rejects.toThrow(/init --workflow needs --action <ref>/);
+    expect(existsSync(join(cwd, 'conform.config.json'))).toBe(false);
+    await expect(init(['--target', 'https://a.test', '--action', './'], cwd)).rejects.toThrow(/--action goes with --workflow/);
   });
 
   it.each([
@@ -92,7 +105,7 @@ describe('conform init', () => {
 
   it('runs from the CLI (exit 0) and refuses to overwrite (exit 2)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'conform-init-'));
-    const first = await runCli(['init', '--target', 'https://a.test', '--workflow'], {}, cwd);
+    const first = await runCli(['init', '--target', 'https://a.test', '--workflow', '--action', 'someone/agent-api-conform@v1'], {}, cwd);
     expect(first.code, first.stderr).toBe(0);
     expect(existsSync(join(cwd, WORKFLOW_FILE))).toBe(true);
     const again = await runCli(['init', '--target', 'https://a.test'], {}, cwd);

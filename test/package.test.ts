@@ -3,11 +3,19 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_NAME } from '../src/core/package-name.ts';
 import { readReport, repoRoot } from './support/cli.ts';
+import { nodeBinaryDir } from './support/node-binary.ts';
 
-// What a vendor does: npm pack, install the tarball into an empty folder elsewhere, run npx conform.
+// What a vendor does: npm pack, install the tarball into an empty folder elsewhere, run npx agent-api-conform.
 describe('the packed package', () => {
-  it('installs into an empty folder and runs conform against its embedded reference', { timeout: 240_000 }, () => {
+  it('is named agent-api-conform, with the command conform', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+    expect(pkg.name).toBe(PACKAGE_NAME);
+    expect(Object.keys(pkg.bin)).toEqual(['conform']);
+  });
+
+  it('installs into an empty folder and runs every check against its embedded reference, on Node 20 and Node 24', { timeout: 480_000 }, () => {
     const folder = mkdtempSync(join(tmpdir(), 'conform-vendor-'));
     const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot)) as {
@@ -15,6 +23,7 @@ describe('the packed package', () => {
       size: number;
       files: { path: string }[];
     }[];
+    expect(packed[0]!.filename).toMatch(new RegExp(`^${PACKAGE_NAME}-\\d`));
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toContain('bin/conform.js');
     expect(files).toContain('conform.config.schema.json');
@@ -29,20 +38,26 @@ describe('the packed package', () => {
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'vendor-pipeline', private: true }));
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(folder, packed[0]!.filename)], folder);
 
-    const out = join(folder, 'report');
-    const stdout = execFileSync('npx', ['conform', '--only', 'AUTH-*,KEPT-001,PAGE-001', '--out', out], {
-      cwd: folder,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
-    });
-    expect(stdout).toMatch(/verdict: conforms/);
-    expect(readdirSync(out)).toEqual(expect.arrayContaining(['report.json', 'junit.xml']));
-    const report = readReport(out);
-    expect(report.verdict).toBe('conforms');
-    expect(report.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(6);
+    // Every check, on the host's Node 20 and on Node 24 from the npm registry (first on PATH).
+    const listed = JSON.parse(
+      execFileSync(process.execPath, [join(repoRoot, 'bin/conform.js'), '--list', '--format', 'json'], { encoding: 'utf8' }),
+    ) as unknown[];
+    for (const nodeBin of [undefined, nodeBinaryDir(24)]) {
+      const PATH = nodeBin ? `${nodeBin}:${process.env.PATH}` : process.env.PATH;
+      const major = execFileSync('node', ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8', env: { PATH } }).trim();
+      expect(major).toBe(nodeBin ? '24' : '20');
+      const out = join(folder, `report-node${major}`);
+      const stdout = execFileSync('npx', [PACKAGE_NAME, '--out', out], { cwd: folder, encoding: 'utf8', env: { PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
+      expect(stdout, `Node ${major}`).toMatch(/verdict: conforms/);
+      expect(readdirSync(out)).toEqual(expect.arrayContaining(['report.json', 'junit.xml']));
+      const report = readReport(out);
+      expect(report.verdict).toBe('conforms');
+      expect(report.tool.name).toBe(PACKAGE_NAME);
+      expect(report.checks.length, `Node ${major}: every check ran`).toBe(listed.length);
+    }
 
     const run = (args: string[]) =>
-      execFileSync('npx', ['conform', ...args], {
+      execFileSync('npx', [PACKAGE_NAME, ...args], {
         cwd: folder,
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,7 +66,7 @@ describe('the packed package', () => {
     expect(run(['explain', 'KEPT-001'])).toMatch(/Proven by the mutant\(s\) it fails[^]*kept-ignores-value/);
     run(['init', '--target', 'https://agent.example.com']);
     const config = JSON.parse(readFileSync(join(folder, 'conform.config.json'), 'utf8')) as { $schema: string };
-    expect(config.$schema).toBe('./node_modules/conform/conform.config.schema.json');
+    expect(config.$schema).toBe(`./node_modules/${PACKAGE_NAME}/conform.config.schema.json`);
     expect(existsSync(join(folder, config.$schema))).toBe(true);
     // The written file loads and validates: only the key is missing.
     expect(() => run(['--target', 'primary'])).toThrow(/no key for primary: pass --key or set CONFORM_API_KEY/);

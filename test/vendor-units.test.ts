@@ -121,8 +121,8 @@ describe('buildStatement', () => {
   });
 
   it('refuses a report of another suite version or with checks the suite does not have', () => {
-    expect(() => statementOf({ ...run, tool: { name: 'conform', version: '0.0.9' } })).toThrow(
-      /written by conform 0\.0\.9 .* this is agent-api-conform 0\.1\.0/,
+    expect(() => statementOf({ ...run, tool: { name: 'agent-api-conform', version: '0.0.9' } })).toThrow(
+      /written by agent-api-conform 0\.0\.9 .* this is agent-api-conform 0\.1\.0/,
     );
     const stranger = { ...checks.passed, id: 'NEW-001' } as CheckResult;
     expect(() => statementOf(syntheticRun([stranger]))).toThrow(/NEW-001/);
@@ -261,7 +261,10 @@ describe('compare', () => {
   });
 
   it('warns when the runs differ in suite version, profile or check set', () => {
-    const staging = syntheticRun([checks.passed], { tool: { name: 'conform', version: '0.2.0' }, target: { label: 's', url: 'http://s', profile: 'staging' } });
+    const staging = syntheticRun([checks.passed], {
+      tool: { name: 'agent-api-conform', version: '0.2.0' },
+      target: { label: 's', url: 'http://s', profile: 'staging' },
+    });
     const c = compareRuns([fromReport(good, 'a'), fromReport(staging, 's')]);
     expect(c.warnings).toHaveLength(3);
     expect(c.warnings[0]).toMatch(/different suite versions .*conform 0\.1\.0.*conform 0\.2\.0/);

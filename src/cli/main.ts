@@ -19,6 +19,7 @@ import { commands, helpText, parseCommandLine, type ParsedArgs } from './args.ts
 import { vendorHelp } from './vendor-help.ts';
 import type { CommandIo, Io } from './io.ts';
 import { integerOption } from '../config/options.ts';
+import { PACKAGE_NAME } from '../core/package-name.ts';
 
 export type { CommandIo, Io } from './io.ts';
 
@@ -33,7 +34,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const args = parseCommandLine(argv);
     ctx.mask(commandLineSecrets(args.values, io.env));
     if (args.values.help) return out(`${vendorHelp[args.command] ?? helpText()}\n`), exitCodes.done;
-    if (args.values.version) return out(`conform ${version()}\n`), exitCodes.done;
+    if (args.values.version) return out(`conform (${PACKAGE_NAME}) ${version()}\n`), exitCodes.done;
     switch (args.command) {
       case 'serve':
         return await serve(args.values, out);

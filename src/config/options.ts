@@ -82,6 +82,11 @@ export const optionTable = {
     help: "diff: the profile to hold --against to (default: its targets-file entry's, else staging); primary compares two primaries",
   },
   workflow: { type: 'boolean', help: 'init: also write .github/workflows/conform.yml, a gated workflow that uses the conform Action' },
+  action: {
+    type: 'string',
+    arg: '<ref>',
+    help: "init --workflow: the conform Action's `uses:` reference, ./ or ./path for a copy in the repository, owner/repo@ref once published (default: found when the workflow's repository holds conform)",
+  },
   force: { type: 'boolean', help: 'init: overwrite files that already exist' },
   verify: { type: 'string', arg: '<file>', help: 'statement: verify this conformance statement against its digests and the installed suite (exit 0/1)' },
   label: {

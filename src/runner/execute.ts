@@ -5,6 +5,7 @@ import type { OpenTarget } from './open-target.ts';
 import type { RunPlan } from '../config/plan.ts';
 import type { TargetContext } from '../harness/target.ts';
 import { UsageError } from '../core/errors.ts';
+import { PACKAGE_NAME } from '../core/package-name.ts';
 import { checkIds, checkResults, type RunResult, type Selection } from './results.ts';
 import { cutByDeadline, paceFor, runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './vitest-host.ts';
@@ -88,8 +89,8 @@ export async function execute(
     knownChecks: ids.all,
   });
   const result: RunResult = {
-    schemaVersion: 3,
-    tool: { name: 'conform', version: version() },
+    schemaVersion: 4,
+    tool: { name: PACKAGE_NAME, version: version() },
     target: { label: target.label, url: target.baseUrl, profile: target.profile },
     seed: plan.settings.seed,
     verdict: decision.verdict,

@@ -3,6 +3,7 @@ import type { CheckTransport } from '../http/client.ts';
 import type { CheckInfo, CheckMeta, RecordedFailure } from '../harness/meta.ts';
 import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
+import type { PACKAGE_NAME } from '../core/package-name.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -128,8 +129,8 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
 }
 
 export interface RunResult {
-  schemaVersion: 3;
-  tool: { name: 'conform'; version: string };
+  schemaVersion: 4;
+  tool: { name: typeof PACKAGE_NAME; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;
   verdict: Verdict;

@@ -36,10 +36,10 @@ export interface Stage {
  * Builds a Dockerfile without a container engine, for a test: each stage's `/` is a fresh folder;
  * WORKDIR, COPY (from the context, minus .dockerignore, or --from a stage) and ENV are applied to it,
  * and RUN commands run there with bash, npm's global prefix set to the stage's /usr/local and its cache
- * to the host's (what a `--mount=type=cache` gives). The base image is not fetched: its Node is the
- * host's, which the test checks is the same major version. Throws on the first failing RUN.
+ * to the host's (what a `--mount=type=cache` gives). The base image is not fetched: its Node is the one in
+ * `nodeBin` (first on PATH, the same major version as the image's), else the host's. Throws on the first failing RUN.
  */
-export function buildWithoutEngine(dockerfile: string, context: string): Stage[] {
+export function buildWithoutEngine(dockerfile: string, context: string, nodeBin?: string): Stage[] {
   const ignored = readIgnore(context);
   const stages: Stage[] = [];
   const sandbox = mkdtempSync(join(tmpdir(), 'conform-image-'));
@@ -92,7 +92,7 @@ export function buildWithoutEngine(dockerfile: string, context: string): Stage[]
           env: {
             ...process.env,
             ...stage.env,
-            PATH: `${join(stage.root, 'usr/local/bin')}:${process.env.PATH ?? ''}`,
+            PATH: [join(stage.root, 'usr/local/bin'), ...(nodeBin ? [nodeBin] : []), process.env.PATH ?? ''].join(':'),
             npm_config_prefix: join(stage.root, 'usr/local'),
             npm_config_prefer_offline: 'true',
             npm_config_loglevel: 'error',
