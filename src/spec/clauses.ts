@@ -21,7 +21,7 @@ export const clauses: readonly Clause[] = [
     id: 'C1.2',
     section: '§1',
     statement: 'An agent key may write nothing but the kept toggle.',
-    checks: ['KEPT-001', 'WRITE-001', 'WRITE-002', 'ERR-001', 'KEPT-003'],
+    checks: ['KEPT-001', 'WRITE-001', 'WRITE-002', 'ERR-001', 'KEPT-003', 'FRAME-002'],
   },
   {
     id: 'C1.3',
@@ -113,7 +113,7 @@ export const clauses: readonly Clause[] = [
     statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).',
     checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007'],
   },
-  { id: 'C3.2', section: '§3', statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.', checks: ['KEPT-002'] },
+  { id: 'C3.2', section: '§3', statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.', checks: ['KEPT-002', 'FRAME-001'] },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005'] },
   {
     id: 'C3.4',
@@ -161,7 +161,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.14',
     section: '§4',
     statement: "GET /artifact.php reads one item of the key's user with is_kept, the flags and tags.",
-    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003'],
+    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001'],
   },
   {
     id: 'C4.15',
@@ -223,7 +223,7 @@ export const clauses: readonly Clause[] = [
     id: 'C5.2',
     section: '§5',
     statement: "Whatever it asks for, an agent key is answered with its own user's data only.",
-    checks: ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-004', 'SCOPE-005', 'SCOPE-006', 'PLAY-002'],
+    checks: ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-004', 'SCOPE-005', 'SCOPE-006', 'PLAY-002', 'SCOPE-007'],
   },
   {
     id: 'C5.3',
