@@ -13,6 +13,7 @@ export const AREAS = [
   'frames',
   'kept-model',
   'kept-toggle',
+  'listing-modes',
   'optional-fields',
   'paging',
   'players',
