@@ -1,0 +1,255 @@
+import {
+  describe,
+  check,
+  ensure,
+  ensureNo5xx,
+  idOf,
+  is2xx,
+  is4xx,
+  isModificationStamp,
+  isSet,
+  profiles,
+  readKept,
+  rowsOf,
+  MAX_ROWS_PER_PAGE,
+  type CheckContext,
+  type Exchange,
+  type Row,
+} from '../src/harness/index.ts';
+
+/** Fields of the kept state itself (is_kept, kept_at …): the toggle changes them. */
+const KEPT_STATE = /(^|_)kept($|_)/i;
+/** Fields the frame watches: all but the id, the kept state and modification stamps (§3). */
+const watched = (name: string) => name !== 'id' && !KEPT_STATE.test(name) && !isModificationStamp(name);
+
+/**
+ * Another value of the same kind, which a server that applied it would show: a flag flipped (in the
+ * form it was served), a string marked, a number moved by one, a list with one more label. Null and
+ * objects are sent unchanged: nothing of their kind could be told apart safely.
+ */
+function otherValue(value: unknown): unknown {
+  if (value === 0 || value === 1) return 1 - value;
+  if (typeof value === 'boolean') return !value;
+  if (value === '0' || value === '1') return value === '0' ? '1' : '0';
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'string') return `${value} (conform probe)`;
+  if (Array.isArray(value)) return [...value, 'conform-probe'];
+  return value;
+}
+
+function changedFields(before: Row, after: Row): string[] {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => watched(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+}
+
+const describeChanges = (before: Row, after: Row, fields: readonly string[]) =>
+  fields.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ');
+
+/** The second user's id where its household names it (players.represents_user_id), else a small id. */
+async function otherUserId(t: CheckContext): Promise<string | number> {
+  if (t.target.keys.other !== undefined && profiles[t.target.profile].has('players')) {
+    const rows = rowsOf((await t.discover.shared('GET /players.php (second user)')).response.json) ?? [];
+    const named = rows.find((r) => r.represents_user_id != null)?.represents_user_id;
+    if (typeof named === 'string' || typeof named === 'number') return named;
+  }
+  return 2;
+}
+
+/** An item of the second user whose id the first user lacks (ids may be per user); the last one, away from SCOPE-006's. */
+async function foreignItem(t: CheckContext): Promise<Row | undefined> {
+  if (t.target.keys.other === undefined) return undefined;
+  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
+  const ownIds = new Set(own.ids);
+  return other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? '')).at(-1);
+}
+
+describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
+  check(
+    {
+      id: 'FRAME-001',
+      level: 'MUST',
+      sections: ['§3', '§4'],
+      title: 'a toggle whose body carries other fields changes nothing but is_kept of the named item',
+      toggles: true,
+      accepts: [
+        'a toggle carrying fields beyond id and is_kept refused with a 4xx, as long as nothing changes',
+        'any 2xx with any body for a toggle that is applied',
+        'the single-item read bare or inside an envelope; a modification stamp or a stamp of the kept state that moves',
+      ],
+    },
+    async (t) => {
+      const rows = await t.discover.toggleRows();
+      const item = t.need(
+        rows.find((r) => typeof r.Title === 'string'),
+        'the collection has no titled item to toggle',
+      );
+      const id = idOf(item.id)!;
+      // The original values, read before anything is sent: what the failure reports and the put-back sends.
+      const before = await t.discover.record(id);
+      const start = isSet(before.is_kept) ? 1 : 0;
+      const foreign = await foreignItem(t);
+      const foreignId = foreign ? idOf(foreign.id)! : String(await t.discover.unusedId());
+      const foreignBefore = foreign ? await t.discover.record(foreignId, 'other') : undefined;
+      if (foreign) {
+        // Journals the other user's item at its current value (its own key sends what it already has), so that
+        // a wrong door that toggled it is put back when the check ends.
+        const prime = await t.kept.set(foreignId, isSet(foreignBefore!.is_kept) ? 1 : 0, { as: 'other', owner: 'other' });
+        ensure(
+          'C3.1',
+          is2xx(prime),
+          `POST /artifact-kept.php with the second key on its own item ${foreignId}: expected success, got ${prime.response.status}`,
+          prime,
+        );
+      }
+      const userId = await otherUserId(t);
+      const extra = (values: (value: unknown) => unknown): Row => ({
+        ...Object.fromEntries(
+          Object.entries(before)
+            .filter(([name]) => watched(name))
+            .map(([name, value]) => [name, values(value)]),
+        ),
+        user_id: userId,
+        artifact_id: foreign?.id ?? foreignId,
+      });
+      const changedBody = { ...extra(otherValue), id: item.id, is_kept: 1 - start };
+      // The same door with the original values: a server that wrongly applies the fields puts them back.
+      const originalBody = { ...extra((v) => v), id: item.id, is_kept: start };
+      const sent = await t.kept.set(id, 1 - start, { body: changedBody });
+      ensureNo5xx('C7.2', sent, 'POST /artifact-kept.php with every record field, a user id and another item id in the body');
+      const mid = await t.discover.record(id);
+      const foreignMid = foreign ? await t.discover.record(foreignId, 'other') : undefined;
+      const back = await t.kept.set(id, start, { body: originalBody });
+      const after = await t.discover.record(id);
+      const foreignAfter = foreign ? await t.discover.record(foreignId, 'other') : undefined;
+      const what = `POST /artifact-kept.php ${JSON.stringify(changedBody)}`;
+      const changed = changedFields(before, mid);
+      const still = changedFields(before, after);
+      const putBack =
+        still.length === 0
+          ? 'sending the original values through the same body put them back'
+          : `still changed after sending the original values back through the same body: ${describeChanges(before, after, still)}`;
+      ensure('C3.2', changed.length === 0, `${what} on item ${id} also changed ${describeChanges(before, mid, changed)}; ${putBack}`, sent);
+      ensure(
+        'C3.2',
+        still.length === 0,
+        `sending the original values back through the toggle changed item ${id}: ${describeChanges(before, after, still)}`,
+        back,
+      );
+      if (foreign) {
+        const foreignChanged = [
+          ...changedFields(foreignBefore!, foreignMid!),
+          ...(isSet(foreignBefore!.is_kept) !== isSet(foreignMid!.is_kept) ? ['is_kept'] : []),
+        ];
+        const foreignStill = changedFields(foreignBefore!, foreignAfter!);
+        ensure(
+          'C5.2',
+          foreignChanged.length === 0,
+          `${what} (naming another user's item ${foreignId} as artifact_id) changed that item: ${describeChanges(foreignBefore!, foreignMid!, foreignChanged)}; ${foreignStill.length === 0 ? 'put back by the original values' : 'not put back by the original values'} (its kept value is restored when the check ends)`,
+          sent,
+        );
+      }
+      if (is4xx(sent)) {
+        ensure('C3.2', isSet(mid.is_kept) === (start === 1), `${what} was refused (${sent.response.status}) but item ${id}'s is_kept changed`, sent);
+        return;
+      }
+      ensure('C3.1', is2xx(sent), `${what}: expected success or a 4xx refusal, got ${sent.response.status}`, sent);
+      ensure(
+        'C3.1',
+        isSet(mid.is_kept) === (start === 0),
+        `${what}: item ${id} should now be is_kept=${1 - start}, a single read shows ${JSON.stringify(mid.is_kept)}`,
+        sent,
+      );
+      const now = await readKept(t.api, id);
+      ensure('C3.1', now.value === start, `sending is_kept=${start} with the original values left item ${id} at is_kept=${now.value}`, back);
+    },
+  );
+
+  check(
+    {
+      id: 'FRAME-002',
+      level: 'MUST',
+      sections: ['§1', '§4', '§5'],
+      title: 'list requests whose bodies carry record fields, ids or user ids change nothing',
+      toggles: true,
+      accepts: ['any answer but a 5xx to a list body with fields the spec does not name (unknown fields may be refused or ignored)'],
+    },
+    async (t) => {
+      const rows = await t.discover.toggleRows();
+      const item = t.need(
+        rows.find((r) => typeof r.Title === 'string'),
+        'the collection has no titled item for a list body to name',
+      );
+      const id = idOf(item.id)!;
+      const record = await t.discover.record(id);
+      const start = isSet(record.is_kept) ? 1 : 0;
+      // Journals the item at its current value: a list request that wrongly wrote is_kept is put back when the check ends.
+      const prime = await t.kept.set(id, start);
+      ensure(
+        'C3.1',
+        is2xx(prime),
+        `POST /artifact-kept.php {is_kept: ${start}} (the value item ${id} has): expected success, got ${prime.response.status}`,
+        prime,
+      );
+      const absentId = await t.discover.unusedId();
+      const probeTitle = 'conform probe (a list request must not create it)';
+      const apart = new Set((await t.discover.setApart()).map((r) => idOf(r.id)));
+      const snapshot = () => listState(t, apart, { id: absentId, title: probeTitle });
+      const before = await snapshot();
+      const fields = Object.entries(record).filter(([name]) => name !== 'id' && !isModificationStamp(name) && name !== 'type_id');
+      const changed = Object.fromEntries(fields.map(([name, value]) => [name, otherValue(name === 'is_kept' ? start : value)]));
+      const original = Object.fromEntries(fields);
+      const bodies: Row[] = [
+        // A record of an existing item with other values, then the same door with the original values (puts back what it changed).
+        { ...changed, id: item.id, user_id: 2 },
+        { ...changed, artifact_id: item.id, item: { ...changed, id: item.id } },
+        // A record no item has: a server that created it leaves an item with this title.
+        { id: absentId, Title: probeTitle, is_kept: 1, is_physical: 1, tags: ['conform-probe'] },
+        { Title: probeTitle, type: record.type ?? 'game', user_id: 1, per_page: 1 },
+      ];
+      const putBacks: Row[] = [
+        { ...original, id: item.id, user_id: 2 },
+        { ...original, artifact_id: item.id, item: { ...original, id: item.id } },
+      ];
+      const answers: Exchange[] = [];
+      for (const body of bodies) answers.push(await t.api.list(body));
+      for (const ex of answers) ensureNo5xx('C7.2', ex, `POST /artifacts.php ${ex.request.body ?? ''}`);
+      const mid = await snapshot();
+      if (mid !== before) {
+        for (const body of putBacks) await t.api.list(body);
+      }
+      const after = mid === before ? mid : await snapshot();
+      ensure(
+        'C1.2',
+        mid === before,
+        `the collection changed after list requests whose bodies carried record fields (${bodies.map((b) => JSON.stringify(b)).join(' ; ')}): ${firstDifference(before, mid)}; ${after === before ? 'the same bodies with the original values put it back' : `the same bodies with the original values did not put it back (${firstDifference(before, after)})`}`,
+        answers.at(-1),
+      );
+    },
+  );
+});
+
+/**
+ * What a list request could have changed, read afresh: the first 1,000 items by id (the whole of a
+ * smaller collection) but those set apart for the set-apart lane, which change beside this check, with
+ * the uses of the item the bodies name and any item titled like the probe.
+ */
+async function listState(t: CheckContext, apart: ReadonlySet<string | undefined>, probe: { id: string | number; title: string }): Promise<string> {
+  const [window, ...others] = await Promise.all([
+    t.discover.freshWindow(5),
+    t.api.uses({ artifact_id: probe.id }),
+    t.api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE }),
+  ]);
+  const rows = window.pages
+    .flatMap((p) => p.rows)
+    .filter((r) => !apart.has(idOf(r.id)))
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([name]) => !isModificationStamp(name))));
+  return JSON.stringify([rows, ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+}
+
+/** Where two snapshots first differ, in a few words: enough to find the change in the failure. */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 80);
+  return `before …${a.slice(from, i + 60)}… after …${b.slice(from, i + 60)}…`;
+}

@@ -1,0 +1,92 @@
+import { describe, badRequestWithErrors, check, ensure, idOf, okRows, together, typeIdsAreNumeric, type Exchange, type Row } from '../src/harness/index.ts';
+
+/** The fields every list row carries (§4 rule 3). */
+const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
+
+/** Rows of a page that would fit this many rows: small, so that a later page exists in a collection of any size. */
+const SMALL_PAGE = 20;
+
+/** The first field of rule 3 a row lacks (tags must be a list), or undefined. */
+function missingField(row: Row): string | undefined {
+  const absent = ROW_FIELDS.find((name) => !(name in row));
+  if (absent !== undefined) return absent;
+  return Array.isArray(row.tags) ? undefined : 'tags (as a list)';
+}
+
+describe('global statements of the list over every listing mode (§4 rules 3 and 4)', () => {
+  check(
+    {
+      id: 'LIST-001',
+      level: 'MUST',
+      sections: ['§4', '§7'],
+      keptBlind: true,
+      title: 'a type_id list with one invalid entry after valid ones answers 400 with an errors list',
+      requires: ['list-filters'],
+      accepts: ['error entries of any shape', 'string type ids: then a word is no invalid type_id'],
+    },
+    async (t) => {
+      const { rows } = await t.discover.collection();
+      const valid = [...new Set(rows.map((r) => r.type_id).filter((id) => id !== undefined && id !== null))].slice(0, 2);
+      const first = t.need(valid[0], 'no row carries a type_id, so there is no valid entry to put before the invalid one');
+      // Wrong kinds no reading of a type id could accept, each after valid ids (and a word, where ids are numbers).
+      const bad: unknown[] = [true, { id: 1 }, ...(typeIdsAreNumeric(rows) ? ['board-game'] : [])];
+      const bodies = bad.map((entry, i) => ({ type_id: i % 2 === 0 ? [first, entry] : [...valid, entry] }));
+      const answers = await together(bodies.map((body) => t.api.list(body)));
+      for (const [i, body] of bodies.entries()) badRequestWithErrors('C4.11', answers[i]!(), `POST /artifacts.php ${JSON.stringify(body)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'LIST-002',
+      level: 'MUST',
+      sections: ['§4'],
+      title: 'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include)',
+      requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
+      accepts: ['flags as 0/1, booleans or null; extra fields in any mode'],
+    },
+    async (t) => {
+      const { rows, pages } = await t.discover.collection();
+      const item = t.need(rows[0], 'the collection is empty, so no mode lists a row');
+      const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
+      const title = String(item.Title ?? '');
+      const modes: Record<string, unknown>[] = [
+        { page: 2, per_page: SMALL_PAGE },
+        { cursor: null, per_page: SMALL_PAGE },
+        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))) },
+        ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]) }] : []),
+        { kept: true },
+        { physical: false },
+        { type_id: item.type_id },
+        { fields: 'collection' },
+        { include: ['uses_summary'] },
+      ];
+      const [plain, empty, ...answers] = await together([t.discover.list(undefined), t.discover.list({}), ...modes.map((body) => t.api.list(body))]);
+      const judged: { what: string; ex: () => Exchange }[] = [
+        { what: 'GET /artifacts.php', ex: plain! },
+        { what: 'POST /artifacts.php {}', ex: empty! },
+        ...modes.map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]! })),
+      ];
+      // The second cursor page, where the first small one has a next cursor.
+      const cursorPage = judged.find((j) => j.what.includes('"cursor":null'))!.ex();
+      const next = (cursorPage.response.json as Record<string, unknown> | undefined)?.next_cursor;
+      if (next !== null && next !== undefined && next !== '') {
+        const body = { cursor: next, per_page: SMALL_PAGE };
+        const ex = await t.api.list(body);
+        judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex });
+      }
+      for (const { what, ex } of judged) {
+        for (const row of okRows('C4.10', ex(), what)) {
+          const missing = missingField(row);
+          ensure('C4.10', missing === undefined, `${what}: row ${String(idOf(row.id) ?? JSON.stringify(row).slice(0, 80))} lacks ${missing}`, ex());
+        }
+      }
+      // The walk's cursor pages (the run's shared read) are judged too: they cost nothing more.
+      for (const [i, page] of pages.entries())
+        for (const row of page.rows) {
+          const missing = missingField(row);
+          ensure('C4.10', missing === undefined, `cursor page ${i + 1} of the collection walk: row ${String(idOf(row.id))} lacks ${missing}`);
+        }
+    },
+  );
+});

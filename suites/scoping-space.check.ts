@@ -1,0 +1,255 @@
+import fc from 'fast-check';
+import {
+  describe,
+  check,
+  idOf,
+  ensure,
+  ensureNo5xx,
+  is2xx,
+  isObject,
+  MAX_ROWS_PER_PAGE,
+  profiles,
+  readOnce,
+  recordOf,
+  rowsOf,
+  type CheckContext,
+  type Exchange,
+  type Query,
+  type Row,
+} from '../src/harness/index.ts';
+
+/** Draws of the request space (each a request per endpoint and list parameter): few, for the request budget. */
+const RUNS = 2;
+
+/** A record written with its keys in order, so that the same record compares equal however it is served. */
+function canonical(value: unknown): string {
+  const walk = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(walk)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, walk(v[k])]),
+          )
+        : v;
+  return JSON.stringify(walk(value));
+}
+
+/** What the second user holds and the first does not: the values a leak would show. */
+interface Foreign {
+  /** Titles of the second user's items that no item of the first user has. */
+  titles: Set<string>;
+  /** Item ids of the second user that the first user lacks, with their titles. */
+  items: Map<string, string>;
+  /** Whole records (uses, players, proposal rows, upcoming rows, types) of the second user that no answer of the first user holds. */
+  records: Set<string>;
+  /** Values to draw requests from. */
+  tags: string[];
+  typeIds: unknown[];
+  itemIds: unknown[];
+  playerIds: unknown[];
+  userIds: unknown[];
+}
+
+const rowsIn = (ex: Exchange): Row[] => rowsOf(ex.response.json) ?? [];
+
+async function learnForeign(t: CheckContext): Promise<Foreign> {
+  const players = profiles[t.target.profile].has('players');
+  const [own, other, ownUses, otherUses, ...reads] = await Promise.all([
+    t.discover.collection('primary'),
+    t.discover.collection('other'),
+    t.discover.uses('primary'),
+    t.discover.uses('other'),
+    t.discover.shared('GET /proposals.php?include_other=1'),
+    t.api.proposals({ include_other: 1 }, 'other'),
+    t.discover.shared('GET /upcoming-interactions.php'),
+    t.api.upcoming('other'),
+    t.discover.shared('GET /types.php'),
+    t.api.types('other'),
+    ...(players ? [t.discover.shared('GET /players.php'), t.discover.shared('GET /players.php (second user)')] : []),
+  ]);
+  const ownTitles = new Set(own.rows.map((r) => r.Title).filter((x): x is string => typeof x === 'string'));
+  const ownIds = new Set(own.ids);
+  const items = new Map<string, string>();
+  for (const row of other.rows) {
+    const id = idOf(row.id);
+    if (id !== undefined && !ownIds.has(id) && typeof row.Title === 'string') items.set(id, row.Title);
+  }
+  const titles = new Set([...items.values()].filter((title) => !ownTitles.has(title) && title.trim().length >= 4));
+  // Pairs (the first user's answer, the second's): a record of the second that the first does not also hold.
+  const pairs: [Row[], Row[]][] = [[ownUses.rows, otherUses.rows]];
+  for (let i = 0; i + 1 < reads.length; i += 2) pairs.push([rowsIn(reads[i]!), rowsIn(reads[i + 1]!)]);
+  const records = new Set<string>();
+  for (const [mine, theirs] of pairs) {
+    const shared = new Set(mine.map(canonical));
+    for (const row of theirs) if (!shared.has(canonical(row))) records.add(canonical(row));
+  }
+  const otherPlayers = players ? rowsIn(reads.at(-1)!) : [];
+  const ownPlayers = new Set(players ? rowsIn(reads.at(-2)!).map((p) => idOf(p.id)) : []);
+  return {
+    titles,
+    items,
+    records,
+    tags: [...new Set(other.rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags.map(String) : [])))],
+    // Type ids of the second user's items, the first user's own included: a leak shows where they meet the second user's data.
+    typeIds: [...new Set(other.rows.map((r) => JSON.stringify(r.type_id ?? null)))].map((x) => JSON.parse(x) as unknown),
+    itemIds: other.rows.filter((r) => items.has(idOf(r.id) ?? '')).map((r) => r.id),
+    playerIds: otherPlayers.filter((p) => !ownPlayers.has(idOf(p.id))).map((p) => p.id),
+    userIds: [...new Set(otherPlayers.map((p) => p.represents_user_id).filter((x) => x != null)), 2],
+  };
+}
+
+/** A request of the drawn space: its name (for the failure) and how to send it. */
+interface Drawn {
+  name: string;
+  send(t: CheckContext): Promise<Exchange>;
+}
+
+/**
+ * One draw: a request for every endpoint and every list parameter, each with the second user's values
+ * and random decorations (page size, fields, include, a user id), so that every parameter is met in
+ * every draw; the list parameters go one at a time, since a leak under one must not be hidden by
+ * another filter that empties the answer.
+ */
+function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
+  const has = (c: Parameters<(typeof profiles)['primary']['has']>[0]) => profiles[t.target.profile].has(c);
+  const pick = <T>(values: readonly T[], fallback: T) => (values.length > 0 ? fc.constantFrom(...values) : fc.constant(fallback));
+  const title = pick([...f.titles], 'conform');
+  const tag = pick(f.tags, 'portable');
+  const itemId = pick(f.itemIds, 1);
+  const typeId = pick(f.typeIds, 1);
+  const userId = pick(f.userIds, 2);
+  const playerId = pick(f.playerIds, 1);
+  const decorations = fc.record(
+    {
+      per_page: fc.constantFrom(50, MAX_ROWS_PER_PAGE),
+      user_id: userId,
+      ...(has('list-fields') ? { fields: fc.constant('collection') } : {}),
+      ...(has('list-include') ? { include: fc.constant(['uses_summary']) } : {}),
+    },
+    { requiredKeys: [] },
+  );
+  const focus: fc.Arbitrary<Row>[] = [
+    fc.constant({}),
+    fc.record({ query: title }),
+    fc.record({ query: title.map((s) => s.slice(0, Math.max(3, Math.ceil(s.length / 2)))) }),
+    fc.record({ tag }),
+    fc.constant({ cursor: null }),
+    fc.record({ cursor: itemId }),
+    fc.record({ page: fc.integer({ min: 1, max: 2 }) }),
+    fc.record({ id: itemId }),
+  ];
+  if (has('list-filters'))
+    focus.push(
+      fc.constantFrom('kept', 'physical', 'digital', 'secondary_collection').chain((name) => fc.boolean().map((v) => ({ [name]: v }))),
+      fc.record({ type_id: fc.oneof(typeId, fc.array(typeId, { minLength: 1, maxLength: 3 })) }),
+    );
+  const list = focus.map((arb) =>
+    fc.tuple(arb, decorations).map(([body, extra]): Drawn => {
+      const sent = { ...extra, ...body };
+      return { name: `POST /artifacts.php ${JSON.stringify(sent)}`, send: (c) => c.api.list(sent) };
+    }),
+  );
+  const q = (query: Record<string, unknown>) => query as Query;
+  const withUser = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>) =>
+    fc
+      .record({ user_id: userId }, { requiredKeys: [] })
+      .map((query): Drawn => ({ name: `GET ${name} ${JSON.stringify(query)}`, send: (c) => send(c, q(query)) }));
+  const date = fc.constantFrom('2000-01-01', '2020-06-30', '2024-01-01', '2099-12-31');
+  const others: fc.Arbitrary<Drawn>[] = [
+    fc.constant<Drawn>({ name: 'GET /artifacts.php', send: (c) => c.api.list(undefined) }),
+    withUser('/uses.php', (c, query) => c.api.uses(query)),
+    fc.record({ artifact_id: itemId }).map((query): Drawn => ({ name: `GET /uses.php ${JSON.stringify(query)}`, send: (c) => c.api.uses(q(query)) })),
+    fc
+      .record(
+        {
+          start: date,
+          end: date,
+          include_other: fc.constantFrom(0, 1),
+          sort: fc.constantFrom('item_name', 'explicit_declines', 'chose_something_else'),
+          direction: fc.constantFrom('asc', 'desc'),
+          user_id: userId,
+        },
+        { requiredKeys: [] },
+      )
+      .map((query): Drawn => ({ name: `GET /proposals.php ${JSON.stringify(query)}`, send: (c) => c.api.proposals(q(query)) })),
+    withUser('/proposals.php', (c, query) => c.api.proposals(query)),
+    withUser('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query)),
+    withUser('/types.php', (c, query) => c.api.types('primary', query)),
+    itemId.map((id): Drawn => ({ name: `GET /artifact.php?id=${String(id)}`, send: (c) => c.api.item(id as string | number) })),
+  ];
+  if (has('uses-player-filter'))
+    others.push(
+      fc.record({ player_id: playerId }).map((query): Drawn => ({ name: `GET /uses.php ${JSON.stringify(query)}`, send: (c) => c.api.uses(q(query)) })),
+    );
+  if (has('players')) others.push(withUser('/players.php', (c, query) => c.api.players('primary', query)));
+  return fc.tuple(...list, ...others);
+}
+
+/** What of the second user's data an answer holds, or undefined when it holds none. */
+function leakIn(ex: Exchange, f: Foreign): string | undefined {
+  const body = ex.response.json;
+  const records = rowsOf(body) ?? [];
+  const record = recordOf(body);
+  if (record) records.push(record);
+  for (const row of records) {
+    if (f.records.has(canonical(row))) return `a record of the second user: ${canonical(row).slice(0, 200)}`;
+    const id = idOf(row.id);
+    if (id !== undefined && typeof row.Title === 'string' && f.items.get(id) === row.Title) return `the second user's item ${id} ("${String(row.Title)}")`;
+    const title = titleIn(row, f.titles, 3);
+    if (title !== undefined) return `a row naming the second user's item "${title}": ${canonical(row).slice(0, 200)}`;
+  }
+  return undefined;
+}
+
+/** A string field (at any depth up to `depth`) equal to one of `titles`. */
+function titleIn(value: unknown, titles: ReadonlySet<string>, depth: number): string | undefined {
+  if (typeof value === 'string') return titles.has(value) ? value : undefined;
+  if (depth === 0 || value === null || typeof value !== 'object') return undefined;
+  for (const v of Object.values(value)) {
+    const found = titleIn(v, titles, depth - 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+describe('user scoping over the request space (§4 "all results are scoped", §5)', () => {
+  check(
+    {
+      id: 'SCOPE-007',
+      level: 'MUST',
+      sections: ['§4', '§5'],
+      title:
+        "no answer of any endpoint, under any parameters drawn from the second user's data, holds that user's items, uses, players, proposals or upcoming rows",
+      needsOtherKey: true,
+      accepts: [
+        'any status for a drawn request (parameters may be refused); only 2xx answers are searched',
+        'titles, types and records both users hold: only what the second user alone has counts as a leak',
+      ],
+    },
+    async (t) => {
+      const foreign = await learnForeign(t);
+      if (foreign.items.size === 0 && foreign.records.size === 0)
+        t.skip('the second user holds nothing the first user lacks, so a leak could not be told apart');
+      const send = readOnce(
+        (drawn: Drawn) => drawn.send(t),
+        (drawn) => drawn.name,
+      );
+      await t.property(
+        requestSpace(t, foreign),
+        async (batch) => {
+          const answers = await Promise.all(batch.map(send));
+          batch.forEach((drawn, i) => {
+            const ex = answers[i]!;
+            ensureNo5xx('C7.2', ex, drawn.name);
+            if (!is2xx(ex)) return;
+            const leak = leakIn(ex, foreign);
+            ensure('C5.2', leak === undefined, `${drawn.name} with the first user's key answered with ${leak}`, ex);
+          });
+        },
+        { runs: RUNS },
+      );
+    },
+  );
+});

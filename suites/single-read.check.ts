@@ -1,0 +1,60 @@
+import { describe, check, ensure, idOf, itemFlag, type CheckContext, type Row } from '../src/harness/index.ts';
+
+const FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
+
+/** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
+const SAMPLE = 10;
+
+/**
+ * Items whose list rows differ in kind: one of each combination of the four flags and of having tags,
+ * where the collection holds it, so that a read that confuses two flags or drops tags in one case shows
+ * it (the first rows when the rows do not carry the flags).
+ */
+async function sample(t: CheckContext): Promise<Row[]> {
+  const { rows } = await t.discover.collection();
+  const kind = (r: Row) => JSON.stringify([...FLAGS.map((name) => itemFlag(r[name]) ?? false), Array.isArray(r.tags) && r.tags.length > 0]);
+  const chosen = new Map<string, Row>();
+  for (const row of rows) if (!chosen.has(kind(row))) chosen.set(kind(row), row);
+  return [...chosen.values()].slice(0, SAMPLE);
+}
+
+describe('the single-item read (§4 GET /artifact.php)', () => {
+  check(
+    {
+      id: 'READ-001',
+      level: 'MUST',
+      sections: ['§2', '§4'],
+      title: 'the single read returns is_kept, the three independent flags and tags, agreeing with the list row',
+      accepts: ['flags as 0/1, booleans or null (not set)', 'the record bare or inside an envelope', 'tags in any order'],
+    },
+    async (t) => {
+      const rows = await sample(t);
+      t.need(rows[0], 'the collection is empty, so there is no item to read');
+      const records = await Promise.all(rows.map((row) => t.discover.record(idOf(row.id)!)));
+      rows.forEach((row, i) => {
+        const record = records[i]!;
+        const what = `GET /artifact.php?id=${idOf(row.id)}`;
+        for (const name of FLAGS) {
+          const value = itemFlag(record[name]);
+          ensure('C4.14', value !== undefined, `${what}: the record must carry ${name} as a flag; it carries ${JSON.stringify(record[name])}`);
+          // The list row and the record are the same item: where the row shows the flag, they agree (null reads as not set).
+          if (name in row && itemFlag(row[name]) !== undefined)
+            ensure(
+              'C4.14',
+              (itemFlag(row[name]) ?? false) === (value ?? false),
+              `${what}: ${name} is ${JSON.stringify(record[name])}, its list row shows ${JSON.stringify(row[name])}`,
+            );
+        }
+        ensure(
+          'C4.14',
+          Array.isArray(record.tags),
+          `${what}: the record must carry tags as a list (empty when none); it carries ${JSON.stringify(record.tags)}`,
+        );
+        if (Array.isArray(row.tags)) {
+          const same = JSON.stringify([...row.tags].map(String).sort()) === JSON.stringify([...(record.tags as unknown[])].map(String).sort());
+          ensure('C4.14', same, `${what}: tags are ${JSON.stringify(record.tags)}, its list row shows ${JSON.stringify(row.tags)}`);
+        }
+      });
+    },
+  );
+});
