@@ -2,7 +2,7 @@ import type { TargetChoice } from '../config/plan.ts';
 import { NoVerdictError, TransportError, UsageError } from '../core/errors.ts';
 import { Api, endpoints } from '../http/api.ts';
 import { ApiClient, type RateLimitNotice, type TransportCounts } from '../http/client.ts';
-import type { NetworkOptions } from '../http/network.ts';
+import { proxyFor, type NetworkOptions } from '../http/network.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
@@ -85,7 +85,10 @@ export async function openTarget(
 export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
   // Both reads go out together (one round trip); the list's answer is judged only once the key is known to be accepted.
-  const [types, list] = await Promise.allSettled([answer(() => api.types()), answer(() => api.list({ per_page: 1 }))]);
+  const proxy = proxyFor(target.baseUrl, target.network?.proxy);
+  // The client's message names the proxy and where it was set.
+  const unreachable = proxy ? 'no answer through the proxy' : 'target unreachable';
+  const [types, list] = await Promise.allSettled([answer(() => api.types(), unreachable), answer(() => api.list({ per_page: 1 }), unreachable)]);
   if (types.status === 'rejected') throw types.reason;
   const status = types.value.response.status;
   if (status === 401 || status === 403)
@@ -95,11 +98,11 @@ export async function preflight(target: OpenTarget): Promise<void> {
   ensureAgentApi(target.baseUrl, types.value, list.value);
 }
 
-async function answer(send: () => Promise<Exchange>): Promise<Exchange> {
+async function answer(send: () => Promise<Exchange>, unreachable: string): Promise<Exchange> {
   try {
     return await send();
   } catch (error) {
-    if (error instanceof TransportError) throw new NoVerdictError(`target unreachable: ${error.message}`);
+    if (error instanceof TransportError) throw new NoVerdictError(`${unreachable}: ${error.message}`);
     throw error;
   }
 }
