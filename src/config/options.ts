@@ -35,7 +35,7 @@ export const optionTable = {
   journal: {
     type: 'string',
     arg: '<file>',
-    help: "restore: the journal of the interrupted run; diff: a run's journal, whose toggled-and-restored items may differ in fields the spec does not name (default: ./conform-report/journal.jsonl if present)",
+    help: "a run's journal.jsonl: restore undoes the changes it records; diff does not count unnamed fields of the items it shows toggled and put back (default for diff: ./conform-report/journal.jsonl if present)",
   },
   'ignore-field': { type: 'string', arg: '<name>', multiple: true, help: 'diff: a field whose differences do not count (repeatable)' },
   against: { type: 'string', arg: '<name|url>', help: "diff: the second deployment (e.g. staging), read with the same user's key" },

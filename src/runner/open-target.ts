@@ -93,7 +93,8 @@ export async function preflight(target: OpenTarget): Promise<void> {
   const status = types.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
-  if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
+  // 501 says the server does not implement the method at all: a static file server, not a sick Agent API.
+  if (status >= 500 && status !== 501) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
   if (list.status === 'rejected') throw list.reason;
   ensureAgentApi(target.baseUrl, types.value, list.value);
 }
@@ -115,7 +116,7 @@ async function answer(send: () => Promise<Exchange>, unreachable: string): Promi
 function ensureAgentApi(baseUrl: string, types: Exchange, list: Exchange): void {
   const { status } = list.response;
   const sent = `POST ${baseUrl}${endpoints.list}`;
-  if (status >= 500) throw new NoVerdictError(`the target is not healthy: ${sent} answered ${status}`);
+  if (status >= 500 && status !== 501) throw new NoVerdictError(`the target is not healthy: ${sent} answered ${status}`);
   const typesProblem = notAList(types.response);
   let problem = status === 401 || status === 403 ? (typesProblem ? `answered ${status}` : undefined) : notAList(list.response);
   if (problem === undefined) return;
@@ -133,7 +134,7 @@ export function notAList(response: Exchange['response']): string | undefined {
   const { status } = response;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
   const typed = type ? ` (${type})` : '';
-  if (status === 404 || status === 405 || status === 410) return `answered ${status}${typed}`;
+  if (status === 404 || status === 405 || status === 410 || status === 501) return `answered ${status}${typed}`;
   if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(response.text)) return `answered ${status} with an HTML page`;
   if (status < 200 || status >= 300) return undefined;
   const body = response.json;
