@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import {
-  describe,
+import { describe,
   check,
   ensure,
   idOf,
@@ -11,8 +10,7 @@ import {
   readKept,
   together,
   type CheckContext,
-  type Row,
-} from '../src/harness/index.ts';
+  type Row, asText } from '../src/harness/index.ts';
 
 /**
  * The model: only what the spec promises, each item's kept flag (§3); `null` for a flag served as null
@@ -47,7 +45,7 @@ class SetKept implements fc.AsyncCommand<Model, Real> {
     ensure('C3.1', is2xx(ex), `${this.toString()}: expected success, got ${ex.response.status}`, ex);
     model.set(id, this.value);
   }
-  toString = () => `set(${String(this.item.id)}, ${this.value})`;
+  toString = () => `set(${asText(this.item.id)}, ${this.value})`;
 }
 
 class ReadOne implements fc.AsyncCommand<Model, Real> {
@@ -63,7 +61,7 @@ class ReadOne implements fc.AsyncCommand<Model, Real> {
     const expected = model.get(id) ?? 0;
     ensure('C3.4', value === expected, `${this.toString()}: the single read shows is_kept=${value}, expected ${expected}`, exchange);
   }
-  toString = () => `read(${String(this.item.id)})`;
+  toString = () => `read(${asText(this.item.id)})`;
 }
 
 class ListKept implements fc.AsyncCommand<Model, Real> {

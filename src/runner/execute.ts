@@ -88,7 +88,7 @@ export async function execute(
     knownChecks: ids.all,
   });
   const result: RunResult = {
-    schemaVersion: 3,
+    schemaVersion: 4,
     tool: { name: 'conform', version: version() },
     target: { label: target.label, url: target.baseUrl, profile: target.profile },
     seed: plan.settings.seed,

@@ -3,6 +3,7 @@ import type { CheckTransport } from '../http/client.ts';
 import type { CheckInfo, CheckMeta, RecordedFailure } from '../harness/meta.ts';
 import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
+import { clauses } from '../spec/clauses.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -22,6 +23,8 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
   message?: string;
   exchange?: RecordedFailure['exchange'];
   reproduction?: string;
+  /** The spec clause the failed assertion enforces, with its statement, so that a report reads without `conform explain`. */
+  clause?: { id: string; section: string; text: string };
   durationMs: number;
   /** Requests sent while the check ran; the run's shared reads (walks, uses) count where they were sent. */
   requests?: number;
@@ -124,11 +127,17 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     message: failure?.message || fallback,
     ...(failure?.exchange ? { exchange: failure.exchange } : {}),
     ...(failure?.reproduction ? { reproduction: failure.reproduction } : {}),
+    ...clauseOf(failure?.clause),
   };
 }
 
+function clauseOf(id: string | undefined): Pick<CheckResult, 'clause'> {
+  const clause = id === undefined ? undefined : clauses.find((c) => c.id === id);
+  return clause ? { clause: { id: clause.id, section: clause.section, text: clause.statement } } : {};
+}
+
 export interface RunResult {
-  schemaVersion: 3;
+  schemaVersion: 4;
   tool: { name: 'conform'; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;
