@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe,
+import {
+  describe,
   check,
   cursorWindow,
   ensure,
@@ -11,7 +12,9 @@ import { describe,
   together,
   windowBound,
   type CheckContext,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;

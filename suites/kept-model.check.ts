@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe,
+import {
+  describe,
   check,
   ensure,
   idOf,
@@ -10,7 +11,9 @@ import { describe,
   readKept,
   together,
   type CheckContext,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 /**
  * The model: only what the spec promises, each item's kept flag (§3); `null` for a flag served as null

@@ -1,4 +1,5 @@
-import { describe,
+import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -17,7 +18,9 @@ import { describe,
   together,
   type CheckContext,
   type Exchange,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 /**
  * The item whose record has the most independent flags and tags set: the toggle's best witness.
@@ -290,7 +293,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           inMatching.exchange,
         );
         const inOpposite = lists[2]!();
-        ensure('C3.4', !inOpposite.row, `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`, inOpposite.exchange);
+        ensure(
+          'C3.4',
+          !inOpposite.row,
+          `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`,
+          inOpposite.exchange,
+        );
       }
     },
   );

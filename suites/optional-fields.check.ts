@@ -1,4 +1,5 @@
-import { describe,
+import {
+  describe,
   check,
   ensure,
   idOf,
@@ -9,7 +10,9 @@ import { describe,
   type CheckContext,
   type ClauseId,
   type Exchange,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;

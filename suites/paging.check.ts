@@ -1,4 +1,5 @@
-import { describe,
+import {
+  describe,
   check,
   cursorWindow,
   ensure,
@@ -16,7 +17,9 @@ import { describe,
   rowsOf,
   statedPageSize,
   titleCollations,
-  type Page, asText } from '../src/harness/index.ts';
+  type Page,
+  asText,
+} from '../src/harness/index.ts';
 
 const DEFAULT_PAGE = 50;
 /** Listings of up to this many pages are walked whole; longer ones are read in bounded runs. */

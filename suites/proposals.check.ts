@@ -1,4 +1,5 @@
-import { describe,
+import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -17,7 +18,9 @@ import { describe,
   type ClauseId,
   type Exchange,
   type Query,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
 interface ProposalFields {

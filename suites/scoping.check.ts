@@ -1,4 +1,5 @@
-import { describe,
+import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -16,7 +17,9 @@ import { describe,
   together,
   type CheckContext,
   type Exchange,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 /** User ids to smuggle in: the second user's real id when its household names it, else small ids. */
 async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {

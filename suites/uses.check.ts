@@ -1,4 +1,5 @@
-import { describe,
+import {
+  describe,
   check,
   ensure,
   ensureNo5xx,
@@ -15,7 +16,9 @@ import { describe,
   shapeOf,
   together,
   type CheckContext,
-  type Row, asText } from '../src/harness/index.ts';
+  type Row,
+  asText,
+} from '../src/harness/index.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
 async function allUses(t: CheckContext): Promise<Row[]> {

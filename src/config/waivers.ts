@@ -85,20 +85,24 @@ export const todayUtc = (now = new Date()): string => now.toISOString().slice(0,
 
 /** Every schema error: where (line and column when the file's text is known), what is wrong, and the value found. */
 function describe(errors: readonly ErrorObject[], data: unknown, text?: string): string {
-  return listProblems(errors, (error) => {
-    const where = error.instancePath === '' ? 'the top level' : error.instancePath;
-    const params = error.params as Record<string, unknown>;
-    if (error.keyword === 'additionalProperties') return `${where}: unknown field "${String(params.additionalProperty)}"`;
-    if (error.keyword === 'required') return `${where}: missing "${String(params.missingProperty)}"`;
-    const found = valueAt(data, error.instancePath);
-    const what =
-      error.keyword === 'pattern' && /check$/.test(error.instancePath)
-        ? 'must be a check id such as ENUM-002'
-        : error.keyword === 'format' && params.format === 'date'
-          ? 'must be a date YYYY-MM-DD'
-          : (error.message ?? error.keyword);
-    return `${where} ${what} (got ${found === undefined ? 'nothing' : JSON.stringify(found)})`;
-  }, text);
+  return listProblems(
+    errors,
+    (error) => {
+      const where = error.instancePath === '' ? 'the top level' : error.instancePath;
+      const params = error.params as Record<string, unknown>;
+      if (error.keyword === 'additionalProperties') return `${where}: unknown field "${String(params.additionalProperty)}"`;
+      if (error.keyword === 'required') return `${where}: missing "${String(params.missingProperty)}"`;
+      const found = valueAt(data, error.instancePath);
+      const what =
+        error.keyword === 'pattern' && /check$/.test(error.instancePath)
+          ? 'must be a check id such as ENUM-002'
+          : error.keyword === 'format' && params.format === 'date'
+            ? 'must be a date YYYY-MM-DD'
+            : (error.message ?? error.keyword);
+      return `${where} ${what} (got ${found === undefined ? 'nothing' : JSON.stringify(found)})`;
+    },
+    text,
+  );
 }
 
 function valueAt(data: unknown, pointer: string): unknown {

@@ -59,7 +59,7 @@ function pointerOffsets(text: string): Map<string, number> {
     i++;
     return JSON.parse(text.slice(start, i)) as string;
   };
-  const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+  const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
   const value = (pointer: string, at?: number): void => {
     skip();
     if (!offsets.has(pointer)) offsets.set(pointer, at ?? i);
@@ -72,7 +72,7 @@ function pointerOffsets(text: string): Map<string, number> {
         const key = string();
         skip();
         i++; // the colon
-        value(`${pointer}/${escape(key)}`, keyAt);
+        value(`${pointer}/${escapeKey(key)}`, keyAt);
         skip();
         if (text[i] === ',') i++;
         skip();
