@@ -288,7 +288,9 @@ describe('waivers', () => {
     const run = await runCli(args('--waivers', file));
     expect(run.code).toBe(2);
     // One problem: one line, with where it sits in the file.
-    expect(run.stderr.trim()).toMatch(/^conform: waivers file .*: line \d+, column \d+: \/waivers\/0\/expires must be a date YYYY-MM-DD \(got "31\/01\/2999"\)$/);
+    expect(run.stderr.trim()).toMatch(
+      /^conform: waivers file .*: line \d+, column \d+: \/waivers\/0\/expires must be a date YYYY-MM-DD \(got "31\/01\/2999"\)$/,
+    );
     expect(run.stderr).toContain(`waivers file ${file}: line`);
   });
 });
