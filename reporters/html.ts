@@ -124,10 +124,20 @@ function section(id: string, title: string, content: string): string {
 
 function safety(run: RunResult): string {
   const { changedItems, restoredAfterRun, problems } = run.safety;
-  const summary = `<p>The run changed the kept flag of ${changedItems} item(s); ${restoredAfterRun} were put back after the run.</p>`;
+  const summary = `<p>${esc(safetySentence(changedItems, restoredAfterRun, problems.length))}</p>`;
   if (problems.length === 0) return section('safety', 'Changes to the target', summary);
   const list = problems.map((p) => `<li><pre>${esc(p)}</pre></li>`).join('\n');
   return `<section id="safety" class="alarm">\n<h2>Changes to the target: ${problems.length} problem(s)</h2>\n${summary}\n<ul class="problems">${list}</ul>\n</section>`;
+}
+
+/** What the run changed and what became of it, in words that cannot be read as "still changed" when it was put back. */
+export function safetySentence(changed: number, sweptBack: number, problems: number): string {
+  if (changed === 0) return 'The run changed no kept flag on the target.';
+  const items = `${changed} item${changed === 1 ? '' : 's'}`;
+  const sweep =
+    sweptBack === 0 ? 'each check put back what it changed' : `the checks put back ${changed - sweptBack} themselves and the end-of-run sweep ${sweptBack}`;
+  if (problems === 0) return `The run changed the kept flag of ${items} and put every one back (${sweep}).`;
+  return `The run changed the kept flag of ${items}; ${problems} problem(s) below: those items may still be changed (run conform restore with the journal).`;
 }
 
 function matrix(run: RunResult): string {
@@ -165,6 +175,7 @@ function failureDetail(check: CheckResult): string {
     `<h3>${checkHeading(check)}</h3>`,
     `<p class="where">Section ${esc(check.sections.join(', '))} · area ${esc(check.area)} · ${esc(String(check.durationMs))} ms</p>`,
     ...(effectNote(check) ? [`<p class="effect">${esc(effectNote(check)!)}</p>`] : []),
+    ...(check.clause ? [`<p class="clause">Clause ${esc(check.clause.id)} (${esc(check.clause.section)}): ${esc(check.clause.text)}</p>`] : []),
     '<h4>Message</h4>',
     `<pre class="message">${esc(check.message ?? '(no message)')}</pre>`,
   ];

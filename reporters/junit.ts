@@ -107,6 +107,7 @@ function firstLine(text: string | undefined): string {
 
 export function failureText(check: CheckResult): string {
   const parts = [check.message ?? ''];
+  if (check.clause) parts.push(`clause ${check.clause.id} (${check.clause.section}): ${check.clause.text}`);
   if (check.exchange) {
     parts.push(`sent: ${check.exchange.request}`, `got:  ${check.exchange.status} ${check.exchange.responseBody}`);
   }

@@ -4,7 +4,7 @@ import formatsModule from 'ajv-formats';
 import type { RunResult } from '../src/runner/results.ts';
 
 /** The report.json format version; report.schema.json's `$id` and `schemaVersion` const carry the same. */
-export const reportSchemaVersion: RunResult['schemaVersion'] = 4;
+export const reportSchemaVersion: RunResult['schemaVersion'] = 5;
 
 export const reportSchemaPath = new URL('./report.schema.json', import.meta.url);
 

@@ -13,6 +13,7 @@ import {
   windowBound,
   type CheckContext,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
@@ -70,9 +71,9 @@ function absentText(seed: number, unused: (text: string) => boolean): string {
 }
 
 function describeRow(row: Row): string {
-  return `item ${String(row.id)} (${Object.values(FLAG_FILTERS)
-    .map((f) => `${f}=${String(row[f])}`)
-    .join(', ')}, tags=${JSON.stringify(row.tags)}, type_id=${String(row.type_id)})`;
+  return `item ${asText(row.id)} (${Object.values(FLAG_FILTERS)
+    .map((f) => `${f}=${asText(row[f])}`)
+    .join(', ')}, tags=${JSON.stringify(row.tags)}, type_id=${asText(row.type_id)})`;
 }
 
 async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>> {
@@ -181,7 +182,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           const found = window.pages.some((p) => p.rows.some((r) => idOf(r.id) === id));
           // Pages come in id order: an item past the window's last id is judged by no page read.
           if (!found && !windowBound(window, (r) => idOf(r.id), direction)(id)) return;
-          ensure('C4.6', found, `query ${JSON.stringify(row.Title)} did not find item ${String(row.id)} with exactly that title`, window.pages[0]?.exchange);
+          ensure('C4.6', found, `query ${JSON.stringify(row.Title)} did not find item ${asText(row.id)} with exactly that title`, window.pages[0]?.exchange);
         },
         { runs: Math.min(t.target.runs, 10) },
       );
@@ -207,14 +208,14 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       ensure(
         'C4.7',
         got.some((r) => idOf(r.id) === idOf(row.id)),
-        `tag ${JSON.stringify(tag)} did not return item ${String(row.id)} that carries it`,
+        `tag ${JSON.stringify(tag)} did not return item ${asText(row.id)} that carries it`,
         pages[0]?.exchange,
       );
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
       ensure(
         'C4.7',
         !stranger,
-        `tag ${JSON.stringify(tag)} returned item ${String(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`,
+        `tag ${JSON.stringify(tag)} returned item ${asText(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`,
         pages[0]?.exchange,
       );
     },
@@ -239,7 +240,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
       for (const row of rows) {
-        const where = `list row of item ${String(row.id)}`;
+        const where = `list row of item ${asText(row.id)}`;
         ensure('C4.10', idOf(row.id) !== undefined, `${where}: id is ${JSON.stringify(row.id)}, not an id`);
         ensure('C4.10', typeof row.Title === 'string', `${where}: Title is ${JSON.stringify(row.Title)}, not a string`);
         ensure(

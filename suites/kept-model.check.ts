@@ -12,6 +12,7 @@ import {
   together,
   type CheckContext,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 /**
@@ -47,7 +48,7 @@ class SetKept implements fc.AsyncCommand<Model, Real> {
     ensure('C3.1', is2xx(ex), `${this.toString()}: expected success, got ${ex.response.status}`, ex);
     model.set(id, this.value);
   }
-  toString = () => `set(${String(this.item.id)}, ${this.value})`;
+  toString = () => `set(${asText(this.item.id)}, ${this.value})`;
 }
 
 class ReadOne implements fc.AsyncCommand<Model, Real> {
@@ -63,7 +64,7 @@ class ReadOne implements fc.AsyncCommand<Model, Real> {
     const expected = model.get(id) ?? 0;
     ensure('C3.4', value === expected, `${this.toString()}: the single read shows is_kept=${value}, expected ${expected}`, exchange);
   }
-  toString = () => `read(${String(this.item.id)})`;
+  toString = () => `read(${asText(this.item.id)})`;
 }
 
 class ListKept implements fc.AsyncCommand<Model, Real> {

@@ -19,6 +19,7 @@ import {
   type CheckContext,
   type Exchange,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 /**
@@ -77,9 +78,11 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 }
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */
-async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<Row | undefined> {
+/** The row of item `id` in the list searched by its title, with the exchange that listed it (the evidence of a failure). */
+async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<{ row?: Row; exchange: Exchange }> {
   const ex = await t.api.list({ query: title, per_page: MAX_ROWS_PER_PAGE, ...filters });
-  return okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
+  const row = okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
+  return { ...(row ? { row } : {}), exchange: ex };
 }
 
 /** What the toggle checks accept where the spec is silent (§4: its answer is not shown). */
@@ -115,7 +118,7 @@ async function absentIdProbe(t: CheckContext, value: 0 | 1): Promise<void> {
     ensure(
       'C1.2',
       idOf(made?.id) !== String(absentId),
-      `POST /artifact-kept.php with an id no item has (${String(absentId)}) was accepted, and an item with that id can now be read`,
+      `POST /artifact-kept.php with an id no item has (${asText(absentId)}) was accepted, and an item with that id can now be read`,
       read,
     );
   }
@@ -272,18 +275,30 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
         const lists = await together([listedRow(t, title, id), listedRow(t, title, id, { kept: value === 1 }), listedRow(t, title, id, { kept: value !== 1 })]);
-        const row = lists[0]!();
-        ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`);
+        const searched = lists[0]!();
+        const row = searched.row;
+        ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`, searched.exchange);
         const shown = itemFlag(row.is_kept);
         ensure(
           'C3.4',
           value === 1 ? shown === true : shown === false || shown === null,
-          `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${String(row.is_kept)}`,
+          `after setting is_kept=${value}, the list row of item ${id} shows is_kept=${'is_kept' in row ? JSON.stringify(row.is_kept) : 'absent'}`,
+          searched.exchange,
         );
         const inMatching = lists[1]!();
-        ensure('C3.4', inMatching || shown === null, `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`);
+        ensure(
+          'C3.4',
+          inMatching.row || shown === null,
+          `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`,
+          inMatching.exchange,
+        );
         const inOpposite = lists[2]!();
-        ensure('C3.4', !inOpposite, `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`);
+        ensure(
+          'C3.4',
+          !inOpposite.row,
+          `after setting is_kept=${value}, item ${id} still appears in the list filtered by kept=${value !== 1}`,
+          inOpposite.exchange,
+        );
       }
     },
   );

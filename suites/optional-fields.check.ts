@@ -11,6 +11,7 @@ import {
   type ClauseId,
   type Exchange,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
@@ -54,7 +55,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       const { rows, exchange } = await firstPage('C2.4', t, { fields: 'collection' });
       for (const row of rows) {
         const absent = COLLECTION_FIELDS.filter((f) => !(f in row));
-        ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${String(row.id)} lacks ${absent.join(', ')}`, exchange);
+        ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${asText(row.id)} lacks ${absent.join(', ')}`, exchange);
       }
     },
   );
@@ -72,7 +73,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     async (t) => {
       const { rows, exchange } = await firstPage('C2.6', t, { include: ['uses_summary'] });
       for (const row of rows) {
-        const where = `with include uses_summary, the row of item ${String(row.id)}`;
+        const where = `with include uses_summary, the row of item ${asText(row.id)}`;
         ensure(
           'C2.6',
           Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean',
@@ -85,7 +86,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
           `${where} has last_use ${'last_use' in row ? JSON.stringify(row.last_use) : 'missing'}, not YYYY-MM-DD or null`,
           exchange,
         );
-        ensure('C2.6', Number(row.plays) === 0 || row.last_use !== null, `${where} counts ${String(row.plays)} use(s) but has no last_use`, exchange);
+        ensure('C2.6', Number(row.plays) === 0 || row.last_use !== null, `${where} counts ${asText(row.plays)} use(s) but has no last_use`, exchange);
       }
     },
   );
@@ -113,11 +114,11 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         }),
       );
       sample.forEach((row, i) => {
-        const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${String(row.id)}`);
+        const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${asText(row.id)}`);
         ensure(
           'C2.6',
           Number(row.plays) === uses.length,
-          `item ${String(row.id)}: plays is ${String(row.plays)} but /uses.php lists ${uses.length} use(s)`,
+          `item ${asText(row.id)}: plays is ${asText(row.plays)} but /uses.php lists ${uses.length} use(s)`,
           answers[i],
         );
         const dateField = dateFieldOf(uses);
@@ -129,7 +130,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
           ensure(
             'C2.6',
             row.last_use === latest,
-            `item ${String(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`,
+            `item ${asText(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`,
             answers[i],
           );
         }
@@ -151,7 +152,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       const { rows, exchange } = await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] });
       for (const row of rows) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
-        ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${String(row.id)} lacks ${absent.join(', ')}`, exchange);
+        ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${asText(row.id)} lacks ${absent.join(', ')}`, exchange);
       }
     },
   );

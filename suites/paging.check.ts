@@ -18,6 +18,7 @@ import {
   statedPageSize,
   titleCollations,
   type Page,
+  asText,
 } from '../src/harness/index.ts';
 
 const DEFAULT_PAGE = 50;
@@ -155,14 +156,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         ensure(
           'C4.4',
           last.rows.length === expectedRows && last.hasMore === false,
-          `page ${lastPage} at per_page ${size} (the last, ${expectedRows === size ? 'exactly full' : 'partly full'}) should hold ${expectedRows} rows with has_more false; got ${last.rows.length} rows, has_more ${String(last.hasMore)}`,
+          `page ${lastPage} at per_page ${size} (the last, ${expectedRows === size ? 'exactly full' : 'partly full'}) should hold ${expectedRows} rows with has_more false; got ${last.rows.length} rows, has_more ${asText(last.hasMore)}`,
           last.exchange,
         );
         const before = await fetchPage(t.api, { per_page: size, page: lastPage - 1 });
         ensure(
           'C4.4',
           before.hasMore === true,
-          `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${String(before.hasMore)}`,
+          `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${asText(before.hasMore)}`,
           before.exchange,
         );
       }
@@ -171,11 +172,11 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         ensure(
           'C4.4',
           whole.hasMore === false,
-          `a cursor page holding the whole collection (${n} items) has has_more ${String(whole.hasMore)}`,
+          `a cursor page holding the whole collection (${n} items) has has_more ${asText(whole.hasMore)}`,
           whole.exchange,
         );
         const short = await fetchPage(t.api, { per_page: n - 1, cursor: null });
-        ensure('C4.4', short.hasMore === true, `a cursor page of ${n - 1} of ${n} items has has_more ${String(short.hasMore)}`, short.exchange);
+        ensure('C4.4', short.hasMore === true, `a cursor page of ${n - 1} of ${n} items has has_more ${asText(short.hasMore)}`, short.exchange);
       }
     },
   );
@@ -256,7 +257,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       ensure(
         'C4.5',
         lastPage.rows.length === expectedLast && lastPage.hasMore === false,
-        `page ${total} at ${MAX_ROWS_PER_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${String(lastPage.hasMore)})`,
+        `page ${total} at ${MAX_ROWS_PER_PAGE} a page should be the last, with ${expectedLast} of the ${rows.length} items the cursor walk returned; it holds ${lastPage.rows.length} (has_more ${asText(lastPage.hasMore)})`,
         lastPage.exchange,
       );
     },
@@ -321,7 +322,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         ensure(
           'C4.5',
           missing.length === 0,
-          `pages ${numbers[i]!.join(', ')} at ${perPage} a page span "${first}" to "${lastTitle}" but leave out ${missing.length} item(s) titled in between, e.g. item ${String(missing[0]?.id)} "${String(missing[0]?.Title)}"`,
+          `pages ${numbers[i]!.join(', ')} at ${perPage} a page span "${first}" to "${lastTitle}" but leave out ${missing.length} item(s) titled in between, e.g. item ${asText(missing[0]?.id)} "${asText(missing[0]?.Title)}"`,
           run.at(-1)?.exchange,
         );
       }

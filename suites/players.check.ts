@@ -1,4 +1,4 @@
-import { describe, check, ensure, idOf, okRows, participantIdsOf, playerIdsOf } from '../src/harness/index.ts';
+import { describe, check, ensure, idOf, okRows, participantIdsOf, playerIdsOf, asText } from '../src/harness/index.ts';
 
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year', 'represents_user_id'];
 
@@ -19,7 +19,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       t.need(players[0], 'the household has no players');
       for (const player of players) {
         const absent = FIELDS.filter((f) => !(f in player));
-        ensure('C2.11', absent.length === 0, `player ${String(player.id)} lacks ${absent.join(', ')}`, ex);
+        ensure('C2.11', absent.length === 0, `player ${asText(player.id)} lacks ${absent.join(', ')}`, ex);
         ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${JSON.stringify(player.id)}`, ex);
       }
     },
@@ -46,7 +46,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       ensure(
         'C5.2',
         shared.length === 0,
-        `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${String(shared[0]?.id)})`,
+        `the first key's household lists ${shared.length} player record(s) of the second user's household (e.g. ${asText(shared[0]?.id)})`,
         mine,
       );
     },
@@ -69,7 +69,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       for (const use of rows) {
         const named = [...playerIdsOf(use), ...participantIdsOf(use)];
         const strangers = [...new Set(named.filter((p) => !household.has(p)))];
-        ensure('C2.11', strangers.length === 0, `use ${String(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
+        ensure('C2.11', strangers.length === 0, `use ${asText(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
       }
     },
   );

@@ -19,6 +19,7 @@ import {
   type Exchange,
   type Query,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
@@ -92,7 +93,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ensure(
           'C4.18',
           covered,
-          `the default proposal outcomes include item ${String(row[fields.item])}, which is neither kept nor in the secondary collection`,
+          `the default proposal outcomes include item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`,
           exchange,
         );
       }
@@ -113,11 +114,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const wide = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       for (const row of rows) {
         const match = wide.get(itemRefOf(row[fields.item]));
-        ensure('C4.18', match, `item ${String(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
+        ensure('C4.18', match, `item ${asText(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);
         ensure(
           'C4.18',
           Number(match[fields.declines]) === Number(row[fields.declines]) && Number(match[fields.elsewhere]) === Number(row[fields.elsewhere]),
-          `item ${String(row[fields.item])} has different counts with include_other=1`,
+          `item ${asText(row[fields.item])} has different counts with include_other=1`,
           exchange,
         );
       }
@@ -200,7 +201,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           ensure(
             'C4.20',
             within(fields.declines) && within(fields.elsewhere),
-            `item ${String(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`,
+            `item ${asText(row[fields.item])} counts more outcomes within ${JSON.stringify(w)} than without a window`,
             exchange,
           );
         }
@@ -259,7 +260,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ensure(
           'C4.20',
           !over,
-          `${label} was answered (${ex.response.status}) with more outcomes for item ${String(over?.[fields.item])} than without a window: a date bound can only narrow the counts`,
+          `${label} was answered (${ex.response.status}) with more outcomes for item ${asText(over?.[fields.item])} than without a window: a date bound can only narrow the counts`,
           ex,
         );
       }
@@ -289,7 +290,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ensure(
         'C4.18',
         missing.length === 0,
-        `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${String(missing[0]?.[fields.item])}`,
+        `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${asText(missing[0]?.[fields.item])}`,
         exchange,
       );
     },

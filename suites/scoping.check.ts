@@ -18,6 +18,7 @@ import {
   type CheckContext,
   type Exchange,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 /** User ids to smuggle in: the second user's real id when its household names it, else small ids. */
@@ -149,7 +150,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
         ensureNo5xx('C7.2', ex, `GET /artifact.php?id=${row.id} (another user's item)`);
         const record = recordOf(ex.response.json, String(row.id));
         const leaked = is2xx(ex) && (record?.Title === row.Title || ex.response.text.includes(String(row.Title)));
-        ensure('C5.2', !leaked, `GET /artifact.php?id=${row.id} returned another user's item "${String(row.Title)}" (status ${ex.response.status})`, ex);
+        ensure('C5.2', !leaked, `GET /artifact.php?id=${row.id} returned another user's item "${asText(row.Title)}" (status ${ex.response.status})`, ex);
       });
     },
   );
@@ -205,9 +206,9 @@ describe('user scoping (§4 rule 1, §5)', () => {
     async (t) => {
       const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
       if (other.rows.length === 0) t.skip('the second user has no items');
-      const foreign = new Set(other.rows.map((r) => `${idOf(r.id)}\u0000${String(r.Title)}`));
-      const leaked = own.rows.filter((r) => foreign.has(`${idOf(r.id)}\u0000${String(r.Title)}`));
-      ensure('C5.2', leaked.length === 0, `the first user's list holds ${leaked.length} of the second user's items (e.g. id ${String(leaked[0]?.id)})`);
+      const foreign = new Set(other.rows.map((r) => `${idOf(r.id)}\u0000${asText(r.Title)}`));
+      const leaked = own.rows.filter((r) => foreign.has(`${idOf(r.id)}\u0000${asText(r.Title)}`));
+      ensure('C5.2', leaked.length === 0, `the first user's list holds ${leaked.length} of the second user's items (e.g. id ${asText(leaked[0]?.id)})`);
     },
   );
 

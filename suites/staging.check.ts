@@ -1,4 +1,5 @@
 import {
+  asText,
   describe,
   catalogPathFor,
   check,
@@ -46,13 +47,17 @@ function rowProblem(row: Row): string | undefined {
   const fields = Object.keys(row).sort();
   const extra = fields.filter((f) => !STAGING_ROW_FIELDS.includes(f));
   const missing = STAGING_ROW_FIELDS.filter((f) => !fields.includes(f));
-  const id = String(row.id);
-  if (extra.length > 0) return `the staging list row of item ${id} carries ${extra.join(', ')}, which staging omits (rows carry exactly id, Title and tags)`;
-  if (missing.length > 0) return `the staging list row of item ${id} lacks ${missing.join(', ')} (rows carry exactly id, Title and tags)`;
+  const which =
+    row.id !== undefined
+      ? `the staging list row of item ${asText(row.id)}`
+      : row.Title !== undefined
+        ? `the staging list row titled ${JSON.stringify(row.Title)}`
+        : 'a staging list row with neither id nor Title';
+  if (extra.length > 0) return `${which} carries ${extra.join(', ')}, which staging omits (rows carry exactly id, Title and tags)`;
+  if (missing.length > 0) return `${which} lacks ${missing.join(', ')} (rows carry exactly id, Title and tags)`;
   if (idOf(row.id) === undefined) return `a staging list row has id ${JSON.stringify(row.id)}`;
-  if (typeof row.Title !== 'string') return `the staging list row of item ${id}: Title is ${JSON.stringify(row.Title)}, not a string`;
-  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string'))
-    return `the staging list row of item ${id}: tags is ${JSON.stringify(row.tags)}, not a list of labels`;
+  if (typeof row.Title !== 'string') return `${which}: Title is ${JSON.stringify(row.Title)}, not a string`;
+  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string')) return `${which}: tags is ${JSON.stringify(row.tags)}, not a list of labels`;
   return undefined;
 }
 

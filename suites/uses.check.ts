@@ -17,6 +17,7 @@ import {
   together,
   type CheckContext,
   type Row,
+  asText,
 } from '../src/harness/index.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
@@ -79,7 +80,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       t.need(uses[0], 'no use is recorded');
       // Messages are written only for the use that breaks the clause: a history can be long.
       const problemOf = (use: Row): string | undefined => {
-        const where = () => `use ${String(use.id ?? JSON.stringify(use).slice(0, 60))}`;
+        const where = () => `use ${asText(use.id ?? JSON.stringify(use).slice(0, 60))}`;
         if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined)))
           return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
         const players = playersOf(use);
@@ -112,7 +113,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const players = new Set(playersOf(use));
         const participants = new Set(participantIdsOf(use));
         const same = players.size === participants.size && [...players].every((p) => participants.has(p));
-        ensure('C2.9', same, `use ${String(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`);
+        ensure('C2.9', same, `use ${asText(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`);
       }
     },
   );
@@ -148,7 +149,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const label = `GET /uses.php?artifact_id=${id}`;
         const got = okRows('C4.15', answers[i]!, label);
         const stranger = got.find((u) => field in u && itemRefOf(u[field]) !== id);
-        ensure('C4.15', !stranger, `${label} returned a use of item ${String(stranger?.[field])}`, answers[i]);
+        ensure('C4.15', !stranger, `${label} returned a use of item ${asText(stranger?.[field])}`, answers[i]);
         const expected = byItem.get(id) ?? [];
         const { missing, extra } = difference(expected, got, key);
         ensure(
@@ -192,7 +193,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const label = `GET /uses.php?player_id=${id}`;
         const got = okRows('C4.15', answers[i]!, label);
         const stranger = got.find((u) => !tookPart(u).has(id));
-        ensure('C4.15', !stranger, `${label} returned use ${String(stranger?.id)}, in which that player did not take part`, answers[i]);
+        ensure('C4.15', !stranger, `${label} returned use ${asText(stranger?.id)}, in which that player did not take part`, answers[i]);
         const expected = uses.filter((u) => tookPart(u).has(id));
         const { missing, extra } = difference(expected, got, key);
         ensure(

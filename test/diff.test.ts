@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import { startReference, type RunningReference } from '../fixtures/reference/ser
 import { parseCommandLine } from '../src/cli/args.ts';
 import { compareIds, compareRecords, compareRows, sameValue, sampleIds, type Disagreement } from '../src/diff/compare.ts';
 import { resolveDiffConfig } from '../src/diff/config.ts';
+import { applyIgnoreRules, isModificationStamp } from '../src/diff/ignore.ts';
 import { diffJson, renderDiff } from '../src/diff/render.ts';
+import { LIST, rewriteAnswer, rowsIn } from '../fixtures/mutants/toolkit.ts';
 import type { DiffReport } from '../src/diff/run.ts';
 import { runCli } from './support/cli.ts';
 
@@ -252,6 +254,7 @@ describe('diff output', () => {
     seed: 1,
     requests: 4,
     disagreements,
+    ignored: [],
   });
 
   it('prints the same difference on several items once, with the ids and two examples', () => {
@@ -326,5 +329,130 @@ describe('conform diff: two primaries, JSON and the job summary', () => {
     expect(readFileSync(summary, 'utf8')).toMatch(/^## ✅ conform diff: the deployments agree\n\n```text\ntarget /);
     expect(run.stdout).toMatch(/verdict: the deployments agree/);
     expect(run.stdout).not.toMatch(/^target /m);
+  });
+});
+
+describe('what a diff does not count', () => {
+  it.each([
+    'updated_at',
+    'updatedAt',
+    'UpdatedAt',
+    'lastModified',
+    'last_modified',
+    'date_modified',
+    'modified',
+    'kept_at',
+    'keptAt',
+    'kept_since',
+    'version',
+    'etag',
+    'Revision',
+    'changed-at',
+  ])('%s is a modification stamp', (field) => expect(isModificationStamp(field)).toBe(true));
+  it.each(['is_kept', 'Title', 'last_use', 'plays', 'created_at', 'notes', 'kept', 'Yr', 'keeper'])('%s is not a modification stamp', (field) =>
+    expect(isModificationStamp(field)).toBe(false),
+  );
+
+  const d = (itemId: string, field: string): Disagreement => ({
+    itemId,
+    where: 'single read',
+    field,
+    values: { target: 1, against: 2 },
+    note: 'the values differ',
+  });
+
+  it('counts spec fields, leaves out stamps, --ignore-field and unnamed fields of items a run put back, and says so', () => {
+    const { kept, ignored } = applyIgnoreRules(
+      [d('1', 'updated_at'), d('2', 'updated_at'), d('1', 'is_kept'), d('3', 'notes'), d('4', 'notes'), d('4', 'score')],
+      {
+        fields: ['score', 'colour'],
+        touched: [{ journal: 'j.jsonl', ids: new Set(['4', '1']) }],
+      },
+    );
+    expect(kept.map((x) => [x.itemId, x.field])).toEqual([
+      ['1', 'is_kept'],
+      ['3', 'notes'],
+    ]);
+    expect(ignored).toEqual([
+      { field: 'score', reason: '--ignore-field', differedOn: 1 },
+      { field: 'colour', reason: '--ignore-field', differedOn: 0 },
+      { field: 'updated_at', reason: 'modification stamp', differedOn: 2 },
+      { field: 'notes', reason: 'changed by a conform run and put back', differedOn: 1, journal: 'j.jsonl' },
+    ]);
+  });
+
+  it('a staging row carrying a stamp is still a projection fault', () => {
+    const found = compareRows('7', { target: primaryRow, against: { ...stagingRow, updated_at: 'x' } }, primaryVsStaging);
+    expect(applyIgnoreRules(found, { fields: [], touched: [] }).kept.map((x) => x.field)).toEqual(['updated_at']);
+  });
+});
+
+describe('conform diff after a run toggled and restored items', () => {
+  let left: RunningReference;
+  let right: RunningReference;
+  // The right-hand deployment moves a stamp and a counter on every item, as a real service does on a toggle.
+  beforeAll(async () => {
+    left = await startReference({ wrap: rewriteAnswer((res, req) => stamp(res, req.path, false)) });
+    right = await startReference({ wrap: rewriteAnswer((res, req) => stamp(res, req.path, true)) });
+  });
+  afterAll(async () => {
+    await left?.close();
+    await right?.close();
+  });
+  type Answer = Parameters<Parameters<typeof rewriteAnswer>[0]>[0];
+  const moved = (row: Record<string, unknown>, hit: boolean) => ({
+    ...row,
+    updatedAt: hit ? '2026-11-28T10:00:00Z' : '2026-01-01T00:00:00Z',
+    toggle_count: hit ? 2 : 0,
+  });
+  function stamp(res: Answer, path: string, hit: boolean): Answer {
+    const rows = path === LIST ? rowsIn(res) : undefined;
+    if (rows) {
+      rows.splice(0, rows.length, ...rows.map((row) => moved(row, hit)));
+      return res;
+    }
+    const body = res.body;
+    return typeof body === 'object' && body !== null && 'Title' in body ? { ...res, body: moved(body as Record<string, unknown>, hit) } : res;
+  }
+  const diff = (extra: string[], cwd?: string) =>
+    runCli(
+      ['diff', '--target', left.url, '--key', left.keys.primary, '--against', right.url, '--against-profile', 'primary', '--seed', '3', ...extra],
+      {},
+      cwd,
+    );
+
+  it('a moved stamp is not a difference and the report says it was left out; --ignore-field and --journal cover the rest', async () => {
+    const dataset = buildDataset();
+    const ids = dataset.items.filter((i) => i.user_id === dataset.users[0]!.id).map((i) => String(i.id));
+    const counter = await diff([]);
+    expect(counter.code, counter.stdout + counter.stderr).toBe(1);
+    expect(counter.stdout).toMatch(/toggle_count: the values differ, on 120 items/);
+    expect(counter.stdout).not.toMatch(/updatedAt: the values differ/);
+    expect(counter.stdout).toMatch(/not counted: updatedAt \(a modification stamp, which the spec does not fix; differed on 120 item\(s\)\)/);
+
+    const flagged = await diff(['--ignore-field', 'toggle_count', '--ignore-field', 'colour']);
+    expect(flagged.code, flagged.stdout + flagged.stderr).toBe(0);
+    expect(flagged.stdout).toMatch(/toggle_count \(named by --ignore-field; differed on 120 item\(s\)\); colour \(named by --ignore-field; never differed\)/);
+
+    const dir = mkdtempSync(join(tmpdir(), 'conform-diffjournal-'));
+    const journal = join(dir, 'conform-report', 'journal.jsonl');
+    const lines = [{ op: 'run', at: 'x', url: right.url, profile: 'primary', keys: { primary: 'sha256:0' } }];
+    const entries = ids.flatMap((id) => [
+      { op: 'change', at: 'x', user: 'primary', id, from: 0, to: 1 },
+      { op: 'restored', at: 'x', user: 'primary', id, value: 0 },
+    ]);
+    mkdirSync(join(dir, 'conform-report'));
+    writeFileSync(journal, `${[...lines, ...entries].map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const found = await diff(['--out', 'out'], dir);
+    expect(found.code, found.stdout + found.stderr).toBe(0);
+    expect(found.stdout).toContain(`toggle_count (on items a conform run toggled and put back (${journal}); differed on 120 item(s))`);
+    const json = JSON.parse(readFileSync(join(dir, 'out', 'diff.json'), 'utf8')) as { ignored: unknown[] };
+    expect(json.ignored).toContainEqual({ field: 'toggle_count', reason: 'changed by a conform run and put back', differedOn: 120, journal });
+
+    const elsewhere = join(dir, 'other.jsonl');
+    writeFileSync(elsewhere, `${JSON.stringify({ ...lines[0], url: 'http://elsewhere.test' })}\n`);
+    const wrong = await diff(['--journal', elsewhere]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--journal .* was written against http:\/\/elsewhere\.test, neither --target nor --against/);
   });
 });

@@ -21,7 +21,7 @@ describe('report.json and its schema', () => {
     expect(report).toMatchObject({
       verdict: 'does not conform',
       exitCode: 1,
-      schemaVersion: 4,
+      schemaVersion: 5,
       policy: { failOn: 'must', allowIncomplete: false },
       waivers: [],
     });

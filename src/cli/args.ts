@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.ts';
-import { optionTable, type OptionSpec, type OptionValues } from '../config/options.ts';
+import { optionTable, type OptionName, type OptionSpec, type OptionValues } from '../config/options.ts';
 
 export const commands = {
   run: 'run the checks against a target (the default command)',
@@ -51,6 +51,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     if (!Object.hasOwn(commands, first)) throw new UsageError(`unknown command '${first}' (commands: ${Object.keys(commands).join(', ')})`);
     command = first as Command;
   }
+  // `conform pact --help`, `conform explain --help`: help needs no sub-command or argument.
+  if (parsed.values.help === true) return { command, values: parsed.values as ParsedArgs['values'] };
   const allowed = subcommands[command];
   let subcommand: string | undefined;
   if (allowed) {
@@ -89,14 +91,69 @@ function joinNegativeValues(argv: readonly string[]): string[] {
   return joined;
 }
 
-export function helpText(): string {
+/** How a target is reached: what every command that talks to a deployment reads. */
+const TARGET_OPTIONS: readonly OptionName[] = ['target', 'profile', 'key', 'config', 'timeout', 'header', 'ca-cert', 'insecure'];
+
+/** The options each command other than run reads; `conform <command> --help` lists these. */
+const commandOptions: Record<Exclude<Command, 'run'>, readonly OptionName[]> = {
+  serve: ['port', 'profile'],
+  restore: ['journal', ...TARGET_OPTIONS, 'other-key'],
+  matrix: [],
+  diff: [...TARGET_OPTIONS, 'against', 'against-key', 'against-profile', 'ignore-field', 'journal', 'seed', 'max-requests', 'out', 'reporter'],
+  pact: [...TARGET_OPTIONS, 'provider-states'],
+  init: ['target', 'profile', 'config', 'workflow', 'force'],
+  explain: ['format'],
+  statement: ['out', 'verify'],
+  compare: ['label', 'out'],
+};
+
+/** Options that belong to one command only, left out of the run's help. */
+const notForRun = new Set<OptionName>([
+  'port',
+  'journal',
+  'against',
+  'against-key',
+  'against-profile',
+  'ignore-field',
+  'provider-states',
+  'workflow',
+  'force',
+  'verify',
+  'label',
+]);
+
+function optionLines(names: readonly OptionName[]): string[] {
+  return names.map((name) => {
+    const spec: OptionSpec = optionTable[name];
+    const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.arg ? ` ${spec.arg}` : ''}`;
+    return `  ${flag.padEnd(30)} ${spec.help.replace(/^[a-z ,/]+: /, '')}`;
+  });
+}
+
+/** The help of one command: what it does, its usage, and only the options it reads. */
+function commandHelp(command: Exclude<Command, 'run'>): string {
+  const sub = subcommands[command] ? ` ${subcommands[command]!.join('|')}` : '';
+  const argument = argumentOf[command] ? ` ${argumentOf[command]}` : '';
+  const options = commandOptions[command];
+  return [
+    `Usage: conform ${command}${sub}${argument}${options.length > 0 ? ' [options]' : ''}`,
+    '',
+    `${command}: ${commands[command]}`,
+    '',
+    'Options:',
+    ...optionLines([...options, 'help']),
+    '',
+    'conform --help lists every command.',
+  ].join('\n');
+}
+
+export function helpText(command: Command = 'run'): string {
+  if (command !== 'run') return commandHelp(command);
   const lines = ['Usage: conform [command] [options]', '', 'Commands:'];
   for (const [name, help] of Object.entries(commands)) lines.push(`  ${name.padEnd(10)} ${help}`);
   lines.push('', 'Options:');
-  for (const [name, spec] of Object.entries(optionTable) as [string, OptionSpec][]) {
-    const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.arg ? ` ${spec.arg}` : ''}`;
-    lines.push(`  ${flag.padEnd(30)} ${spec.help}`);
-  }
+  lines.push(...optionLines((Object.keys(optionTable) as OptionName[]).filter((name) => !notForRun.has(name))));
+  lines.push('', 'conform <command> --help shows the options of one command.');
   lines.push('', 'Exit codes: 0 conforms, 1 a check failed, 2 usage or configuration error (or no Agent API at the URL), 3 incomplete or no verdict.');
   return lines.join('\n');
 }

@@ -7,6 +7,8 @@ import { prepareOutDir } from '../core/out-dir.ts';
 import type { DiffSide } from '../diff/read.ts';
 import type { SideName } from '../diff/compare.ts';
 import { NoVerdictError, UsageError } from '../core/errors.ts';
+import { restoredItems, type IgnoreRules } from '../diff/ignore.ts';
+import { readJournal } from '../safety/journal.ts';
 import { exitCodes } from '../runner/verdict.ts';
 import type { ParsedArgs } from './args.ts';
 import type { CommandIo } from './io.ts';
@@ -24,7 +26,8 @@ export async function runDiff(values: ParsedArgs['values'], ctx: CommandIo): Pro
     const text = config.out && 'stdout' in config.out ? ctx.err : ctx.out;
     const terminal = config.reporters.includes('terminal');
     if (terminal) text(`conform diff: comparing one user's data on two deployments (§9)\n`);
-    const report = await diffDeployments(target, against, { seed: config.seed, sample: config.sample, maxRequests: config.maxRequests });
+    const ignore = { fields: config.ignoreFields, touched: touchedItems(config.journals, [target, against]) };
+    const report = await diffDeployments(target, against, { seed: config.seed, sample: config.sample, maxRequests: config.maxRequests, ignore });
     text(renderDiff(report, { full: terminal }));
     writeDiffReports(report, config, ctx);
     return agrees(report) ? exitCodes.conforms : exitCodes['does not conform'];
@@ -60,4 +63,25 @@ async function open(name: SideName, choice: Parameters<typeof openTarget>[0], ti
     throw error;
   }
   return { name, label: target.label, baseUrl: target.baseUrl, profile: target.profile, api: target.api('primary')! };
+}
+
+/**
+ * Items an earlier run toggled and put back, from journals written against one of the two sides. A
+ * journal named with --journal that was written elsewhere is a usage error; the default one is then
+ * just not used.
+ */
+function touchedItems(journals: DiffConfig['journals'], sides: readonly DiffSide[]): IgnoreRules['touched'] {
+  const touched: IgnoreRules['touched'] = [];
+  for (const journal of journals) {
+    const entries = readJournal(journal.path);
+    const header = entries[0];
+    const url = header?.op === 'run' ? header.url : undefined;
+    if (url === undefined || !sides.some((side) => side.baseUrl === url)) {
+      if (journal.explicit)
+        throw new UsageError(`--journal ${journal.path} was written against ${url ?? 'an unrecorded target'}, neither --target nor --against`);
+      continue;
+    }
+    touched.push({ journal: journal.path, ids: restoredItems(entries) });
+  }
+  return touched;
 }

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { CONFIG_SCHEMA_FILE, configFileProblem } from '../config/schema.ts';
 import { DEFAULT_CONFIG_FILE, DEFAULT_KEY_ENV, DEFAULT_OTHER_KEY_ENV, parseBaseUrl } from '../config/resolve.ts';
-import { UsageError } from '../core/errors.ts';
+import { PromptCancelled, UsageError } from '../core/errors.ts';
 import { PACKAGE_NAME } from '../core/package-name.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import type { ParsedArgs } from './args.ts';
@@ -124,9 +125,17 @@ function terminalAsk(ctx: CommandIo): Ask | undefined {
   const stdin = ctx.io.stdin;
   if (!stdin?.isTTY || !ctx.io.stderr.isTTY) return undefined;
   return async (question) => {
-    const rl = createInterface({ input: stdin, output: process.stderr });
+    // Both ends are terminals (checked above), so readline reads keys itself and Ctrl-C reaches it, not the process.
+    const output = new Writable({ write: (chunk: Buffer, _encoding, done) => done(void ctx.io.stderr.write(chunk.toString())) });
+    const rl = createInterface({ input: stdin, output, terminal: true });
+    const cancel = new AbortController();
+    rl.on('SIGINT', () => cancel.abort());
+    rl.on('close', () => cancel.abort());
     try {
-      return await rl.question(question);
+      return await rl.question(question, { signal: cancel.signal });
+    } catch (error) {
+      if (cancel.signal.aborted) throw new PromptCancelled('cancelled at the prompt');
+      throw error;
     } finally {
       rl.close();
     }

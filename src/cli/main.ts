@@ -6,7 +6,7 @@ import { commandLineSecrets, resolveRunConfig } from '../config/resolve.ts';
 import type { RunPlan } from '../config/plan.ts';
 import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
 import { keyFingerprints, readJournalFile, writeJournalHeader } from '../safety/journal.ts';
-import { NoVerdictError, UsageError } from '../core/errors.ts';
+import { NoVerdictError, PromptCancelled, UsageError } from '../core/errors.ts';
 import { listChecks } from './list.ts';
 import { printMatrix } from './matrix.ts';
 import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
@@ -33,7 +33,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const args = parseCommandLine(argv);
     ctx.mask(commandLineSecrets(args.values, io.env));
-    if (args.values.help) return out(`${vendorHelp[args.command] ?? helpText()}\n`), exitCodes.done;
+    if (args.values.help) return out(`${vendorHelp[args.command] ?? helpText(args.command)}\n`), exitCodes.done;
     if (args.values.version) return out(`conform (${PACKAGE_NAME}) ${version()}\n`), exitCodes.done;
     switch (args.command) {
       case 'serve':
@@ -64,6 +64,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof UsageError) {
       err(`conform: ${error.message}\n`);
       return exitCodes.usage;
+    }
+    if (error instanceof PromptCancelled) {
+      err('\n');
+      return exitCodes['cancelled at a prompt'];
     }
     if (error instanceof NoVerdictError) {
       err(`conform: no verdict: ${error.message}\n`);

@@ -32,7 +32,12 @@ export const optionTable = {
   concurrency: { type: 'string', arg: '<n>', help: 'requests in flight at most (default 6 for remote targets, 8 for the reference)' },
   rps: { type: 'string', arg: '<n>', help: 'requests per second at most, 0 for no limit (default 100 for remote targets, 0 for the reference)' },
   port: { type: 'string', arg: '<n>', help: 'serve: port of the reference (default: an ephemeral port)' },
-  journal: { type: 'string', arg: '<file>', help: 'restore: the journal of the interrupted run' },
+  journal: {
+    type: 'string',
+    arg: '<file>',
+    help: "a run's journal.jsonl: restore undoes the changes it records; diff does not count unnamed fields of the items it shows toggled and put back (default for diff: ./conform-report/journal.jsonl if present)",
+  },
+  'ignore-field': { type: 'string', arg: '<name>', multiple: true, help: 'diff: a field whose differences do not count (repeatable)' },
   against: { type: 'string', arg: '<name|url>', help: "diff: the second deployment (e.g. staging), read with the same user's key" },
   'against-key': {
     type: 'string',

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { integerOption, type OptionValues } from './options.ts';
 import { configFileProblem } from './schema.ts';
 import { UsageError } from '../core/errors.ts';
-import { readJsonFile } from '../core/json-file.ts';
+import { readJsonSource } from '../core/json-file.ts';
 import { headerProblem, type NetworkOptions, type ProxySettings } from '../http/network.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import { splitList } from './selection.ts';
@@ -154,7 +154,7 @@ export interface TargetRequest {
 /** A URL or a named target of the targets file, with its keys, profile and network settings: the one resolution of every remote target. */
 export function resolveRemoteTarget(args: OptionValues, env: Env, cwd: string, request: TargetRequest): RemoteTarget {
   const { name, flag } = request;
-  const entry = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? undefined : namedTarget(name, args.config, cwd, flag);
+  const entry = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? undefined : namedOrSchemeless(name, args, cwd, flag);
   const baseUrl = entry ? parseBaseUrl(entry.url, `target '${name}'`) : parseBaseUrl(name, flag);
   const label = entry ? name : baseUrl;
   const { keySource, ...keys } = request.keys(entry, label);
@@ -257,6 +257,26 @@ function proxySettings(env: Env): ProxySettings | undefined {
   return noProxy === undefined ? settings : { ...settings, noProxy };
 }
 
+/** `127.0.0.1:8080`, `localhost`, `api.example.com/v1`: a host, not a target's name. */
+const HOST_LIKE = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\]|[a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?(\/\S*)?$/i;
+
+/**
+ * A name of the targets file; but a host written without its scheme gets told to add one, not that
+ * the targets file is missing or lacks that name.
+ */
+function namedOrSchemeless(name: string, args: OptionValues, cwd: string, flag: TargetRequest['flag']): TargetEntry {
+  const match = HOST_LIKE.exec(name);
+  const schemeHint = () => new UsageError(`${flag} '${name}' has no scheme: write http://${name} or https://${name}`);
+  // A port or a path cannot be part of a target's name.
+  if (match && (match[4] !== undefined || match[5] !== undefined || /^(localhost|[\d.]+)$/i.test(match[1]!))) throw schemeHint();
+  try {
+    return namedTarget(name, args.config, cwd, flag);
+  } catch (error) {
+    if (match && error instanceof UsageError) throw schemeHint();
+    throw error;
+  }
+}
+
 /** A target of the targets file by name; an unknown name lists the known ones. */
 function namedTarget(name: string, configPath: string | undefined, cwd: string, flag = '--target'): TargetEntry {
   const targets = loadTargets(configPath, cwd);
@@ -305,8 +325,8 @@ export function loadTargets(configPath: string | undefined, cwd: string): Record
 }
 
 function readConfigFile(path: string): unknown {
-  const parsed = readJsonFile(path, 'targets file');
-  const problem = configFileProblem(parsed);
+  const { json: parsed, text } = readJsonSource(path, 'targets file');
+  const problem = configFileProblem(parsed, text);
   if (problem !== undefined) throw new UsageError(`targets file ${path}: ${problem}`);
   return parsed;
 }

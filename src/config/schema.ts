@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { locatePointer } from '../core/json-file.ts';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 
 /** The published JSON Schema of conform.config.json; `conform init` points `$schema` at it. */
@@ -19,7 +20,7 @@ function compiled(): ValidateFunction {
  * What is wrong with a parsed targets file, as one line, or undefined when it is valid. A key stored
  * in the file gets its own message; everything else is what the schema says, in words.
  */
-export function configFileProblem(json: unknown): string | undefined {
+export function configFileProblem(json: unknown, text?: string): string | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return 'expected an object with a "targets" object';
   const targets = (json as { targets?: unknown }).targets;
   if (typeof targets !== 'object' || targets === null || Array.isArray(targets)) return 'expected an object with a "targets" object';
@@ -30,11 +31,26 @@ export function configFileProblem(json: unknown): string | undefined {
   }
   const validate = compiled();
   if (validate(json)) return undefined;
-  const errors = validate.errors ?? [];
-  // A value that fits none of several shapes: name the alternatives, not the first one's complaint.
-  const first = errors.find((e) => e.keyword === 'anyOf' && e.instancePath === errors[0]!.instancePath) ?? errors[0]!;
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem(s); the schema is ${CONFIG_SCHEMA_FILE})` : '';
-  return `${describe(first)}${more}`;
+  return listProblems(validate.errors ?? [], describe, text);
+}
+
+/**
+ * Every schema error, each with its line and column when the file's text is known. A value that fits
+ * none of several shapes is one problem naming the alternatives, not one per alternative.
+ */
+export function listProblems(errors: readonly ErrorObject[], describeOne: (error: ErrorObject) => string, text?: string): string {
+  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const kept = errors.filter((e) => !alternatives.some((a) => a !== e && e.schemaPath.startsWith(`${a.schemaPath}/`)));
+  const lines = [
+    ...new Set(
+      kept.map((error) => {
+        const pointer = error.keyword === 'additionalProperties' ? `${error.instancePath}/${String(error.params.additionalProperty)}` : error.instancePath;
+        const where = text === undefined ? undefined : (locatePointer(text, pointer) ?? locatePointer(text, error.instancePath));
+        return `${where ? `${where}: ` : ''}${describeOne(error)}`;
+      }),
+    ),
+  ];
+  return lines.length === 1 ? lines[0]! : `${lines.length} problems:\n  ${lines.join('\n  ')}`;
 }
 
 function describe(error: ErrorObject): string {

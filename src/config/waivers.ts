@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { UsageError } from '../core/errors.ts';
-import { readJsonFile } from '../core/json-file.ts';
+import { readJsonSource } from '../core/json-file.ts';
+import { listProblems } from './schema.ts';
 
 /** An accepted, dated exception to the gate for one check (waivers.schema.json). */
 export interface Waiver {
@@ -43,9 +44,9 @@ function compiled(): { file: ValidateFunction; list: ValidateFunction } {
 
 /** Reads and validates a waivers file (--waivers FILE): `{ "waivers": [ … ] }`. */
 export function loadWaiversFile(path: string): Waiver[] {
-  const parsed = readJsonFile(path, 'waivers file');
+  const { json: parsed, text } = readJsonSource(path, 'waivers file');
   const validate = compiled().file;
-  if (!validate(parsed)) throw new UsageError(`waivers file ${path}: ${describe(validate.errors ?? [], parsed)}`);
+  if (!validate(parsed)) throw new UsageError(`waivers file ${path}: ${describe(validate.errors ?? [], parsed, text)}`);
   return (parsed as { waivers: Waiver[] }).waivers.map(copy);
 }
 
@@ -82,23 +83,26 @@ export function waiverOf(id: string, waivers: readonly Waiver[], today: string):
 
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 
-/** Schema errors as one readable line: where, what is wrong, and the value found. */
-function describe(errors: readonly ErrorObject[], data: unknown): string {
-  const shown = errors.slice(0, 3).map((error) => {
-    const where = error.instancePath === '' ? 'the top level' : error.instancePath;
-    const params = error.params as Record<string, unknown>;
-    if (error.keyword === 'additionalProperties') return `${where}: unknown field "${String(params.additionalProperty)}"`;
-    if (error.keyword === 'required') return `${where}: missing "${String(params.missingProperty)}"`;
-    const found = valueAt(data, error.instancePath);
-    const what =
-      error.keyword === 'pattern' && /check$/.test(error.instancePath)
-        ? 'must be a check id such as ENUM-002'
-        : error.keyword === 'format' && params.format === 'date'
-          ? 'must be a date YYYY-MM-DD'
-          : (error.message ?? error.keyword);
-    return `${where} ${what} (got ${JSON.stringify(found)})`;
-  });
-  return shown.join('; ') + (errors.length > 3 ? `; and ${errors.length - 3} more` : '');
+/** Every schema error: where (line and column when the file's text is known), what is wrong, and the value found. */
+function describe(errors: readonly ErrorObject[], data: unknown, text?: string): string {
+  return listProblems(
+    errors,
+    (error) => {
+      const where = error.instancePath === '' ? 'the top level' : error.instancePath;
+      const params = error.params as Record<string, unknown>;
+      if (error.keyword === 'additionalProperties') return `${where}: unknown field "${String(params.additionalProperty)}"`;
+      if (error.keyword === 'required') return `${where}: missing "${String(params.missingProperty)}"`;
+      const found = valueAt(data, error.instancePath);
+      const what =
+        error.keyword === 'pattern' && /check$/.test(error.instancePath)
+          ? 'must be a check id such as ENUM-002'
+          : error.keyword === 'format' && params.format === 'date'
+            ? 'must be a date YYYY-MM-DD'
+            : (error.message ?? error.keyword);
+      return `${where} ${what} (got ${found === undefined ? 'nothing' : JSON.stringify(found)})`;
+    },
+    text,
+  );
 }
 
 function valueAt(data: unknown, pointer: string): unknown {

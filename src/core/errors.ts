@@ -39,3 +39,8 @@ export class CheckFailure extends Error {
 export class HarnessError extends Error {
   override name = 'HarnessError';
 }
+
+/** The user pressed Ctrl-C at a question (conform init): exit 130, quietly, nothing written. */
+export class PromptCancelled extends Error {
+  override name = 'PromptCancelled';
+}

@@ -16,6 +16,8 @@ export interface Disagreement {
   /** The value on each side; `undefined` when the side has no such field. */
   values?: Record<SideName, unknown>;
   note: string;
+  /** A staging row that carries a field staging omits: the shape is wrong, whatever the value. */
+  projection?: true;
 }
 
 /**
@@ -58,7 +60,14 @@ export function compareRows(itemId: string, rows: Record<SideName, Row>, profile
     const stagingOnly = !STAGING_ROW_FIELDS.includes(field);
     const omittedBy = sideNames.filter((side) => has[side] && profiles[side] === 'staging' && stagingOnly);
     for (const side of omittedBy) {
-      found.push({ itemId, where: 'list row', field, values, note: `the ${side} row carries ${field}, which the staging profile omits from list rows` });
+      found.push({
+        itemId,
+        where: 'list row',
+        field,
+        values,
+        note: `the ${side} row carries ${field}, which the staging profile omits from list rows`,
+        projection: true,
+      });
     }
     if (omittedBy.length > 0) continue;
     if (has.target && has.against) {

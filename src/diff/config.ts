@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { integerOption, type OptionValues } from '../config/options.ts';
 import { DEFAULT_MAX_REQUESTS, resolveRemoteTarget, resolveReporters, resolveRunConfig, targetSecrets, type RemoteTarget } from '../config/resolve.ts';
@@ -20,6 +21,10 @@ export interface DiffConfig {
   out?: { dir: string } | { stdout: true };
   /** Of the run's reporters, the ones a diff writes: terminal (text), json (diff.json), github (step summary). */
   reporters: ReporterName[];
+  /** Fields named with --ignore-field. */
+  ignoreFields: string[];
+  /** Journals of earlier runs whose toggled-and-restored items are known; `explicit` when given with --journal. */
+  journals: { path: string; explicit: boolean }[];
   /** Both sides' keys, extra header values and proxy passwords. */
   secrets: readonly string[];
 }
@@ -57,6 +62,8 @@ export function resolveDiffConfig(values: OptionValues, env: Env, cwd: string): 
     sample: DIFF_SAMPLE,
     maxRequests: integerOption('max-requests', values['max-requests'], 10, 1_000_000) ?? DEFAULT_MAX_REQUESTS,
     timeoutMs: run.settings.timeoutMs,
+    ignoreFields: ignoreFields(values['ignore-field'] ?? []),
+    journals: journalFiles(values.journal, cwd),
     secrets: [run.target, against].flatMap(targetSecrets),
   };
 }
@@ -96,4 +103,22 @@ function diffOutput(values: OptionValues, env: Env, cwd: string): Pick<DiffConfi
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** `--ignore-field a --ignore-field b` or `--ignore-field a,b`. */
+function ignoreFields(values: readonly string[]): string[] {
+  const fields = values.flatMap((v) => v.split(',')).map((f) => f.trim());
+  if (fields.some((f) => f === '')) throw new UsageError('--ignore-field needs a field name');
+  return [...new Set(fields)];
+}
+
+/** --journal FILE, else the journal a run in this folder leaves in ./conform-report, when there is one. */
+function journalFiles(flag: string | undefined, cwd: string): DiffConfig['journals'] {
+  if (flag !== undefined) {
+    const path = resolve(cwd, flag);
+    if (!existsSync(path)) throw new UsageError(`--journal: no journal at ${path}`);
+    return [{ path, explicit: true }];
+  }
+  const path = resolve(cwd, 'conform-report', 'journal.jsonl');
+  return existsSync(path) ? [{ path, explicit: false }] : [];
 }

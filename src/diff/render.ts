@@ -1,4 +1,5 @@
 import { sideNames, type Disagreement } from './compare.ts';
+import type { IgnoredField } from './ignore.ts';
 import { agrees, type DiffReport } from './run.ts';
 
 /** What `--out DIR` writes: the whole report, every disagreement with both values. */
@@ -85,9 +86,21 @@ function summaryLines(report: DiffReport): string[] {
   lines.push(
     `list rows: ${report.rowsCompared} compared; single reads: ${report.sampled.length} sampled item(s) compared (seed ${report.seed}); ${report.requests} request(s)`,
   );
+  if (report.ignored.length > 0) lines.push(`not counted: ${report.ignored.map(ignoredText).join('; ')}`);
   const counted = [onlyCount > 0 ? `${onlyCount} id(s) on one side only` : '', countByKind(report.disagreements)].filter(Boolean).join('; ');
   lines.push(agrees(report) ? 'verdict: the deployments agree; exit 0' : `verdict: the deployments disagree (${counted}); exit 1`);
   return lines;
+}
+
+function ignoredText(ignored: IgnoredField): string {
+  const where = ignored.differedOn > 0 ? `differed on ${ignored.differedOn} item(s)` : 'never differed';
+  const why =
+    ignored.reason === 'modification stamp'
+      ? 'a modification stamp, which the spec does not fix'
+      : ignored.reason === '--ignore-field'
+        ? 'named by --ignore-field'
+        : `on items a conform run toggled and put back (${ignored.journal})`;
+  return `${ignored.field} (${why}; ${where})`;
 }
 
 /** diff.json: the report as data, with the verdict. A side that lacks a field has no entry in `values`. */

@@ -1,5 +1,6 @@
 import { idOf, type Row } from '../spec/lenient.ts';
 import { compareIds, compareRecords, compareRows, sampleIds, sideNames, type Disagreement, type SideName } from './compare.ts';
+import { applyIgnoreRules, type IgnoredField, type IgnoreRules } from './ignore.ts';
 import { readCollection, readRecord, RequestBudget, type DiffSide } from './read.ts';
 
 export interface DiffOptions {
@@ -7,6 +8,8 @@ export interface DiffOptions {
   /** How many common items get a single read on both sides. */
   sample: number;
   maxRequests: number;
+  /** What does not count as a difference besides modification stamps: --ignore-field, and the items a conform run changed and put back. */
+  ignore?: IgnoreRules;
 }
 
 export interface DiffReport {
@@ -18,6 +21,8 @@ export interface DiffReport {
   seed: number;
   requests: number;
   disagreements: Disagreement[];
+  /** Fields whose differences were not counted, and why. */
+  ignored: IgnoredField[];
 }
 
 /**
@@ -55,6 +60,7 @@ export async function diffDeployments(target: DiffSide, against: DiffSide, optio
     }
   }
 
+  const counted = applyIgnoreRules(disagreements, options.ignore ?? { fields: [], touched: [] });
   const summary = (side: SideName) => ({ label: sides[side].label, baseUrl: sides[side].baseUrl, profile: sides[side].profile, items: byId[side].size });
   return {
     sides: Object.fromEntries(sideNames.map((s) => [s, summary(s)])) as DiffReport['sides'],
@@ -64,7 +70,8 @@ export async function diffDeployments(target: DiffSide, against: DiffSide, optio
     sampled,
     seed: options.seed,
     requests: budget.used,
-    disagreements,
+    disagreements: counted.kept,
+    ignored: counted.ignored,
   };
 }
 

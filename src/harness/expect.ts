@@ -108,3 +108,18 @@ export function badRequestWithErrors(...args: unknown[]): void {
   if (!(errors && errors.length > 0))
     throw new CheckFailure(`${what}: the 400 body must carry a non-empty errors list; found ${shapeOf(ex.response.json)}`, ex.seq, clause);
 }
+
+/**
+ * A value as a failure message shows it: `absent` for a missing field, JSON for objects and lists
+ * (cut to a readable length), never JavaScript's `undefined`, `[object Object]` or `NaN`.
+ */
+export function asText(value: unknown): string {
+  if (value === undefined) return 'absent';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'not a number';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) {
+    const text = JSON.stringify(value);
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  }
+  return String(value);
+}

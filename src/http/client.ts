@@ -3,7 +3,7 @@ import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../core/errors.ts';
 import { MASK, redactor } from '../core/redact.ts';
 import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
-import { createDispatcher, type NetworkOptions } from './network.ts';
+import { createDispatcher, proxyFor, shownProxy, type NetworkOptions } from './network.ts';
 import { RateLimiter, type Pause, type Resumption } from './rate-limit.ts';
 import { SendGate } from './send-gate.ts';
 
@@ -351,7 +351,10 @@ export class ApiClient {
       .map((e) => (e as { code?: unknown } | undefined)?.code)
       .find((c) => typeof c === 'string');
     const tls = typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
-    return this.redact(tls ? `${message} (a private certificate authority? trust it with --ca-cert FILE)` : message);
+    // Through a proxy, a refused or failed connection is the proxy's as likely as the target's: name it.
+    const proxy = proxyFor(this.origin, this.options.network?.proxy);
+    const via = proxy ? ` (through the proxy ${shownProxy(proxy.url)} from ${proxy.variable}: is it running, and does it let the request through?)` : '';
+    return this.redact(tls ? `${message} (a private certificate authority? trust it with --ca-cert FILE)${via}` : `${message}${via}`);
   }
 }
 

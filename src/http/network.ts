@@ -65,3 +65,34 @@ export function headerProblem(name: string, value: string): string | undefined {
   if (/[\r\n\0]/.test(value)) return `the value of ${name} contains a line break`;
   return undefined;
 }
+
+/** The proxy a request to `origin` goes through (as undici picks it: by scheme, unless NO_PROXY names the host), with its variable. */
+export function proxyFor(origin: string, proxy: ProxySettings | undefined): { url: string; variable: string } | undefined {
+  if (!proxy) return undefined;
+  const target = new URL(origin);
+  const https = target.protocol === 'https:';
+  const url = https ? proxy.https : proxy.http;
+  if (!url || bypassed(target, proxy.noProxy)) return undefined;
+  return { url, variable: https ? 'HTTPS_PROXY' : 'HTTP_PROXY' };
+}
+
+function bypassed(target: URL, noProxy: string | undefined): boolean {
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  return (noProxy ?? '')
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      if (entry === '*') return true;
+      const [host, entryPort] = entry.replace(/^\*?\./, '.').split(':') as [string, string | undefined];
+      if (entryPort !== undefined && entryPort !== port) return false;
+      const name = target.hostname;
+      return host.startsWith('.') ? name.endsWith(host) || name === host.slice(1) : name === host || name.endsWith(`.${host}`);
+    });
+}
+
+/** A proxy URL fit to print: its password masked. */
+export function shownProxy(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString().replace(/\/$/, '');
+}

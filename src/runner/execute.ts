@@ -89,7 +89,7 @@ export async function execute(
     knownChecks: ids.all,
   });
   const result: RunResult = {
-    schemaVersion: 4,
+    schemaVersion: 5,
     tool: { name: PACKAGE_NAME, version: version() },
     target: { label: target.label, url: target.baseUrl, profile: target.profile },
     seed: plan.settings.seed,

@@ -2,7 +2,7 @@ import type { TargetChoice } from '../config/plan.ts';
 import { NoVerdictError, TransportError, UsageError } from '../core/errors.ts';
 import { Api, endpoints } from '../http/api.ts';
 import { ApiClient, type RateLimitNotice, type TransportCounts } from '../http/client.ts';
-import type { NetworkOptions } from '../http/network.ts';
+import { proxyFor, type NetworkOptions } from '../http/network.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
@@ -85,21 +85,25 @@ export async function openTarget(
 export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
   // Both reads go out together (one round trip); the list's answer is judged only once the key is known to be accepted.
-  const [types, list] = await Promise.allSettled([answer(() => api.types()), answer(() => api.list({ per_page: 1 }))]);
+  const proxy = proxyFor(target.baseUrl, target.network?.proxy);
+  // The client's message names the proxy and where it was set.
+  const unreachable = proxy ? 'no answer through the proxy' : 'target unreachable';
+  const [types, list] = await Promise.allSettled([answer(() => api.types(), unreachable), answer(() => api.list({ per_page: 1 }), unreachable)]);
   if (types.status === 'rejected') throw types.reason;
   const status = types.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
-  if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
+  // 501 says the server does not implement the method at all: a static file server, not a sick Agent API.
+  if (status >= 500 && status !== 501) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
   if (list.status === 'rejected') throw list.reason;
   ensureAgentApi(target.baseUrl, types.value, list.value);
 }
 
-async function answer(send: () => Promise<Exchange>): Promise<Exchange> {
+async function answer(send: () => Promise<Exchange>, unreachable: string): Promise<Exchange> {
   try {
     return await send();
   } catch (error) {
-    if (error instanceof TransportError) throw new NoVerdictError(`target unreachable: ${error.message}`);
+    if (error instanceof TransportError) throw new NoVerdictError(`${unreachable}: ${error.message}`);
     throw error;
   }
 }
@@ -112,7 +116,7 @@ async function answer(send: () => Promise<Exchange>): Promise<Exchange> {
 function ensureAgentApi(baseUrl: string, types: Exchange, list: Exchange): void {
   const { status } = list.response;
   const sent = `POST ${baseUrl}${endpoints.list}`;
-  if (status >= 500) throw new NoVerdictError(`the target is not healthy: ${sent} answered ${status}`);
+  if (status >= 500 && status !== 501) throw new NoVerdictError(`the target is not healthy: ${sent} answered ${status}`);
   const typesProblem = notAList(types.response);
   let problem = status === 401 || status === 403 ? (typesProblem ? `answered ${status}` : undefined) : notAList(list.response);
   if (problem === undefined) return;
@@ -130,7 +134,7 @@ export function notAList(response: Exchange['response']): string | undefined {
   const { status } = response;
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
   const typed = type ? ` (${type})` : '';
-  if (status === 404 || status === 405 || status === 410) return `answered ${status}${typed}`;
+  if (status === 404 || status === 405 || status === 410 || status === 501) return `answered ${status}${typed}`;
   if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(response.text)) return `answered ${status} with an HTML page`;
   if (status < 200 || status >= 300) return undefined;
   const body = response.json;

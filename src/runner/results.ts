@@ -4,6 +4,7 @@ import type { CheckInfo, CheckMeta, RecordedFailure } from '../harness/meta.ts';
 import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
 import type { PACKAGE_NAME } from '../core/package-name.ts';
+import { clauses } from '../spec/clauses.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -23,6 +24,8 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
   message?: string;
   exchange?: RecordedFailure['exchange'];
   reproduction?: string;
+  /** The spec clause the failed assertion enforces, with its statement, so that a report reads without `conform explain`. */
+  clause?: { id: string; section: string; text: string };
   durationMs: number;
   /** Requests sent while the check ran; the run's shared reads (walks, uses) count where they were sent. */
   requests?: number;
@@ -125,11 +128,17 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     message: failure?.message || fallback,
     ...(failure?.exchange ? { exchange: failure.exchange } : {}),
     ...(failure?.reproduction ? { reproduction: failure.reproduction } : {}),
+    ...clauseOf(failure?.clause),
   };
 }
 
+function clauseOf(id: string | undefined): Pick<CheckResult, 'clause'> {
+  const clause = id === undefined ? undefined : clauses.find((c) => c.id === id);
+  return clause ? { clause: { id: clause.id, section: clause.section, text: clause.statement } } : {};
+}
+
 export interface RunResult {
-  schemaVersion: 4;
+  schemaVersion: 5;
   tool: { name: typeof PACKAGE_NAME; version: string };
   target: { label: string; url: string; profile: string };
   seed: number;

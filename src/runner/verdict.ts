@@ -3,7 +3,8 @@ import { defaultGate, type GateOptions } from '../config/plan.ts';
 import { isExpired, waiverOf, type Waiver } from '../config/waivers.ts';
 
 /** Every exit code conform gives, in one table: a run's verdicts, pact verify's and diff's alike; done is any other command that did what it was asked. */
-export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, incomplete: 3, 'no verdict': 3, done: 0 } as const;
+/** 130 is the shell's code for a command ended by Ctrl-C (128 + SIGINT). */
+export const exitCodes = { conforms: 0, 'does not conform': 1, usage: 2, incomplete: 3, 'no verdict': 3, done: 0, 'cancelled at a prompt': 130 } as const;
 
 export { defaultGate, type FailOn, type GateOptions } from '../config/plan.ts';
 export type { Counts, Verdict } from './results.ts';

@@ -97,7 +97,7 @@ export function syntheticRun(
   const gate = decide.gate ?? defaultGate;
   const decision = decideVerdict(sorted, gate, decide.circumstances);
   return {
-    schemaVersion: 4,
+    schemaVersion: 5,
     tool: { name: 'agent-api-conform', version: '0.1.0' },
     target: { label: 'reference & <friends>', url: 'http://127.0.0.1:4010', profile: 'primary' },
     seed: 424242,
