@@ -2,8 +2,11 @@
  * The kill rate of mutants written blind: every check runs against each mutant of the named registry
  * areas (their `kills` are not consulted), and a mutant counts as killed when some check fails under
  * every seed. Prints, per mutant, the checks that failed (with their level) and a summary line.
- *   node --import tsx scripts/blind-score.ts --areas blind-round-1[,blind-round-2] [--seeds 1,2,3,4,5] [--workers N] [--json]
+ *   node --import tsx scripts/blind-score.ts --areas blind-round-1[,blind-round-2] [--seeds 1,2,3,4,5] [--workers N] [--json] [--jsonl FILE]
+ * --jsonl FILE appends one row per mutant as each batch of mutants finishes, so a long measurement that is
+ * cut off keeps what it measured (a mutant already in FILE is not measured again).
  */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mutantsByArea } from '../fixtures/mutants/index.ts';
 import { DEFAULT_SEEDS, defaultWorkers, selfTest, type SelfTestRow } from './mutation-score.ts';
 
@@ -51,7 +54,28 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const workers = Number(value('--workers') ?? defaultWorkers());
   // Every check runs: a blind mutant's kills are what this script finds out.
   const blindOnly = (id: string) => ids.has(id);
-  const rows = (await selfTest(blindOnly, { seeds, workers, ignoreKills: true })).filter((r) => r.kind === 'mutant').map(blindRow);
+  const jsonl = value('--jsonl');
+  const measure = async (only: (id: string) => boolean) =>
+    (await selfTest(only, { seeds, workers, ignoreKills: true })).filter((r) => r.kind === 'mutant').map(blindRow);
+  let rows: BlindRow[];
+  if (jsonl) {
+    const done = existsSync(jsonl)
+      ? readFileSync(jsonl, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as BlindRow)
+      : [];
+    const todo = [...ids].filter((id) => !done.some((r) => r.id === id));
+    for (let i = 0; i < todo.length; i += workers * 2) {
+      const batch = new Set(todo.slice(i, i + workers * 2));
+      const measured = await measure((id) => batch.has(id));
+      for (const row of measured) appendFileSync(jsonl, `${JSON.stringify(row)}\n`);
+      done.push(...measured);
+    }
+    rows = done.filter((r) => ids.has(r.id));
+  } else {
+    rows = await measure(blindOnly);
+  }
   if (args.includes('--json')) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);
   } else {
