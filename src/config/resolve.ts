@@ -148,7 +148,7 @@ export interface TargetRequest {
   /** The profile when neither the flag nor the targets file names one. */
   defaultProfile: ProfileName;
   /** The keys, given the targets-file entry (none for a URL); `where` names the target in an error. */
-  keys: (entry: TargetEntry | undefined, where: string) => { primary: string; other?: string; keySource?: string };
+  keys: (entry: TargetEntry | undefined, where: string) => { primary: string; other?: string; keySource?: string; otherKeySource?: string };
 }
 
 /** A URL or a named target of the targets file, with its keys, profile and network settings: the one resolution of every remote target. */
@@ -157,10 +157,19 @@ export function resolveRemoteTarget(args: OptionValues, env: Env, cwd: string, r
   const entry = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? undefined : namedTarget(name, args.config, cwd, flag);
   const baseUrl = entry ? parseBaseUrl(entry.url, `target '${name}'`) : parseBaseUrl(name, flag);
   const label = entry ? name : baseUrl;
-  const { keySource, ...keys } = request.keys(entry, label);
+  const { keySource, otherKeySource, ...keys } = request.keys(entry, label);
   const profile = request.profileFlag ?? entry?.profile ?? request.defaultProfile;
   const network = entry ? resolveNetwork(args, env, cwd, entry, name) : resolveNetwork(args, env, cwd);
-  return { kind: 'remote', baseUrl, profile, label, keys, ...(keySource !== undefined ? { keySource } : {}), network };
+  return {
+    kind: 'remote',
+    baseUrl,
+    profile,
+    label,
+    keys,
+    ...(keySource !== undefined ? { keySource } : {}),
+    ...(otherKeySource !== undefined ? { otherKeySource } : {}),
+    network,
+  };
 }
 
 /**
@@ -277,7 +286,11 @@ function resolveKeys(args: OptionValues, env: Env, keyEnv: string, otherKeyEnv: 
   if (primary === undefined || keySource === undefined) throw new UsageError(`no key for ${target}: pass --key or set ${keyEnv}`);
   const other = nonEmpty(args['other-key']) ?? nonEmpty(env[otherKeyEnv]) ?? nonEmpty(env[DEFAULT_OTHER_KEY_ENV]);
   if (other !== undefined && other === primary) throw new UsageError('--other-key must belong to a different user than --key');
-  return other === undefined ? { primary, keySource } : { primary, other, keySource };
+  if (other === undefined) return { primary, keySource };
+  const fromConfig = otherKeyEnv !== DEFAULT_OTHER_KEY_ENV && fromEnv(otherKeyEnv) !== undefined;
+  const otherKeySource =
+    nonEmpty(args['other-key']) !== undefined ? '--other-key' : fromConfig ? `${otherKeyEnv} (named by otherKeyEnv in the config file)` : DEFAULT_OTHER_KEY_ENV;
+  return { primary, other, keySource, otherKeySource };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
