@@ -9,7 +9,7 @@
  * flag differs from before the run are counted: that must be 0.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -108,7 +108,18 @@ async function togglingPhase(dataset: Dataset, rttMs: number): Promise<number> {
   }
 }
 
+/**
+ * One try; a run whose toggling phase ended before the drawn moment (runs differ in length, more so
+ * on a busy machine) is not a try: it is drawn again, earlier.
+ */
 async function oneTry(dataset: Dataset, rttMs: number, phaseMs: number, index: number): Promise<CancelTry> {
+  for (let draw = 0, share = 1; ; draw++, share /= 2) {
+    const done = await attempt(dataset, rttMs, phaseMs * share, index);
+    if (done || draw === 3) return done ?? Promise.reject(new Error(`try ${index + 1}: the run ended before every moment drawn`));
+  }
+}
+
+async function attempt(dataset: Dataset, rttMs: number, phaseMs: number, index: number): Promise<CancelTry | undefined> {
   const kind = KINDS[index % KINDS.length]!;
   let firstToggle: () => void = () => {};
   const toggled = new Promise<void>((resolve) => (firstToggle = resolve));
@@ -132,6 +143,7 @@ async function oneTry(dataset: Dataset, rttMs: number, phaseMs: number, index: n
       signals.push(`${signal}@${Math.round(performance.now() - started)}ms`);
     };
     send(kind.first);
+    if (signals.length === 0) return undefined;
     if (kind.early) timers.push(setTimeout(() => send('SIGTERM'), 50 + Math.random() * 350));
     timers.push(
       setTimeout(() => send('SIGTERM'), SECOND_SIGNAL_MS),
@@ -140,6 +152,8 @@ async function oneTry(dataset: Dataset, rttMs: number, phaseMs: number, index: n
     const { code, signal } = await run.exited;
     const exitS = (performance.now() - started) / 1000;
     for (const timer of timers) clearTimeout(timer);
+    // The signal came as the run was ending on its own (its report has a verdict of its own): not a try.
+    if (finishedOnItsOwn(join(dir, 'report.json'))) return undefined;
     await sleep(DRAIN_MS);
     const lines = run
       .output()
@@ -167,6 +181,14 @@ async function oneTry(dataset: Dataset, rttMs: number, phaseMs: number, index: n
     for (const timer of timers) clearTimeout(timer);
     await t.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function finishedOnItsOwn(reportPath: string): boolean {
+  try {
+    return !/interrupted/.test((JSON.parse(readFileSync(reportPath, 'utf8')) as { reason?: string }).reason ?? '');
+  } catch {
+    return false;
   }
 }
 

@@ -129,12 +129,14 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
       stop: stopping.signal,
       reporters: progress ? [new ProgressReporter(out, style, people.isTTY === true && !io.env.CI)] : [],
     }).finally(() => {
-      // Until the process ends, a later signal still finds the handler (which then quits at once if the restore is over).
       if (!stopping.signal.aborted) {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
+        return runner.close();
       }
-      return runner.close();
+      // Interrupted: the kept values are back; the CI's grace period is not spent waiting for vitest to shut
+      // its worker down (the process ends once the reports are written, below). A later signal still finds the handler.
+      void runner.close().catch(() => undefined);
     });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
     const fileReporters = output.reportToStdout ? output.reporters.filter((r) => r !== 'json') : output.reporters;
@@ -149,6 +151,7 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
     // Without the terminal reporter a person (or CI log) still gets the failures and the verdict line.
     out(renderSummary(result, style, { quiet: output.quiet || !terminal }));
     if (terminal && written.length > 0 && !output.quiet) out(`reports: ${written.join(', ')}\n`);
+    if (stopping.signal.aborted) setImmediate(() => process.exit(result.exitCode));
     return result.exitCode;
   } finally {
     await target.close();

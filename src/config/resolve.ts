@@ -38,6 +38,8 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   }
   const fcPath = args['fc-path'];
   if (fcPath !== undefined) checkFcPath(fcPath, args.seed);
+  const fcReplayPath = args['fc-replay-path'];
+  if (fcReplayPath !== undefined) checkFcReplayPath(fcReplayPath, fcPath);
   const target = resolveTarget(args, env, cwd, profileFlag);
   const remote = target.kind === 'remote';
   const reportToStdout = args.out === '-';
@@ -55,7 +57,16 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   const gate = { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true };
   return frozen({
     target,
-    settings: { timeoutMs, concurrency, rps, maxRequests, seed, runs, ...(fcPath !== undefined ? { fcPath } : {}) },
+    settings: {
+      timeoutMs,
+      concurrency,
+      rps,
+      maxRequests,
+      seed,
+      runs,
+      ...(fcPath !== undefined ? { fcPath } : {}),
+      ...(fcReplayPath !== undefined ? { fcReplayPath } : {}),
+    },
     deadlineSeconds,
     only,
     skip,
@@ -97,6 +108,13 @@ function resolveWaivers(args: OptionValues, cwd: string, target: TargetChoice): 
 function checkFcPath(path: string, seed: string | undefined): void {
   if (!/^\d+(:\d+)*$/.test(path)) throw new UsageError(`--fc-path must be a fast-check path such as 4:1:0 (as a failure prints it), got '${path}'`);
   if (seed === undefined) throw new UsageError('--fc-path needs the --seed it was printed with');
+}
+
+/** fast-check's replay path of a model run (which of the generated commands ran): base-64 digits and one ':'; it goes with the --fc-path it was printed with. */
+function checkFcReplayPath(path: string, fcPath: string | undefined): void {
+  if (!/^[A-Za-z0-9+/]*:[A-Za-z0-9+/]*$/.test(path))
+    throw new UsageError(`--fc-replay-path must be a fast-check replay path such as AAAB:g (as a model-based failure prints it), got '${path}'`);
+  if (fcPath === undefined) throw new UsageError('--fc-replay-path needs the --fc-path and --seed it was printed with');
 }
 
 /** With `--out -` only the JSON report can go to stdout; the terminal summary goes to stderr. */
