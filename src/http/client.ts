@@ -107,8 +107,6 @@ export class ApiClient {
   private readonly gate: SendGate;
   /** Aborted by stop(): every request in flight ends, and nothing more is sent. */
   private readonly stopping = new AbortController();
-  /** Rejects once stop() is called: what a request waiting for its turn (a slot, the pace, a 429 pause) races. */
-  private readonly stopped: Promise<never>;
 
   constructor(private readonly options: ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -119,10 +117,6 @@ export class ApiClient {
     this.limiter = new RateLimiter({ ceiling: options.rps ?? 0, ...(options.startRps !== undefined ? { start: options.startRps } : {}) });
     this.retriesLeft = options.retryBudget ?? 200;
     this.gate = new SendGate(options.connections ?? 8);
-    this.stopped = new Promise<never>((_, reject) =>
-      this.stopping.signal.addEventListener('abort', () => reject(this.notSent('the run was interrupted')), { once: true }),
-    );
-    this.stopped.catch(() => undefined);
     this.pool = createDispatcher(this.origin, options.network ?? {}, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 4_000,
@@ -195,7 +189,7 @@ export class ApiClient {
       this.options.onTransport?.({ retries: 1, rateLimited: 0, rateLimitWaitMs: 0 });
       const waitedMs = Math.min(MAX_WAIT_MS, (exchange && retryAfterMs(exchange)) ?? 150 * 2 ** (attempt - 1) * (1 + Math.random()));
       retries.push({ ...(exchange ? { status: exchange.response.status } : { error: failure!.message }), waitedMs: Math.round(waitedMs) });
-      await Promise.race([sleep(waitedMs), this.stopped]);
+      await this.untilStopped(sleep(waitedMs));
     }
   }
 
@@ -219,6 +213,20 @@ export class ApiClient {
     return new TransportError(`not sent: ${why}`, false);
   }
 
+  /** `work`, or a TransportError as soon as stop() is called: what a request waiting for its turn (a slot, the pace, a pause) awaits. */
+  private untilStopped<T>(work: Promise<T>): Promise<T> {
+    const signal = this.stopping.signal;
+    if (signal.aborted) return Promise.reject(this.notSent('the run was interrupted'));
+    return new Promise<T>((resolve, reject) => {
+      const onStop = () => reject(this.notSent('the run was interrupted'));
+      signal.addEventListener('abort', onStop, { once: true });
+      work.then(
+        (value) => (signal.removeEventListener('abort', onStop), resolve(value)),
+        (error: unknown) => (signal.removeEventListener('abort', onStop), reject(error)),
+      );
+    });
+  }
+
   /** The write firewall: only the kept toggle and declared probes may change anything (§1). */
   private guardWrite(spec: RequestSpec): void {
     const isListRead = spec.method === 'POST' && spec.path === '/artifacts.php';
@@ -239,7 +247,7 @@ export class ApiClient {
     }
     if (this.isStopped) throw new TransportError(`${spec.method} ${spec.path}: not sent, the run was interrupted`, false);
     this.spent++;
-    const leave = await Promise.race([this.gate.enter(this.options.inBackground?.() === true), this.stopped]);
+    const leave = await this.untilStopped(this.gate.enter(this.options.inBackground?.() === true));
     try {
       return await this.sendOnce(spec, waitLimit);
     } finally {
@@ -250,7 +258,7 @@ export class ApiClient {
   private async sendOnce(spec: RequestSpec, waitLimit: number): Promise<Exchange> {
     let sentAt: number;
     try {
-      sentAt = await Promise.race([this.limiter.take(waitLimit), this.stopped]);
+      sentAt = await this.untilStopped(this.limiter.take(waitLimit));
       if (this.isStopped) throw this.notSent('the run was interrupted');
     } catch (error) {
       this.spent--;
