@@ -3,7 +3,7 @@
  * Prints median wall time, CPU time, requests and peak memory of the conform process, the floor of
  * each served run, the critical path of each networked run, the ratios between sizes, and the targets.
  *
- *   npm run bench -- [--sizes 120,5000,50000] [--repeat 3] [--mode served|embedded] [--rows user,served,network] [--rtt 40] [--json]
+ *   npm run bench -- [--sizes 120,5000,50000] [--repeat 3] [--mode served|embedded] [--rows user,served,network,cancel] [--tries 10] [--rtt 40] [--json]
  *
  * Every run is the real CLI (`node bin/conform.js`) in a child process. The ways it reaches a collection:
  *  - user path (120 items): `conform` with no target, so the embedded reference starts inside
@@ -17,6 +17,11 @@
  *  - network (120 items): served, through a loopback proxy that delays each direction by half of
  *    --rtt, once with --rps 0 --concurrency 32 and once with the remote defaults (--concurrency 6
  *    --rps 100). The critical path is the longest chain of requests that waited for each other.
+ *  - cancel (issue 24; only with --rows cancel): through the same proxy with the remote defaults, a signal at
+ *    a random moment of the toggling phase, as a cancelled CI job sends them: SIGINT (or SIGTERM),
+ *    SIGTERM 7.5 s later and SIGKILL 2.5 s after that if the process is still there; one try in three
+ *    adds a SIGTERM during the restore. Time from the first signal to exit, exit code, and the items
+ *    whose kept flag differs from before the run once the process is gone (must be 0). See cancel-bench.ts.
  * Every served and networked run also has a floor: the same requests sent again with undici, in
  * order, with the same --concurrency and --rps and through the same kind of proxy, checking nothing.
  * "× floor" is the harness's overhead: its own work plus the requests that had to wait for others.
@@ -30,6 +35,7 @@ import { startReference, type RunningReference } from '../fixtures/reference/ser
 import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
 import { packageRoot } from '../src/runner/vitest-host.ts';
 import { criticalPath, replay, startDelayProxy, type DelayProxy, type SentRequest } from './bench-network.ts';
+import { measureCancel, renderCancel, type CancelTry } from './cancel-bench.ts';
 
 const USER_PATH_TARGET_S = 2.5;
 const SCALE_TARGET = 1.5;
@@ -49,7 +55,7 @@ const NETWORK_ROWS = [
 const REQUESTS_BEFORE = 803;
 const REQUESTS_WHEN_ISSUE_15_WAS_WRITTEN = 650;
 
-type RowKind = 'user' | 'served' | 'network';
+type RowKind = 'user' | 'served' | 'network' | 'cancel';
 
 interface Options {
   sizes: number[];
@@ -57,6 +63,8 @@ interface Options {
   mode: 'served' | 'embedded';
   rows: RowKind[];
   rttMs: number;
+  /** Tries of the cancel row. */
+  tries: number;
   json: boolean;
 }
 
@@ -88,7 +96,7 @@ interface Row {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { sizes: [120, 5_000, 50_000], repeat: 3, mode: 'served', rows: ['user', 'served', 'network'], rttMs: 40, json: false };
+  const options: Options = { sizes: [120, 5_000, 50_000], repeat: 3, mode: 'served', rows: ['user', 'served', 'network'], rttMs: 40, tries: 10, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -107,12 +115,13 @@ function parseOptions(argv: readonly string[]): Options {
       options.mode = mode;
     } else if (arg === '--rows') {
       const rows = value().split(',');
-      const unknown = rows.filter((r) => !['user', 'served', 'network'].includes(r));
-      if (unknown.length > 0 || rows.length === 0) throw new Error('--rows is a list of user, served, network');
+      const unknown = rows.filter((r) => !['user', 'served', 'network', 'cancel'].includes(r));
+      if (unknown.length > 0 || rows.length === 0) throw new Error('--rows is a list of user, served, network, cancel');
       options.rows = rows as RowKind[];
     } else if (arg === '--rtt') options.rttMs = positive(value(), '--rtt');
+    else if (arg === '--tries') options.tries = positive(value(), '--tries');
     else if (arg === '--json') options.json = true;
-    else throw new Error(`unknown option ${arg} (options: --sizes, --repeat, --mode, --rows, --rtt, --json)`);
+    else throw new Error(`unknown option ${arg} (options: --sizes, --repeat, --mode, --rows, --tries, --rtt, --json)`);
   }
   return options;
 }
@@ -400,7 +409,15 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
 
 const options = parseOptions(process.argv.slice(2));
 const before = loadavg()[0]!;
-const rows = await measure(options, (line) => process.stderr.write(`${line}\n`));
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const timed = options.rows.filter((r) => r !== 'cancel');
+const rows = timed.length > 0 ? await measure({ ...options, rows: timed }, progress) : [];
+const cancel: CancelTry[] | undefined = options.rows.includes('cancel')
+  ? await measureCancel(buildDataset({ itemsPerUser: NETWORK_ITEMS }), { tries: options.tries, rttMs: options.rttMs }, progress)
+  : undefined;
 const after = loadavg()[0]!;
-if (options.json) process.stdout.write(`${JSON.stringify({ options, load: { before, after }, rows }, null, 2)}\n`);
-else process.stdout.write(render(rows, options, { before, after }));
+if (options.json) process.stdout.write(`${JSON.stringify({ options, load: { before, after }, rows, ...(cancel ? { cancel } : {}) }, null, 2)}\n`);
+else {
+  if (rows.length > 0) process.stdout.write(render(rows, options, { before, after }));
+  if (cancel) process.stdout.write(renderCancel(cancel, { rttMs: options.rttMs, load: { before, after } }));
+}

@@ -158,7 +158,7 @@ describe('kept toggle as a state machine (§3)', () => {
         ...(withLists ? [fc.tuple(item, fc.boolean()).map(([i, k]) => new ListKept(i, k))] : []),
       ];
       await t.property(
-        fc.commands(commands, { maxCommands: 12 }),
+        t.commands(commands, { maxCommands: 12 }),
         async (sequence) => {
           await runItemByItem(async () => ({ model: new Map(), real: { t } }), sequence);
         },

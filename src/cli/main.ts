@@ -128,24 +128,25 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
       out(
         `the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`,
       );
-    let interruptedBy: string | undefined;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (interruptedBy) process.exit(exitCodes['no verdict']);
-      interruptedBy = signal;
-      err(`conform: ${signal}: stopping after the checks in progress and restoring kept values (again to quit at once; then run conform restore)\n`);
-      void runner.cancel();
-    };
+    const stopping = new AbortController();
+    const onSignal = interruptHandler({ journalPath, stopping, err, restore: restoreCommand(journalPath, plan.target) });
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const { result, harnessErrors } = await execute(runner, target, plan, {
       journalPath,
       ...(declared ? { declaredRateLimit: { requests: declared.requests, seconds: declared.seconds } } : {}),
-      interrupted: () => interruptedBy,
+      interrupted: () => (stopping.signal.aborted ? String(stopping.signal.reason) : undefined),
+      stop: stopping.signal,
       reporters: progress ? [new ProgressReporter(out, style, people.isTTY === true && !io.env.CI)] : [],
     }).finally(() => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      return runner.close();
+      if (!stopping.signal.aborted) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        return runner.close();
+      }
+      // Interrupted: the kept values are back; the CI's grace period is not spent waiting for vitest to shut
+      // its worker down (the process ends once the reports are written, below). A later signal still finds the handler.
+      void runner.close().catch(() => undefined);
     });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
     const fileReporters = output.reportToStdout ? output.reporters.filter((r) => r !== 'json') : output.reporters;
@@ -160,10 +161,62 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
     // Without the terminal reporter a person (or CI log) still gets the failures and the verdict line.
     out(renderSummary(result, style, { quiet: output.quiet || !terminal }));
     if (terminal && written.length > 0 && !output.quiet) out(`reports: ${written.join(', ')}\n`);
+    if (stopping.signal.aborted) setImmediate(() => process.exit(result.exitCode));
     return result.exitCode;
   } finally {
     await target.close();
   }
+}
+
+/** After a second signal, how long the restore may go on before conform gives up on it (a CI runner kills 2.5 s after its second signal). */
+const SECOND_SIGNAL_GRACE_MS = 2_000;
+
+/**
+ * The first SIGINT/SIGTERM stops the run: nothing more is sent, what is in flight is aborted, and the
+ * kept values are put back at once (src/runner/execute.ts). A later signal does not abandon that
+ * restore: it says what is left, and gives the restore a short grace; only a restore that cannot
+ * finish in it is given up, naming the items left and the command that puts them back.
+ */
+function interruptHandler(options: { journalPath: string; stopping: AbortController; err: (text: string) => void; restore: string | undefined }) {
+  const { journalPath, stopping, err, restore } = options;
+  let giveUp: NodeJS.Timeout | undefined;
+  const left = () => {
+    try {
+      return unsettledItems(journalPath);
+    } catch {
+      return [];
+    }
+  };
+  const quit = () => {
+    const items = left();
+    if (items.length > 0) {
+      err(`conform: the restore could not finish: ${items.length} kept value(s) still changed (${items.join(', ')})\n`);
+      if (restore) err(`conform: put them back with: ${restore}\n`);
+    }
+    process.exit(exitCodes['no verdict']);
+  };
+  return (signal: NodeJS.Signals) => {
+    if (!stopping.signal.aborted) {
+      err(`conform: ${signal}: stopping: no new request, those in flight aborted, kept values being put back now (journal: ${journalPath})\n`);
+      stopping.abort(signal);
+      return;
+    }
+    if (giveUp !== undefined) return quit();
+    const items = left();
+    err(
+      items.length === 0
+        ? `conform: ${signal}: every kept value changed is back; finishing the reports (${SECOND_SIGNAL_GRACE_MS / 1000} s at most)\n`
+        : `conform: ${signal}: still putting back ${items.length} kept value(s) (${items.join(', ')}); giving the restore ${SECOND_SIGNAL_GRACE_MS / 1000} s more${restore ? ` (if this process is killed, run: ${restore})` : ''}\n`,
+    );
+    giveUp = setTimeout(quit, SECOND_SIGNAL_GRACE_MS);
+    giveUp.unref();
+  };
+}
+
+/** The command that puts back what the journal names, for a remote target (the embedded reference goes away with the run). */
+function restoreCommand(journalPath: string, target: RunPlan['target']): string | undefined {
+  if (target.kind !== 'remote') return undefined;
+  return `conform restore --journal ${journalPath} --target ${target.label} --profile ${target.profile} (with the run's keys)`;
 }
 
 /** vitest starts (CPU) while the pre-flight and the catalog read wait on the network; a failed pre-flight closes it. */

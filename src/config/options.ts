@@ -18,6 +18,11 @@ export const optionTable = {
   out: { type: 'string', arg: '<dir>', help: 'report folder (default: ./conform-report); - prints the JSON report on stdout' },
   seed: { type: 'string', arg: '<n>', help: 'fast-check seed; replays the generated cases of an earlier run' },
   'fc-path': { type: 'string', arg: '<path>', help: 'fast-check counterexample path to replay (with --only and --seed)' },
+  'fc-replay-path': {
+    type: 'string',
+    arg: '<path>',
+    help: "a model-based check's command replay path, printed with its --fc-path (with --only, --seed and --fc-path)",
+  },
   runs: { type: 'string', arg: '<n>', help: 'generated cases per property (default 20)' },
   only: { type: 'string', arg: '<ids>', multiple: true, help: 'run only these check ids or globs, comma-separated (e.g. AUTH-*,KEPT-001)' },
   skip: { type: 'string', arg: '<ids>', multiple: true, help: 'leave out these check ids or globs' },

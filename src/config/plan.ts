@@ -13,6 +13,8 @@ export type TargetChoice =
       label: string;
       keys: { primary: string; other?: string };
       keySource?: string;
+      /** Where the second user's key came from (`--other-key`, an environment variable): named, never shown, when it is refused. */
+      otherKeySource?: string;
       network?: NetworkOptions;
     };
 

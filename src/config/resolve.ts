@@ -38,6 +38,8 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   }
   const fcPath = args['fc-path'];
   if (fcPath !== undefined) checkFcPath(fcPath, args.seed);
+  const fcReplayPath = args['fc-replay-path'];
+  if (fcReplayPath !== undefined) checkFcReplayPath(fcReplayPath, fcPath);
   const target = resolveTarget(args, env, cwd, profileFlag);
   const remote = target.kind === 'remote';
   const reportToStdout = args.out === '-';
@@ -55,7 +57,16 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   const gate = { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true };
   return frozen({
     target,
-    settings: { timeoutMs, concurrency, rps, maxRequests, seed, runs, ...(fcPath !== undefined ? { fcPath } : {}) },
+    settings: {
+      timeoutMs,
+      concurrency,
+      rps,
+      maxRequests,
+      seed,
+      runs,
+      ...(fcPath !== undefined ? { fcPath } : {}),
+      ...(fcReplayPath !== undefined ? { fcReplayPath } : {}),
+    },
     deadlineSeconds,
     only,
     skip,
@@ -97,6 +108,13 @@ function resolveWaivers(args: OptionValues, cwd: string, target: TargetChoice): 
 function checkFcPath(path: string, seed: string | undefined): void {
   if (!/^\d+(:\d+)*$/.test(path)) throw new UsageError(`--fc-path must be a fast-check path such as 4:1:0 (as a failure prints it), got '${path}'`);
   if (seed === undefined) throw new UsageError('--fc-path needs the --seed it was printed with');
+}
+
+/** fast-check's replay path of a model run (which of the generated commands ran): base-64 digits and one ':'; it goes with the --fc-path it was printed with. */
+function checkFcReplayPath(path: string, fcPath: string | undefined): void {
+  if (!/^[A-Za-z0-9+/]*:[A-Za-z0-9+/]*$/.test(path))
+    throw new UsageError(`--fc-replay-path must be a fast-check replay path such as AAAB:g (as a model-based failure prints it), got '${path}'`);
+  if (fcPath === undefined) throw new UsageError('--fc-replay-path needs the --fc-path and --seed it was printed with');
 }
 
 /** With `--out -` only the JSON report can go to stdout; the terminal summary goes to stderr. */
@@ -148,7 +166,7 @@ export interface TargetRequest {
   /** The profile when neither the flag nor the targets file names one. */
   defaultProfile: ProfileName;
   /** The keys, given the targets-file entry (none for a URL); `where` names the target in an error. */
-  keys: (entry: TargetEntry | undefined, where: string) => { primary: string; other?: string; keySource?: string };
+  keys: (entry: TargetEntry | undefined, where: string) => { primary: string; other?: string; keySource?: string; otherKeySource?: string };
 }
 
 /** A URL or a named target of the targets file, with its keys, profile and network settings: the one resolution of every remote target. */
@@ -157,10 +175,19 @@ export function resolveRemoteTarget(args: OptionValues, env: Env, cwd: string, r
   const entry = /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ? undefined : namedOrSchemeless(name, args, cwd, flag);
   const baseUrl = entry ? parseBaseUrl(entry.url, `target '${name}'`) : parseBaseUrl(name, flag);
   const label = entry ? name : baseUrl;
-  const { keySource, ...keys } = request.keys(entry, label);
+  const { keySource, otherKeySource, ...keys } = request.keys(entry, label);
   const profile = request.profileFlag ?? entry?.profile ?? request.defaultProfile;
   const network = entry ? resolveNetwork(args, env, cwd, entry, name) : resolveNetwork(args, env, cwd);
-  return { kind: 'remote', baseUrl, profile, label, keys, ...(keySource !== undefined ? { keySource } : {}), network };
+  return {
+    kind: 'remote',
+    baseUrl,
+    profile,
+    label,
+    keys,
+    ...(keySource !== undefined ? { keySource } : {}),
+    ...(otherKeySource !== undefined ? { otherKeySource } : {}),
+    network,
+  };
 }
 
 /**
@@ -297,7 +324,11 @@ function resolveKeys(args: OptionValues, env: Env, keyEnv: string, otherKeyEnv: 
   if (primary === undefined || keySource === undefined) throw new UsageError(`no key for ${target}: pass --key or set ${keyEnv}`);
   const other = nonEmpty(args['other-key']) ?? nonEmpty(env[otherKeyEnv]) ?? nonEmpty(env[DEFAULT_OTHER_KEY_ENV]);
   if (other !== undefined && other === primary) throw new UsageError('--other-key must belong to a different user than --key');
-  return other === undefined ? { primary, keySource } : { primary, other, keySource };
+  if (other === undefined) return { primary, keySource };
+  const fromConfig = otherKeyEnv !== DEFAULT_OTHER_KEY_ENV && fromEnv(otherKeyEnv) !== undefined;
+  const otherKeySource =
+    nonEmpty(args['other-key']) !== undefined ? '--other-key' : fromConfig ? `${otherKeyEnv} (named by otherKeyEnv in the config file)` : DEFAULT_OTHER_KEY_ENV;
+  return { primary, other, keySource, otherKeySource };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -28,6 +28,14 @@ export interface CheckContext {
   need<T>(value: T | undefined | null, reason: string): T;
   /** Runs a fast-check property with the run's seed; failures carry seed, path and counterexample. */
   property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { runs?: number }): Promise<void>;
+  /**
+   * fc.commands for a model-based property, with the run's --fc-replay-path: fast-check replays a
+   * model run's counterexample only with the replay path of the commands that ran, which the failure prints.
+   */
+  commands<Model extends object, Real>(
+    commandArbs: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[],
+    constraints?: { maxCommands?: number },
+  ): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Real>>>;
 }
 
 class SkipSignal extends Error {}
@@ -104,6 +112,8 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
       return value;
     },
     property: (arbitrary, predicate, options) => runProperty(info, s.target, recorded, arbitrary, predicate, options),
+    commands: (commandArbs, constraints = {}) =>
+      fc.commands(commandArbs, { ...constraints, ...(s.target.fcReplayPath !== undefined ? { replayPath: s.target.fcReplayPath } : {}) }),
   };
   await runInScope(scope, async () => {
     try {
@@ -188,19 +198,38 @@ async function runProperty<T>(
   const result = await fc.check(fc.asyncProperty(arbitrary, checked), {
     seed: target.seed,
     numRuns,
-    ...(target.fcPath ? { path: target.fcPath } : {}),
+    // A replay shows the printed counterexample itself: shrinking it again could go elsewhere on a target whose state moved on.
+    ...(target.fcPath ? { path: target.fcPath, endOnFailure: true } : {}),
   });
   if (!result.failed) return;
   const cause = result.errorInstance;
   if (!isAssertion(cause)) throw cause;
   const targetArgs = target.label === 'embedded reference' ? '' : `--target ${target.label} --profile ${target.profile} `;
-  const replay = `conform ${targetArgs}--only ${info.id} --seed ${result.seed} --fc-path ${result.counterexamplePath ?? ''}`;
+  const replayPath = modelReplayPath(result.counterexample);
+  const replay =
+    `conform ${targetArgs}--only ${info.id} --seed ${result.seed} --fc-path ${result.counterexamplePath ?? ''}` +
+    (replayPath !== undefined ? ` --fc-replay-path ${replayPath}` : '');
   meta.failure = { message: '', reproduction: replay };
   const reason = cause instanceof Error ? cause.message : String(cause);
   throw new CheckFailure(
     `${reason}\ncounterexample (after ${result.numShrinks} shrinks): ${fc.stringify(result.counterexample)}\n` +
-      `fast-check seed ${result.seed}, path ${result.counterexamplePath}; replay: ${replay}`,
+      `fast-check seed ${result.seed}, path ${result.counterexamplePath}${replayPath !== undefined ? `, replay path ${replayPath}` : ''}; replay: ${replay}`,
     cause instanceof CheckFailure ? cause.exchangeId : undefined,
     cause instanceof CheckFailure ? cause.clause : undefined,
   );
+}
+
+/**
+ * The replay path of a model run's commands (fast-check's fc.commands), from the counterexample: its
+ * commands carry it in their printed form as replayPath="…". Undefined for a property without commands.
+ */
+function modelReplayPath(counterexample: unknown): string | undefined {
+  const values: unknown[] = Array.isArray(counterexample) ? counterexample : [counterexample];
+  for (const value of values) {
+    const metadata = (value as { metadataForReplay?: unknown } | null)?.metadataForReplay;
+    if (typeof metadata !== 'function') continue;
+    const found = /replayPath="([^"]*)"/.exec(String((metadata as () => unknown).call(value)));
+    if (found) return found[1];
+  }
+  return undefined;
 }

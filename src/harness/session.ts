@@ -7,6 +7,7 @@ import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
 import { currentCheck } from '../http/check-scope.ts';
+import { listenForStop } from './stop.ts';
 
 /** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
 export interface Session {
@@ -20,11 +21,13 @@ export interface Session {
 }
 
 let current: Session | undefined;
+let stopListening = () => {};
 
 export function session(): Session {
   const target = inject('conform');
   if (current?.target.runId === target.runId) return current;
   void current?.client.close();
+  stopListening();
   const client = new ApiClient({
     baseUrl: target.baseUrl,
     keys: target.keys,
@@ -48,12 +51,18 @@ export function session(): Session {
     },
   });
   const api = new Api(client);
+  const journal = new Journal(target.journalPath);
   current = {
     target,
     client,
     api,
-    journal: new Journal(target.journalPath),
+    journal,
     discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']),
   };
+  // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
+  stopListening = listenForStop(target.runId, (why) => {
+    journal.stop(why);
+    client.stop();
+  });
   return current;
 }

@@ -14,6 +14,8 @@ export interface CheckSettings {
   runs: number;
   /** fast-check counterexample path to replay (with --only and --seed). */
   fcPath?: string;
+  /** fast-check replay path of a model-based check's commands (with fcPath). */
+  fcReplayPath?: string;
 }
 
 /**

@@ -105,6 +105,8 @@ export class ApiClient {
   private rateLimited = 0;
   private readonly extraHeaders: Record<string, string>;
   private readonly gate: SendGate;
+  /** Aborted by stop(): every request in flight ends, and nothing more is sent. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -187,12 +189,42 @@ export class ApiClient {
       this.options.onTransport?.({ retries: 1, rateLimited: 0, rateLimitWaitMs: 0 });
       const waitedMs = Math.min(MAX_WAIT_MS, (exchange && retryAfterMs(exchange)) ?? 150 * 2 ** (attempt - 1) * (1 + Math.random()));
       retries.push({ ...(exchange ? { status: exchange.response.status } : { error: failure!.message }), waitedMs: Math.round(waitedMs) });
-      await sleep(waitedMs);
+      await this.untilStopped(sleep(waitedMs));
     }
   }
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  /**
+   * The run was interrupted: aborts every request in flight and refuses every later one (a
+   * TransportError that is not retried), so that the checks end at once and the CLI can restore.
+   */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  get isStopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  private notSent(why: string): TransportError {
+    return new TransportError(`not sent: ${why}`, false);
+  }
+
+  /** `work`, or a TransportError as soon as stop() is called: what a request waiting for its turn (a slot, the pace, a pause) awaits. */
+  private untilStopped<T>(work: Promise<T>): Promise<T> {
+    const signal = this.stopping.signal;
+    if (signal.aborted) return Promise.reject(this.notSent('the run was interrupted'));
+    return new Promise<T>((resolve, reject) => {
+      const onStop = () => reject(this.notSent('the run was interrupted'));
+      signal.addEventListener('abort', onStop, { once: true });
+      work.then(
+        (value) => (signal.removeEventListener('abort', onStop), resolve(value)),
+        (error: unknown) => (signal.removeEventListener('abort', onStop), reject(error)),
+      );
+    });
   }
 
   /** The write firewall: only the kept toggle and declared probes may change anything (§1). */
@@ -213,8 +245,9 @@ export class ApiClient {
     if (this.options.maxRequests !== undefined && this.spent >= this.options.maxRequests) {
       throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
     }
+    if (this.isStopped) throw new TransportError(`${spec.method} ${spec.path}: not sent, the run was interrupted`, false);
     this.spent++;
-    const leave = await this.gate.enter(this.options.inBackground?.() === true);
+    const leave = await this.untilStopped(this.gate.enter(this.options.inBackground?.() === true));
     try {
       return await this.sendOnce(spec, waitLimit);
     } finally {
@@ -225,7 +258,8 @@ export class ApiClient {
   private async sendOnce(spec: RequestSpec, waitLimit: number): Promise<Exchange> {
     let sentAt: number;
     try {
-      sentAt = await this.limiter.take(waitLimit);
+      sentAt = await this.untilStopped(this.limiter.take(waitLimit));
+      if (this.isStopped) throw this.notSent('the run was interrupted');
     } catch (error) {
       this.spent--;
       if (error instanceof TransportError) throw new TransportError(`${spec.method} ${spec.path}: ${error.message}`, false);
@@ -268,7 +302,7 @@ export class ApiClient {
         method: spec.method,
         headers,
         body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopping.signal]),
       });
       const text = await this.readBody(res.body, spec);
       const responseHeaders: Record<string, string> = {};
@@ -288,6 +322,7 @@ export class ApiClient {
       return exchange;
     } catch (error) {
       if (error instanceof TransportError) throw error;
+      if (this.isStopped) throw new TransportError(`${spec.method} ${this.redact(spec.path)}: aborted, the run was interrupted`, false);
       throw new TransportError(`${spec.method} ${this.redact(spec.path)}: ${this.describe(error)}`);
     }
   }

@@ -9,7 +9,8 @@ import { PACKAGE_NAME } from '../core/package-name.ts';
 import { checkIds, checkResults, type RunResult, type Selection } from './results.ts';
 import { cutByDeadline, paceFor, runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './vitest-host.ts';
-import { settleJournal } from '../safety/restore.ts';
+import { settleAfterStop, settleJournal, type SafetyReport } from '../safety/restore.ts';
+import { stopRun } from '../harness/stop.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
@@ -25,7 +26,15 @@ export interface RunHooks {
   reporters?: Reporter[];
   /** The signal that interrupted the run, if one did. */
   interrupted?: () => string | undefined;
+  /**
+   * Aborted when the run is interrupted (its reason names the signal): the checks stop sending at once,
+   * their requests in flight are aborted, and the restore starts without waiting for them to wind down.
+   */
+  stop?: AbortSignal;
 }
+
+/** How long the CLI waits for the checks' worker to say it stopped before restoring anyway. */
+const STOP_ANSWER_MS = 500;
 
 export function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -58,11 +67,36 @@ export async function execute(
     deadline,
     journalPath: hooks.journalPath,
   };
-  const { modules, unhandled } = await runner.run(context, {
-    ...(pattern ? { testNamePattern: pattern } : {}),
-    ...(hooks.reporters ? { reporters: hooks.reporters } : {}),
-  });
-  const safety = await settleJournal(hooks.journalPath, (user) => target.api(user));
+  const apiFor = (user: 'primary' | 'other') => target.api(user);
+  let restoring: Promise<{ report: SafetyReport; workerStopped: boolean }> | undefined;
+  let runEnded = false;
+  const stop = () => {
+    restoring ??= (async () => {
+      const why = `the run was interrupted (${String(hooks.stop?.reason ?? 'stop')})`;
+      // Said again until the worker answers: it may not have started its checks (and listened) yet.
+      let workerStopped = false;
+      for (const started = Date.now(); !workerStopped && !runEnded && Date.now() - started < STOP_ANSWER_MS; ) {
+        workerStopped = await stopRun(context.runId, why, 50);
+      }
+      void runner.cancel();
+      return { report: await settleAfterStop(hooks.journalPath, apiFor), workerStopped };
+    })();
+  };
+  if (hooks.stop?.aborted) stop();
+  else hooks.stop?.addEventListener('abort', stop, { once: true });
+  const { modules, unhandled } = await runner
+    .run(context, {
+      ...(pattern ? { testNamePattern: pattern } : {}),
+      ...(hooks.reporters ? { reporters: hooks.reporters } : {}),
+    })
+    .finally(() => {
+      runEnded = true;
+      hooks.stop?.removeEventListener('abort', stop);
+    });
+  const early = await restoring;
+  // A worker that did not answer the stop may have changed something after the early sweep read the journal.
+  const late = early?.workerStopped ? undefined : await settleJournal(hooks.journalPath, apiFor);
+  const safety: SafetyReport = late ? { ...late, restoredAfterRun: late.restoredAfterRun + (early?.report.restoredAfterRun ?? 0) } : early!.report;
   const checks = checkResults(modules);
   if (checks.length === 0 && unhandled.length === 0 && !hooks.interrupted?.()) {
     throw new UsageError(`the selection (--only ${plan.only.join(',') || '-'} --skip ${plan.skip.join(',') || '-'}) matches no check; see conform --list`);

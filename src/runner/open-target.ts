@@ -16,6 +16,8 @@ export interface OpenTarget {
   keys: { primary: string; other?: string };
   /** Where the primary key came from (`--key`, an environment variable), for the refused-key message. */
   keySource?: string;
+  /** Where the second user's key came from, for the same message about it. */
+  otherKeySource?: string;
   network?: NetworkOptions;
   api(user: KeyRef): Api | undefined;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
@@ -68,6 +70,7 @@ export async function openTarget(
     profile: choice.profile,
     keys,
     ...(choice.kind === 'remote' && choice.keySource ? { keySource: choice.keySource } : {}),
+    ...(choice.kind === 'remote' && choice.otherKeySource ? { otherKeySource: choice.otherKeySource } : {}),
     ...(choice.network ? { network: choice.network } : {}),
     api: (user) => clients[user],
     counts: () => client.counts(),
@@ -84,19 +87,58 @@ export async function openTarget(
  */
 export async function preflight(target: OpenTarget): Promise<void> {
   const api = target.api('primary')!;
-  // Both reads go out together (one round trip); the list's answer is judged only once the key is known to be accepted.
+  const other = target.keys.other !== undefined ? target.api('other') : undefined;
   const proxy = proxyFor(target.baseUrl, target.network?.proxy);
   // The client's message names the proxy and where it was set.
   const unreachable = proxy ? 'no answer through the proxy' : 'target unreachable';
-  const [types, list] = await Promise.allSettled([answer(() => api.types(), unreachable), answer(() => api.list({ per_page: 1 }), unreachable)]);
-  if (types.status === 'rejected') throw types.reason;
-  const status = types.value.response.status;
+  // Every read goes out together (one round trip); each answer is judged only once the keys are known to be accepted.
+  const [types, list, otherTypes, otherList] = await Promise.allSettled([
+    answer(() => api.types(), unreachable),
+    answer(() => api.list({ per_page: other ? SAME_USER_ROWS : 1 }), unreachable),
+    ...(other ? [answer(() => other.types('other'), unreachable), answer(() => other.list({ per_page: SAME_USER_ROWS }, 'other'), unreachable)] : []),
+  ]);
+  if (types!.status === 'rejected') throw types!.reason;
+  const status = types!.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
   // 501 says the server does not implement the method at all: a static file server, not a sick Agent API.
   if (status >= 500 && status !== 501) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status}`);
+  if (list!.status === 'rejected') throw list!.reason;
+  ensureAgentApi(target.baseUrl, types!.value, list!.value);
+  if (otherTypes && otherList) checkOtherKey(target, otherTypes, otherList, list!.value);
+}
+
+/** Rows each key reads before the run, to tell whether the second key reads the first key's user. */
+const SAME_USER_ROWS = 20;
+
+/**
+ * The second user's key is a configuration like the first: refused (401/403), or reading the very rows
+ * the first key reads, every cross-user check would fail or pass for the wrong reason.
+ */
+function checkOtherKey(target: OpenTarget, types: PromiseSettledResult<Exchange>, list: PromiseSettledResult<Exchange>, primaryList: Exchange): void {
+  const origin = keyOrigin(target.otherKeySource ?? '--other-key / CONFORM_OTHER_API_KEY');
+  if (types.status === 'rejected') throw types.reason;
+  const status = types.value.response.status;
+  if (status === 401 || status === 403) throw new UsageError(`the target refused the second user's key (GET /types.php answered ${status}); check ${origin}`);
+  if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status} to the second user's key`);
   if (list.status === 'rejected') throw list.reason;
-  ensureAgentApi(target.baseUrl, types.value, list.value);
+  const listStatus = list.value.response.status;
+  if (listStatus === 401 || listStatus === 403)
+    throw new UsageError(`the target refused the second user's key (POST /artifacts.php answered ${listStatus}); check ${origin}`);
+  const mine = rowIdentity(primaryList);
+  if (mine !== undefined && mine === rowIdentity(list.value)) {
+    throw new UsageError(
+      `the second user's key reads the same collection as the first key (the same ${SAME_USER_ROWS} first rows): it must be a key of another user (or the target ignores which key it is sent); check ${origin}`,
+    );
+  }
+}
+
+/** The ids and titles of a list answer's rows, in order; undefined when there are none to compare. */
+function rowIdentity(exchange: Exchange): string | undefined {
+  if (exchange.response.status < 200 || exchange.response.status >= 300) return undefined;
+  const rows = rowsOf(exchange.response.json);
+  if (!rows || rows.length === 0) return undefined;
+  return JSON.stringify(rows.map((row) => (isObject(row) ? [row.id, row.Title] : row)));
 }
 
 async function answer(send: () => Promise<Exchange>, unreachable: string): Promise<Exchange> {
@@ -154,5 +196,6 @@ function pathHint(baseUrl: string): string {
 
 function keyOrigin(source: string | undefined): string {
   if (source === undefined) return '--key / CONFORM_API_KEY';
+  if (source.includes(' / ')) return source;
   return source.startsWith('--') ? `the key given with ${source}` : `the key in $${source}`;
 }

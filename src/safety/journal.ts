@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { TransportError, UsageError } from '../core/errors.ts';
 import type { KeyRef } from '../http/exchange.ts';
 
 export type { KeyRef } from '../http/exchange.ts';
@@ -32,7 +32,21 @@ export function keyFingerprints(keys: { primary: string; other?: string }): Jour
 /** The journal's first line: the run's target, profile and key fingerprints, so that a restore goes to the same place. */
 export function writeJournalHeader(path: string, run: JournalRun): void {
   mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, `${JSON.stringify({ op: 'run', at: new Date().toISOString(), ...run })}\n`);
+  appendDurably(path, `${JSON.stringify({ op: 'run', at: new Date().toISOString(), ...run })}\n`);
+}
+
+/**
+ * Appends a line and flushes it to the disk before returning: a change is on disk before its request
+ * is sent, so that a run killed at any moment (a CI job's SIGKILL) leaves a journal that names it.
+ */
+function appendDurably(path: string, line: string, flush = true): void {
+  const fd = openSync(path, 'a');
+  try {
+    writeSync(fd, line);
+    if (flush) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -44,7 +58,18 @@ export class Journal {
     mkdirSync(dirname(path), { recursive: true });
   }
 
+  private stoppedBy: string | undefined;
+
+  /**
+   * The run was interrupted: no change may be journaled (and so sent) from now on. The CLI restores
+   * from the journal as soon as every worker has stopped its own, so a later change would be missed.
+   */
+  stop(why: string): void {
+    this.stoppedBy = why;
+  }
+
   recordChange(user: KeyRef, id: string, from: 0 | 1, to: unknown): void {
+    if (this.stoppedBy !== undefined) throw new TransportError(`kept value of item ${id} not changed: ${this.stoppedBy}`, false);
     this.append({ op: 'change', at: new Date().toISOString(), user, id, from, to });
   }
 
@@ -52,8 +77,9 @@ export class Journal {
     this.append({ op: 'restored', at: new Date().toISOString(), user, id, value });
   }
 
+  /** Only changes are flushed before going on: a restore whose line is lost is found restored by the next sweep. */
   private append(entry: ItemEntry): void {
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+    appendDurably(this.path, `${JSON.stringify(entry)}\n`, entry.op === 'change');
   }
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../http/api.ts';
 import { Journal, originalValues, readJournal } from './journal.ts';
 import { readKept, restoreOne } from './kept.ts';
@@ -64,3 +65,24 @@ export function unsettledItems(path: string): string[] {
   for (const entry of readJournal(path)) if (entry.op !== 'run') last.set(`${entry.user}:${entry.id}`, entry.op);
   return [...last].filter(([, op]) => op === 'change').map(([key]) => key);
 }
+
+/**
+ * The sweep of an interrupted run, started as soon as its checks have stopped. A toggle aborted on its
+ * way may still reach the target after the first sweep read its item, so the items are read again a
+ * moment later, and put back again if one moved. `recheckMs` is that moment.
+ */
+export async function settleAfterStop(path: string, apiFor: (user: 'primary' | 'other') => Api | undefined, recheckMs = STRAY_WRITE_MS): Promise<SafetyReport> {
+  const first = await settleJournal(path, apiFor);
+  let report = first;
+  for (let round = 0; round < STRAY_ROUNDS; round++) {
+    await sleep(recheckMs);
+    const again = await settleJournal(path, apiFor);
+    report = { changedItems: again.changedItems, restoredAfterRun: report.restoredAfterRun + again.restoredAfterRun, problems: again.problems };
+    if (again.restoredAfterRun === 0) break;
+  }
+  return report;
+}
+
+/** How long a request aborted on its way may take to reach the target, and how often the sweep looks again. */
+const STRAY_WRITE_MS = 300;
+const STRAY_ROUNDS = 2;
