@@ -116,11 +116,16 @@ export function isIsoDate(value: unknown): value is string {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
 
-/** A calendar date in ISO 8601 form, as a bare date or a date-time: where the spec does not show the format. */
-export function isIsoDateOrDateTime(value: unknown): value is string {
+/**
+ * A calendar date where the spec fixes no format: a bare ISO 8601 date, or a date-time with a `T` or a
+ * space (SQL DATETIME, `2025-11-25 00:00:00`), with or without seconds, fractions and any time zone.
+ */
+export function isDateOrDateTime(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
-  return match !== null && isIsoDate(match[1]) && (match[2] === undefined || !Number.isNaN(Date.parse(value)));
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?: ?(?:Z|UTC|[+-]\d{2}(?::?\d{2})?))?)?$/i.exec(value);
+  if (match === null || !isIsoDate(match[1])) return false;
+  const [hours, minutes, seconds] = [match[2], match[3], match[4]].map((v) => (v === undefined ? 0 : Number(v)));
+  return hours! < 24 && minutes! < 60 && seconds! < 61;
 }
 
 /** Item ids may be numbers or strings; compare them as strings. */
