@@ -7,6 +7,7 @@ import {
   is2xx,
   is4xx,
   isModificationStamp,
+  sameUnordered,
   isObject,
   isSet,
   itemFlag,
@@ -73,7 +74,7 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].filter((name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+  return [...names].filter((name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && !sameUnordered(before[name], after[name]));
 }
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */

@@ -33,7 +33,8 @@ function useKey(all: readonly Row[]): (use: Row) => string {
   if (ids.every((id) => id !== undefined) && new Set(ids).size === ids.length) return (use) => `id ${idOf(use.id)}`;
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
-      ? value.map(canonical)
+      ? // Lists of a use (players, participants) have no stated order: compared as multisets.
+        value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0))
       : isObject(value)
         ? Object.fromEntries(
             Object.keys(value)

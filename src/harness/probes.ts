@@ -37,15 +37,37 @@ export function fingerprints(rows: readonly Row[]): string[] {
     .slice(0, 50);
 }
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a record found in an answer only repeats the request body: every field of it was sent. */
+function echoes(record: Record<string, unknown>, requestBody: string | undefined): boolean {
+  let sent: unknown;
+  try {
+    sent = requestBody === undefined ? undefined : JSON.parse(requestBody);
+  } catch {
+    return false;
+  }
+  return isObject(sent) && Object.entries(record).every(([k, v]) => JSON.stringify(sent[k]) === JSON.stringify(v));
+}
+
 /** Describes the user data found in a response, or undefined when it carries none. */
 export function userDataIn(exchange: Exchange, known: readonly string[]): string | undefined {
   const text = exchange.response.text;
-  const hit = known.find((title) => text.includes(title) || text.includes(JSON.stringify(title).slice(1, -1)));
+  // What the request itself carried is an echo, not a leak: a title the client sent is no user data.
+  const sent = `${safeDecode(exchange.request.url)} ${exchange.request.body ?? ''}`;
+  const hit = known.find((title) => !sent.includes(title) && (text.includes(title) || text.includes(JSON.stringify(title).slice(1, -1))));
   if (hit !== undefined) return `the body contains the title "${hit}"`;
   const rows = rowsOf(exchange.response.json);
   if (rows && rows.length > 0) return `the body carries ${rows.length} record(s)`;
   const body = exchange.response.json;
-  if ((isObject(body) && ('Title' in body || 'is_kept' in body)) || recordOf(body) !== undefined) return 'the body carries an item record';
+  const record = isObject(body) && ('Title' in body || 'is_kept' in body) ? body : recordOf(body);
+  if (record !== undefined && !echoes(record, exchange.request.body)) return 'the body carries an item record';
   return undefined;
 }
 
