@@ -2,7 +2,7 @@ import type { Api } from '../http/api.ts';
 import { endpoints } from '../http/api.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { isObject, recordOf, rowsOf, type Row } from '../spec/lenient.ts';
+import { isModificationStamp, isObject, recordOf, rowsOf, withSortedLists, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from '../spec/profiles.ts';
@@ -122,10 +122,10 @@ export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName
   }
   const others = await Promise.all(reads);
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
-  return JSON.stringify([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  // Lists of plain values (tags, players) have no stated order: sorted, so that only a change of content differs.
+  return JSON.stringify(withSortedLists([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
 }
 
 function stripStamps(row: Row): Row {
-  const { updated_at: _u, modified_at: _m, ...rest } = row;
-  return rest;
+  return Object.fromEntries(Object.entries(row).filter(([name]) => !isModificationStamp(name)));
 }

@@ -201,21 +201,21 @@ export function isModificationStamp(name: string): boolean {
 }
 
 /**
- * Two values alike where the spec orders nothing: lists (tags, players, ids) compared as multisets,
- * objects field by field, anything else by its JSON form.
+ * Two values alike where the spec orders nothing: lists of plain values (tags, player ids) compared as
+ * multisets at any depth; lists of records keep their order (a listing's order is judged elsewhere).
  */
 export function sameUnordered(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return false;
-    const left = a.map((v) => JSON.stringify(v)).sort();
-    const right = b.map((v) => JSON.stringify(v)).sort();
-    return left.every((k, i) => k === right[i]);
+  return JSON.stringify(withSortedLists(a)) === JSON.stringify(withSortedLists(b));
+}
+
+/** The value with every list of plain values (tags, player ids) sorted: for comparisons where the spec orders nothing. */
+export function withSortedLists(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const plain = value.every((v) => v === null || typeof v !== 'object');
+    const inner = value.map(withSortedLists);
+    return plain ? inner.sort((a, b) => codeUnit(JSON.stringify(a), JSON.stringify(b))) : inner;
   }
-  if (isObject(a) && isObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => sameUnordered(a[k], b[k]));
-  }
-  return JSON.stringify(a) === JSON.stringify(b);
+  return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSortedLists(v)])) : value;
 }
 
 /** Natural order: runs of digits compared as numbers ("Game 2" before "Game 10"). */
