@@ -162,8 +162,9 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       toggles: true,
       accepts: [
         ...TOGGLE_FREEDOMS,
-        'a modification stamp of the record (updated_at and the like) that moves',
-        'a stamp of the kept state itself (kept_at, kept_since and the like) that moves',
+        'a modification stamp of the record in any naming style (updated_at, lastModified, version, revision …) that moves',
+        'a stamp of the kept state itself (kept_at, keptAt, kept_since and the like) that moves',
+        'tags and other lists in another order after the toggle (lists are compared as sets)',
       ],
     },
     async (t) => {

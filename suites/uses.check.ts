@@ -128,7 +128,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       accepts: [
         'the item a use names under any field, as an id or a nested item',
         'any order of uses',
-        'uses told apart by their own ids, or whole when they carry none',
+        'uses told apart by their own ids, or whole when they carry none (their lists, players and participants, in any order)',
       ],
     },
     async (t) => {
