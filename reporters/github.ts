@@ -1,6 +1,19 @@
 import { describeSelection, type CheckResult, type RunResult } from '../src/runner/results.ts';
 import type { Verdict } from '../src/runner/results.ts';
-import { adviceOf, byArea, countOf, effectNote, failuresOf, notJudgedOf, notRunOf, statusLabels, statusOrder, waivedOf, waiverNoticesOf } from './shared.ts';
+import {
+  adviceKinds,
+  adviceOf,
+  byArea,
+  countOf,
+  effectNote,
+  failuresOf,
+  notJudgedOf,
+  notRunOf,
+  statusLabels,
+  statusOrder,
+  waivedOf,
+  waiverNoticesOf,
+} from './shared.ts';
 
 /**
  * GitHub Actions output: the job summary (Markdown appended to $GITHUB_STEP_SUMMARY) and workflow
@@ -68,7 +81,7 @@ export function renderStepSummary(run: RunResult): string {
   }
   const advice = adviceOf(run);
   if (advice.length > 0) {
-    lines.push(`### 💡 Advice: SHOULD checks that failed (${advice.length}), not gating`, '');
+    lines.push(`### 💡 Advice: ${adviceKinds(advice)} that failed (${advice.length}), not gating`, '');
     for (const check of advice) lines.push(...failure(check));
   }
   const waived = waivedOf(run);

@@ -1,6 +1,7 @@
 import { describeSelection, type CheckResult, type RunResult, type Status } from '../src/runner/results.ts';
 import type { Verdict } from '../src/runner/results.ts';
 import {
+  adviceKinds,
   adviceOf,
   byArea,
   countOf,
@@ -37,7 +38,7 @@ export function renderHtml(run: RunResult): string {
     advice.length > 0
       ? section(
           'advice',
-          `Advice: SHOULD checks that failed (${advice.length})`,
+          `Advice: ${adviceKinds(advice)} that failed (${advice.length})`,
           `<p class="note">Not gating: the run fails on them only with <code>--fail-on should</code>.</p>\n${advice.map(failureDetail).join('\n')}`,
         )
       : '',
@@ -317,6 +318,7 @@ td.st{white-space:nowrap}
 .level{font-size:12px;font-weight:700;padding:1px 6px;border-radius:4px;background:#eaeef2;color:#1f2328}
 .level-MUST{background:#ffebe9;color:#a40e26}
 .level-SHOULD{background:#fff8c5;color:#7d4e00}
+.level-ROBUSTNESS{background:#ddf4ff;color:#0a3069}
 .note{color:#57606a;font-size:13px;margin-top:2px}
 .tally{font-weight:400;font-size:14px;margin-left:8px}
 .failure{border-left:4px solid #cf222e;padding:2px 0 2px 14px;margin:14px 0 22px}

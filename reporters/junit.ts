@@ -77,7 +77,13 @@ function testcase(check: CheckResult): string[] {
   const out = (text: string) => [`      <system-out>${escapeXml(text)}</system-out>`];
   switch (kindOf(check)) {
     case 'passed':
-      if (check.status === 'failed') return [`${open}>`, ...extra, ...out(`ADVICE (SHOULD check, not gating): ${failureText(check)}`), '    </testcase>'];
+      if (check.status === 'failed')
+        return [
+          `${open}>`,
+          ...extra,
+          ...out(`ADVICE (${check.level === 'ROBUSTNESS' ? 'robustness failure' : 'SHOULD check'}, not gating): ${failureText(check)}`),
+          '    </testcase>',
+        ];
       return extra.length === 0 ? [`${open}/>`] : [`${open}>`, ...extra, ...out(note!), '    </testcase>'];
     case 'skipped': {
       const message =

@@ -41,8 +41,8 @@ export function validateReport(json: unknown): string[] {
     if (report.counts[status] !== actual) problems.push(`/counts/${status} is ${report.counts[status]} but ${actual} check(s) have that status`);
   }
   report.checks.forEach((check, i) => {
-    if (check.effect === 'advice' && (check.status !== 'failed' || check.level !== 'SHOULD'))
-      problems.push(`/checks/${i}/effect advice belongs to a failed SHOULD check only`);
+    if (check.effect === 'advice' && (check.status !== 'failed' || check.level === 'MUST'))
+      problems.push(`/checks/${i}/effect advice belongs to a failed SHOULD or ROBUSTNESS check only`);
     if (check.effect === 'blocks' && !['failed', 'error', 'skipped'].includes(check.status))
       problems.push(`/checks/${i}/effect blocks on a check that ${check.status}`);
     if (check.effect === 'unexpected-pass' && check.status !== 'passed') problems.push(`/checks/${i}/effect unexpected-pass on a check that ${check.status}`);

@@ -39,7 +39,14 @@ export function sectionMatrix(checks: readonly CheckResult[]): [string, Record<S
 /** Failures and errors that count against the gate (advice and waived ones are listed apart). */
 export const failuresOf = (run: RunResult): CheckResult[] => run.checks.filter((c) => (c.status === 'failed' || c.status === 'error') && c.effect === 'blocks');
 
-/** SHOULD failures that do not gate: advice. */
+/** What a list of advice holds, for its heading: SHOULD checks, robustness failures, or both. */
+export function adviceKinds(advice: readonly CheckResult[]): string {
+  const robustness = advice.some((c) => c.level === 'ROBUSTNESS');
+  const should = advice.some((c) => c.level !== 'ROBUSTNESS');
+  return robustness && should ? 'SHOULD checks and robustness failures' : robustness ? 'robustness failures (HTTP practice, not the spec)' : 'SHOULD checks';
+}
+
+/** SHOULD and robustness failures that do not gate: advice. */
 export const adviceOf = (run: RunResult): CheckResult[] => run.checks.filter((c) => c.effect === 'advice');
 
 /** Checks whose failure, error or skip a waiver in force accepted. */
@@ -58,7 +65,12 @@ export const notJudgedOf = (run: RunResult): CheckResult[] =>
 /** What a check's effect and waiver mean, in words ("advice: …", "waived until 2026-01-31: reason" …). */
 export function effectNote(check: CheckResult): string | undefined {
   const parts: string[] = [];
-  if (check.effect === 'advice') parts.push('advice: a SHOULD check, not gating (--fail-on should makes it gate)');
+  if (check.effect === 'advice')
+    parts.push(
+      check.level === 'ROBUSTNESS'
+        ? 'advice: a robustness failure (HTTP practice, not a sentence of the spec), not gating (--fail-on should makes it gate)'
+        : 'advice: a SHOULD check, not gating (--fail-on should makes it gate)',
+    );
   if (check.effect === 'waived' && check.waiver) parts.push(`waived until ${check.waiver.expires}: ${check.waiver.reason}`);
   if (check.effect === 'unexpected-pass' && check.waiver)
     parts.push(`passed although waived until ${check.waiver.expires} (${check.waiver.reason}): remove the waiver`);

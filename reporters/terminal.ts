@@ -1,6 +1,6 @@
 import { describeSelection, type CheckResult, type RunResult } from '../src/runner/results.ts';
 import { failureText } from './junit.ts';
-import { adviceOf, byArea, byCause, countOf, failuresOf, notJudgedOf, waivedOf, waiverNoticesOf } from './shared.ts';
+import { adviceKinds, adviceOf, byArea, byCause, countOf, failuresOf, notJudgedOf, waivedOf, waiverNoticesOf } from './shared.ts';
 import { symbols, type Style } from './style.ts';
 
 export interface SummaryOptions {
@@ -38,7 +38,7 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
   lines.push(...failureSection(failuresOf(run), style));
   const advice = adviceOf(run);
   if (advice.length > 0 && !quiet) {
-    lines.push('', style.paint('bold', `Advice: SHOULD checks that failed, not gating (${advice.length}; --fail-on should makes them gate):`));
+    lines.push('', style.paint('bold', `Advice: ${adviceKinds(advice)} that failed, not gating (${advice.length}; --fail-on should makes them gate):`));
     for (const check of advice) lines.push(...detailLines(check, style, 'skipped'));
   }
   const waived = waivedOf(run);

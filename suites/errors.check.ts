@@ -57,6 +57,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
+        'the errors list at the top level of the 400 body or nested in one object ({"error": {"errors": [...]}})',
         'string type ids: then a string is no invalid type_id',
         'invalid values of the fields that are not filters (page, per_page, cursor, query, tag, fields, include) are judged by ERR-003 only: 400 or a page',
       ],
@@ -153,6 +154,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
+        'the errors list at the top level of the 400 body or nested in one object ({"error": {"errors": [...]}})',
         'string type ids: then a string is no invalid type_id',
         'invalid values of the fields that are not filters (tag, query, paging …) are not judged here (ERR-003 does: 400 or a page)',
       ],

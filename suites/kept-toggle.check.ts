@@ -7,6 +7,7 @@ import {
   is2xx,
   is4xx,
   isModificationStamp,
+  sameUnordered,
   isObject,
   isSet,
   itemFlag,
@@ -74,7 +75,7 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].filter((name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+  return [...names].filter((name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && !sameUnordered(before[name], after[name]));
 }
 
 /** Rows of the list that match a query and extra filters, walked with the cursor. */
@@ -164,8 +165,9 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       toggles: true,
       accepts: [
         ...TOGGLE_FREEDOMS,
-        'a modification stamp of the record (updated_at and the like) that moves',
-        'a stamp of the kept state itself (kept_at, kept_since and the like) that moves',
+        'a modification stamp of the record in any naming style (updated_at, lastModified, version, revision …) that moves',
+        'a stamp of the kept state itself (kept_at, keptAt, kept_since and the like) that moves',
+        'tags and other lists in another order after the toggle (lists are compared as sets)',
       ],
     },
     async (t) => {

@@ -4,7 +4,7 @@ import {
   ensure,
   idOf,
   isIsoDate,
-  isIsoDateOrDateTime,
+  isDateOrDateTime,
   MAX_ROWS_PER_PAGE,
   okRows,
   type CheckContext,
@@ -35,7 +35,7 @@ const STAMP_NAME = /^(created|updated|modified|recorded|inserted|deleted)(_?(at|
  */
 function dateFieldOf(uses: readonly Row[]): string | undefined {
   const keys = [...new Set(uses.flatMap((u) => Object.keys(u)))];
-  const dated = keys.filter((key) => uses.every((u) => isIsoDateOrDateTime(u[key])));
+  const dated = keys.filter((key) => uses.every((u) => isDateOrDateTime(u[key])));
   const plain = dated.filter((key) => !STAMP_NAME.test(key));
   return plain.find((key) => DATE_NAME.test(key)) ?? (plain.length === 1 ? plain[0] : undefined);
 }

@@ -10,7 +10,6 @@ import {
   is2xx,
   is4xx,
   MAX_ROWS_PER_PAGE,
-  noCursor,
   okRows,
   pageRuns,
   pageWalk,
@@ -115,14 +114,20 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       keptBlind: true,
       title: 'edge values of page and per_page never cause a 5xx or an oversized page',
       accepts: [
+        'a page past the end answered as an empty page with has_more false, or 404',
         'page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows',
       ],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
-      const beyond = await fetchPage(t.api, { page: Math.ceil(rows.length / DEFAULT_PAGE) + 5 });
-      ensure('C4.5', beyond.rows.length === 0, `a page past the end returned ${beyond.rows.length} rows`, beyond.exchange);
-      ensure('C4.4', beyond.hasMore === false, 'a page past the end must have has_more false', beyond.exchange);
+      // A page past the end: an empty last page, or a 404 (no page has that number; the status is not shown).
+      const pastEnd = { page: Math.ceil(rows.length / DEFAULT_PAGE) + 5 };
+      const probe = await t.api.list(pastEnd);
+      if (probe.response.status !== 404) {
+        const beyond = await fetchPage(t.api, pastEnd);
+        ensure('C4.5', beyond.rows.length === 0, `a page past the end returned ${beyond.rows.length} rows`, beyond.exchange);
+        ensure('C4.4', beyond.hasMore === false, 'a page past the end must have has_more false', beyond.exchange);
+      }
       const edges: Record<string, unknown>[] = [{ page: 0 }, { page: -1 }, { per_page: 0 }, { per_page: -5 }, { page: 2 ** 31 }, { per_page: 2 ** 53 }];
       for (const body of edges) {
         const ex = await t.api.list(body);
@@ -187,11 +192,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'a cursor walk returns every item once in id order and ends without a next cursor',
+      title: 'a cursor walk returns every item once in id order and ends with has_more false',
       accepts: [
         'ascending or descending id order (the direction is not shown)',
         'ids as numbers (compared numerically) or strings (compared by code units)',
-        'an opaque next_cursor of any type; null, an empty string or no next_cursor on the last page',
+        'an opaque next_cursor of any type; on the last page (has_more false) null, empty, absent or still set',
+        'has_more and next_cursor at the top level or nested in the envelope',
       ],
     },
     async (t) => {
@@ -200,7 +206,6 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       t.need(rows[0], 'the collection is empty');
       const walked = ids(rows);
       const last = walk.at(-1)!;
-      ensure('C4.4', noCursor(last.nextCursor), `the last cursor page still carries next_cursor ${JSON.stringify(last.nextCursor)}`, last.exchange);
       ensure('C4.4', new Set(walked).size === walked.length, `the cursor walk returned ${walked.length - new Set(walked).size} item(s) twice`, last.exchange);
       const sorted = [...walked].sort(inWalkOrder(direction));
       const firstOut = walked.findIndex((id, i) => id !== sorted[i]);
@@ -222,13 +227,6 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         `a cursor walk at ${perPage} a page disagrees with one at ${MAX_ROWS_PER_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
         small.pages[Math.floor(Math.max(at, 0) / perPage)]?.exchange,
       );
-      if (small.complete)
-        ensure(
-          'C4.4',
-          noCursor(small.pages.at(-1)!.nextCursor),
-          `the last cursor page at ${perPage} a page still carries a next_cursor`,
-          small.pages.at(-1)!.exchange,
-        );
       // Page paging holds the same items: read whole when short, else its first pages and its last.
       const total = Math.ceil(rows.length / MAX_ROWS_PER_PAGE);
       const known = new Set(walked);
@@ -270,7 +268,10 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       sections: ['§4'],
       keptBlind: true,
       title: 'page paging is complete and ordered by title under one consistent collation',
-      accepts: ['any usual collation: code units, case-insensitive, locale (base or variant sensitivity)', 'any order among equal titles'],
+      accepts: [
+        'any usual collation: code units, case-insensitive, locale (base or variant sensitivity), natural number order, spaces and punctuation ignored',
+        'any order among equal titles',
+      ],
     },
     async (t) => {
       const { rows: all } = await t.discover.collection();

@@ -135,7 +135,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
-        'any usual collation for item_name; any order among equal keys',
+        'any usual collation for item_name (natural number order and ignoring punctuation included); any order among equal keys',
       ],
     },
     async (t) => {

@@ -19,6 +19,7 @@ import {
   type Exchange,
   type Row,
   asText,
+  withSortedLists,
 } from '../src/harness/index.ts';
 
 /** User ids to smuggle in: the second user's real id when its household names it, else small ids. */
@@ -34,7 +35,8 @@ async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
 /** What a read shows: its rows, or the record it holds, without the envelope (which may carry a volatile field). */
 function shown(ex: Exchange): string {
   const value = rowsOf(ex.response.json) ?? recordOf(ex.response.json) ?? ex.response.json;
-  return JSON.stringify([ex.response.status, value]);
+  // Lists of plain values (tags, players) have no stated order: only their content is compared.
+  return JSON.stringify([ex.response.status, withSortedLists(value)]);
 }
 
 /** Items of the second user whose ids the first user does not also have (ids may be per user). */

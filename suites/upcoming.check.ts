@@ -3,7 +3,7 @@ import {
   check,
   ensure,
   idOf,
-  isIsoDateOrDateTime,
+  isDateOrDateTime,
   itemFieldOf,
   itemFlag,
   itemRefOf,
@@ -31,20 +31,24 @@ function listedRows(t: CheckContext, exchange: Exchange): Row[] {
 }
 
 const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/;
-const INTERACT_NAME = /interact|due|next|upcoming|(^|_)by$|deadline/i;
+const INTERACT_NAME = /interact|due|next|upcoming|(^|_)by($|_)|deadline/i;
+/** Dates of the past beside it: the latest use (last_use, most_recent_interaction …) and record stamps. */
+const PAST_NAME = /last|recent|latest|prev|created|updated|modified/i;
 const dateLike = (v: unknown): boolean => typeof v === 'string' && DATE_LIKE.test(v);
 
 /**
  * The fields that may hold the interact-by date (names not shown, §2), found by what they hold: fields
- * written like a date in some row and empty (null) or written like a date in every other. Those named
- * for it are preferred; among them, the ones that hold a date in every row.
+ * written like a date in some row and empty (null) or written like a date in every other, leaving out
+ * those named for a past date when any other is left. The interact-by date is one of them that holds a
+ * date in every row (`complete`, those named for it first), whatever the others hold.
  */
-function interactByCandidates(rows: readonly Row[]): { named: boolean; candidates: string[]; complete: string[] } {
+function interactByCandidates(rows: readonly Row[]): { candidates: string[]; complete: string[] } {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const dated = keys.filter((k) => rows.some((r) => dateLike(r[k])) && rows.every((r) => r[k] === null || r[k] === undefined || dateLike(r[k])));
-  const named = dated.filter((k) => INTERACT_NAME.test(k));
-  const candidates = named.length > 0 ? named : dated;
-  return { named: named.length > 0, candidates, complete: candidates.filter((k) => rows.every((r) => dateLike(r[k]))) };
+  const ahead = dated.filter((k) => !PAST_NAME.test(k));
+  const candidates = ahead.length > 0 ? ahead : dated;
+  const complete = candidates.filter((k) => rows.every((r) => dateLike(r[k])));
+  return { candidates, complete: [...complete.filter((k) => INTERACT_NAME.test(k)), ...complete.filter((k) => !INTERACT_NAME.test(k))] };
 }
 
 describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () => {
@@ -87,10 +91,10 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       id: 'UPCOMING-002',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: 'every upcoming row carries a valid interact-by date (ISO 8601; its format is not shown)',
+      title: 'every upcoming row carries a valid interact-by date (its format is not shown)',
       accepts: [
-        'a date or a date-time in ISO 8601 form under any name',
-        'other date fields beside it, null in some rows: the interact-by date is the field that holds a date in every row (preferring one named for it)',
+        'a date or a date-time under any name: YYYY-MM-DD, ISO 8601 with any time zone or none, SQL DATETIME ("2025-11-25 00:00:00")',
+        'other date fields beside it, null in some rows: the interact-by date is a field that holds a date in every row, whatever it is named',
       ],
     },
     async (t) => {
@@ -102,9 +106,9 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
         (k) => `${k} is ${JSON.stringify(rows.find((r) => !dateLike(r[k]))?.[k] ?? null)} in ${rows.filter((r) => !dateLike(r[k])).length} row(s)`,
       );
       ensure('C2.15', complete.length > 0, `no field holds an interact-by date in every upcoming row: ${gaps.join('; ')}`, exchange);
-      const valid = complete.filter((k) => rows.every((r) => isIsoDateOrDateTime(r[k])));
-      const bad = rows.find((row) => !isIsoDateOrDateTime(row[complete[0]!]));
-      ensure('C2.15', valid.length > 0, `an upcoming row has ${complete[0]} ${JSON.stringify(bad?.[complete[0]!])}, not a valid ISO 8601 date`, exchange);
+      const valid = complete.filter((k) => rows.every((r) => isDateOrDateTime(r[k])));
+      const bad = rows.find((row) => !isDateOrDateTime(row[complete[0]!]));
+      ensure('C2.15', valid.length > 0, `an upcoming row has ${complete[0]} ${JSON.stringify(bad?.[complete[0]!])}, not a valid calendar date`, exchange);
     },
   );
 

@@ -34,7 +34,8 @@ function useKey(all: readonly Row[]): (use: Row) => string {
   if (ids.every((id) => id !== undefined) && new Set(ids).size === ids.length) return (use) => `id ${idOf(use.id)}`;
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
-      ? value.map(canonical)
+      ? // Lists of a use (players, participants) have no stated order: compared as multisets.
+        value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0))
       : isObject(value)
         ? Object.fromEntries(
             Object.keys(value)
@@ -128,7 +129,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       accepts: [
         'the item a use names under any field, as an id or a nested item',
         'any order of uses',
-        'uses told apart by their own ids, or whole when they carry none',
+        'uses told apart by their own ids, or whole when they carry none (their lists, players and participants, in any order)',
       ],
     },
     async (t) => {

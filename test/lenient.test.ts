@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { namedPaths, unnamedPaths } from '../src/spec/catalog.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { itemFlag, isSet, recordOf, shapeOf } from '../src/spec/lenient.ts';
+import { isDateOrDateTime, itemFlag, isSet, recordOf, shapeOf } from '../src/spec/lenient.ts';
 import { directionOf, windowBound, type CursorWindow } from '../src/harness/paging.ts';
 import { answersAsAbsent, sameAnswer } from '../src/harness/probes.ts';
 
@@ -36,6 +36,15 @@ describe('item flags', () => {
   it('reads 0/1, booleans and "0"/"1", and null as not set', () => {
     expect([1, true, '1', 0, false, '0', null, 'yes', undefined].map(itemFlag)).toEqual([true, true, true, false, false, false, null, undefined, undefined]);
     expect([1, null, 0].map(isSet)).toEqual([true, false, false]);
+  });
+});
+
+describe('dates whose format the spec does not fix', () => {
+  it('accepts ISO dates, ISO date-times in any zone and SQL DATETIME, and refuses other forms and impossible dates', () => {
+    const good = ['2025-11-25', '2025-11-25T00:00:00Z', '2025-11-25T10:30+02:00', '2025-11-25T10:30:00.123-0500', '2025-11-25 00:00:00', '2025-11-25 23:59'];
+    const bad = ['25/11/2025', '2025-02-30', '2025-11-25T25:00:00', '2025-11-25x', '', null, 20251125];
+    expect(good.filter((v) => !isDateOrDateTime(v))).toEqual([]);
+    expect(bad.filter((v) => isDateOrDateTime(v))).toEqual([]);
   });
 });
 

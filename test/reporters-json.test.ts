@@ -89,7 +89,7 @@ describe('report.json and its schema', () => {
     [
       'advice on a MUST check',
       (r: Loose) => (r.checks.find((c: Loose) => c.id === 'KEPT-001').effect = 'advice'),
-      /effect advice belongs to a failed SHOULD check only/,
+      /effect advice belongs to a failed SHOULD or ROBUSTNESS check only/,
     ],
     [
       'an unknown waiver state',

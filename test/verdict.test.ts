@@ -28,6 +28,23 @@ describe('decideVerdict: severity', () => {
     expect(effects(gating)['ENUM-002']).toBe('blocks');
   });
 
+  it('a robustness failure (a 5xx for client input) is advice with its own words; --fail-on should makes it fail the run', () => {
+    const robust: CheckResult = {
+      ...checks.failed,
+      id: 'PAGE-004',
+      level: 'ROBUSTNESS',
+      message: 'robustness advice (HTTP practice, not a sentence of the spec): …',
+    };
+    const advice = decide([checks.passed, robust, checks.shouldFailed]);
+    expect(advice).toMatchObject({ verdict: 'conforms', exitCode: 0 });
+    expect(advice.reason).toBe(
+      'every MUST check passed; 1 SHOULD check(s) failed (advice); 1 check(s) failed on robustness (advice: HTTP practice, not the spec)',
+    );
+    expect(effects(advice)['PAGE-004']).toBe('advice');
+    const gating = decide([checks.passed, robust], { failOn: 'should' });
+    expect(gating).toMatchObject({ verdict: 'does not conform', exitCode: 1, reason: '1 check(s) failed on robustness (--fail-on should)' });
+  });
+
   it('a MUST failure blocks whatever else happened', () => {
     const d = decide([checks.passed, checks.failed, checks.error, checks.skipped]);
     expect(d).toMatchObject({ verdict: 'does not conform', exitCode: 1, reason: '1 MUST check(s) failed' });

@@ -54,6 +54,7 @@ function renderChecks(checks: readonly ListedCheck[]): string[] {
     '## Checks: clauses, strength and freedoms accepted',
     '',
     'A MUST check failing means the target does not conform; a SHOULD check gives advice and never decides the verdict.',
+    'A check that fails only on a rule of HTTP practice (a 5xx for client input, which no sentence of the spec forbids) is reported at the level ROBUSTNESS: advice, like SHOULD; both gate only under --fail-on should.',
     '',
     '| check | strength | enforces | clauses | freedoms accepted |',
     '|---|---|---|---|---|',

@@ -35,6 +35,14 @@ export class CheckFailure extends Error {
   }
 }
 
+/**
+ * A failure of a rule from HTTP practice rather than a sentence of the spec (a 5xx for client input):
+ * the check is reported at the ROBUSTNESS level, as advice unless --fail-on should.
+ */
+export class RobustnessFailure extends CheckFailure {
+  override name = 'RobustnessFailure';
+}
+
 /** The harness itself refused or could not do something (a bug in a check, the write firewall): an error, never a failure. */
 export class HarnessError extends Error {
   override name = 'HarnessError';

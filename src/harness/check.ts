@@ -3,7 +3,7 @@ import { test, type RunnerTestFile, type TestContext } from 'vitest';
 import { areaBeingDeclared } from './areas.ts';
 import { roleOf, Schedule, type ScheduledCheck } from './schedule.ts';
 import { newScope, runInScope, type CheckScope } from '../http/check-scope.ts';
-import { CheckFailure, TransportError } from '../core/errors.ts';
+import { CheckFailure, RobustnessFailure, TransportError } from '../core/errors.ts';
 import type { Api } from '../http/api.ts';
 import { checkTransport, type ApiClient } from '../http/client.ts';
 import { toCurl } from '../http/curl.ts';
@@ -146,6 +146,8 @@ function isAssertion(error: unknown): boolean {
 
 function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, scope: CheckScope): void {
   meta.outcome = isAssertion(error) ? 'failed' : 'error';
+  // A robustness failure of a MUST or SHOULD check: reported (and gated) at the ROBUSTNESS level.
+  if (error instanceof RobustnessFailure) meta.level = 'ROBUSTNESS';
   // The exchange the failure names, whoever sent it (a shared read), else the check's own last one.
   const referenced =
     error instanceof CheckFailure && error.exchangeId !== undefined
@@ -211,7 +213,8 @@ async function runProperty<T>(
     (replayPath !== undefined ? ` --fc-replay-path ${replayPath}` : '');
   meta.failure = { message: '', reproduction: replay };
   const reason = cause instanceof Error ? cause.message : String(cause);
-  throw new CheckFailure(
+  const Failure = cause instanceof RobustnessFailure ? RobustnessFailure : CheckFailure;
+  throw new Failure(
     `${reason}\ncounterexample (after ${result.numShrinks} shrinks): ${fc.stringify(result.counterexample)}\n` +
       `fast-check seed ${result.seed}, path ${result.counterexamplePath}${replayPath !== undefined ? `, replay path ${replayPath}` : ''}; replay: ${replay}`,
     cause instanceof CheckFailure ? cause.exchangeId : undefined,

@@ -1,7 +1,12 @@
 import type { CheckTransport } from '../http/client.ts';
 import type { Capability, ProfileName } from '../spec/profiles.ts';
 
-export type Level = 'MUST' | 'SHOULD';
+/**
+ * MUST and SHOULD rest on the spec's words. ROBUSTNESS is never declared: a check whose only failure is a
+ * rule of HTTP practice (no 5xx for client input, which no sentence of the spec states) is reported at it,
+ * and it gates, like SHOULD, only under --fail-on should.
+ */
+export type Level = 'MUST' | 'SHOULD' | 'ROBUSTNESS';
 
 /** A lane of toggling checks beside the main one: see CheckInfo.lane. */
 export type ToggleLane = 'set-apart' | 'second-user';

@@ -2,7 +2,7 @@ import { ensure, okRows } from './expect.ts';
 import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { flag, isObject, shapeOf, type Row } from '../spec/lenient.ts';
+import { envelopeField, flag, isObject, shapeOf, type Row } from '../spec/lenient.ts';
 
 export interface Page {
   rows: Row[];
@@ -11,7 +11,7 @@ export interface Page {
   exchange: Exchange;
 }
 
-/** One page of POST /artifacts.php, with has_more and next_cursor read leniently (§4 rule 2). */
+/** One page of POST /artifacts.php, with has_more and next_cursor read leniently (§4 rule 2): top level or nested. */
 export async function fetchPage(api: Api, body: Record<string, unknown>, user: KeyRef = 'primary'): Promise<Page> {
   const exchange = await api.list(body, user);
   const rows = okRows('C4.4', exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
@@ -22,7 +22,7 @@ export async function fetchPage(api: Api, body: Record<string, unknown>, user: K
     `POST /artifacts.php ${JSON.stringify(body)}: looked for an object carrying has_more beside the rows; found ${shapeOf(envelope)}`,
     exchange,
   );
-  return { rows, hasMore: flag(envelope.has_more), nextCursor: envelope.next_cursor, exchange };
+  return { rows, hasMore: flag(envelopeField(envelope, 'has_more')), nextCursor: envelopeField(envelope, 'next_cursor'), exchange };
 }
 
 export const noCursor = (cursor: unknown): boolean => cursor === null || cursor === undefined || cursor === '';
@@ -32,7 +32,7 @@ export const noCursor = (cursor: unknown): boolean => cursor === null || cursor 
  * ended: the one reading of has_more and next_cursor that the checks and conform diff share.
  */
 export function cursorStepProblem(page: Page): string | undefined {
-  if (page.hasMore === undefined) return `has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(page).has_more)}`;
+  if (page.hasMore === undefined) return `has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeField(page.exchange.response.json, 'has_more'))}`;
   if (!page.hasMore) return undefined;
   if (noCursor(page.nextCursor)) return 'has_more is true but there is no next_cursor';
   if (page.rows.length === 0) return 'an empty page claims has_more';
@@ -98,11 +98,6 @@ export async function cursorWalk(
   return pages;
 }
 
-function envelopeOf(page: Page): Record<string, unknown> {
-  const json = page.exchange.response.json;
-  return isObject(json) ? json : {};
-}
-
 /**
  * The rows of a cursor window that an oracle can be held to: all of them when the walk is complete,
  * else those up to the last id seen in the walk's order (cursor pages come in id order, §4; `direction`
@@ -126,7 +121,7 @@ export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages
     ensure(
       'C4.4',
       current.hasMore !== undefined,
-      `page paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeOf(current).has_more)}`,
+      `page paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeField(current.exchange.response.json, 'has_more'))}`,
       current.exchange,
     );
     if (!current.hasMore) return pages;

@@ -2,7 +2,7 @@ import type { Api } from '../http/api.ts';
 import { endpoints } from '../http/api.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { isObject, recordOf, rowsOf, type Row } from '../spec/lenient.ts';
+import { isModificationStamp, isObject, recordOf, rowsOf, withSortedLists, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from '../spec/profiles.ts';
@@ -37,15 +37,37 @@ export function fingerprints(rows: readonly Row[]): string[] {
     .slice(0, 50);
 }
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a record found in an answer only repeats the request body: every field of it was sent. */
+function echoes(record: Record<string, unknown>, requestBody: string | undefined): boolean {
+  let sent: unknown;
+  try {
+    sent = requestBody === undefined ? undefined : JSON.parse(requestBody);
+  } catch {
+    return false;
+  }
+  return isObject(sent) && Object.entries(record).every(([k, v]) => JSON.stringify(sent[k]) === JSON.stringify(v));
+}
+
 /** Describes the user data found in a response, or undefined when it carries none. */
 export function userDataIn(exchange: Exchange, known: readonly string[]): string | undefined {
   const text = exchange.response.text;
-  const hit = known.find((title) => text.includes(title) || text.includes(JSON.stringify(title).slice(1, -1)));
+  // What the request itself carried is an echo, not a leak: a title the client sent is no user data.
+  const sent = `${safeDecode(exchange.request.url)} ${exchange.request.body ?? ''}`;
+  const hit = known.find((title) => !sent.includes(title) && (text.includes(title) || text.includes(JSON.stringify(title).slice(1, -1))));
   if (hit !== undefined) return `the body contains the title "${hit}"`;
   const rows = rowsOf(exchange.response.json);
   if (rows && rows.length > 0) return `the body carries ${rows.length} record(s)`;
   const body = exchange.response.json;
-  if ((isObject(body) && ('Title' in body || 'is_kept' in body)) || recordOf(body) !== undefined) return 'the body carries an item record';
+  const record = isObject(body) && ('Title' in body || 'is_kept' in body) ? body : recordOf(body);
+  if (record !== undefined && !echoes(record, exchange.request.body)) return 'the body carries an item record';
   return undefined;
 }
 
@@ -100,10 +122,10 @@ export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName
   }
   const others = await Promise.all(reads);
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
-  return JSON.stringify([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  // Lists of plain values (tags, players) have no stated order: sorted, so that only a change of content differs.
+  return JSON.stringify(withSortedLists([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
 }
 
 function stripStamps(row: Row): Row {
-  const { updated_at: _u, modified_at: _m, ...rest } = row;
-  return rest;
+  return Object.fromEntries(Object.entries(row).filter(([name]) => !isModificationStamp(name)));
 }

@@ -79,9 +79,13 @@ function verdictOf(checks: readonly Judged[], gate: GateOptions, c: Circumstance
   }
   const failed = blocking('failed');
   if (failed.length > 0) {
-    const must = failed.filter((k) => k.level === 'MUST').length;
-    const should = failed.length - must;
-    const parts = [must > 0 ? `${must} MUST check(s) failed` : '', should > 0 ? `${should} SHOULD check(s) failed (--fail-on should)` : ''];
+    const at = (level: Judged['level']) => failed.filter((k) => k.level === level).length;
+    const [must, should, robustness] = [at('MUST'), at('SHOULD'), at('ROBUSTNESS')];
+    const parts = [
+      must > 0 ? `${must} MUST check(s) failed` : '',
+      should > 0 ? `${should} SHOULD check(s) failed (--fail-on should)` : '',
+      robustness > 0 ? `${robustness} check(s) failed on robustness (--fail-on should)` : '',
+    ];
     return { verdict: 'does not conform', reason: parts.filter(Boolean).join('; ') };
   }
   const errors = blocking('error');
@@ -117,14 +121,16 @@ function conformsReason(checks: readonly Judged[], gate: GateOptions): string {
   const levels = gate.failOn === 'should' ? 'MUST and SHOULD' : 'MUST';
   const parts = [`every ${levels} check${allowed > 0 ? ' that could be judged' : ''} passed${waived > 0 ? ` except ${waived} waived` : ''}`];
   if (allowed > 0) parts.push(`${allowed} not judged (--allow-incomplete)`);
-  const advice = count((k) => k.effect === 'advice');
+  const advice = count((k) => k.effect === 'advice' && k.level === 'SHOULD');
   if (advice > 0) parts.push(`${advice} SHOULD check(s) failed (advice)`);
+  const robustness = count((k) => k.effect === 'advice' && k.level === 'ROBUSTNESS');
+  if (robustness > 0) parts.push(`${robustness} check(s) failed on robustness (advice: HTTP practice, not the spec)`);
   const unexpected = count((k) => k.effect === 'unexpected-pass');
   if (unexpected > 0) parts.push(`${unexpected} waived check(s) passed: remove their waivers`);
   return parts.join('; ');
 }
 
-/** MUST checks always gate; SHOULD checks under --fail-on should. */
+/** MUST checks always gate; SHOULD and robustness failures under --fail-on should. */
 const gates = (check: Judged, gate: GateOptions): boolean => check.level === 'MUST' || gate.failOn === 'should';
 
 function withEffect<C extends Judged>(check: C, gate: GateOptions, waiver: Waiver | undefined, today: string): C {

@@ -116,11 +116,16 @@ export function isIsoDate(value: unknown): value is string {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
 
-/** A calendar date in ISO 8601 form, as a bare date or a date-time: where the spec does not show the format. */
-export function isIsoDateOrDateTime(value: unknown): value is string {
+/**
+ * A calendar date where the spec fixes no format: a bare ISO 8601 date, or a date-time with a `T` or a
+ * space (SQL DATETIME, `2025-11-25 00:00:00`), with or without seconds, fractions and any time zone.
+ */
+export function isDateOrDateTime(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
-  return match !== null && isIsoDate(match[1]) && (match[2] === undefined || !Number.isNaN(Date.parse(value)));
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?: ?(?:Z|UTC|[+-]\d{2}(?::?\d{2})?))?)?$/i.exec(value);
+  if (match === null || !isIsoDate(match[1])) return false;
+  const [hours, minutes, seconds] = [match[2], match[3], match[4]].map((v) => (v === undefined ? 0 : Number(v)));
+  return hours! < 24 && minutes! < 60 && seconds! < 61;
 }
 
 /** Item ids may be numbers or strings; compare them as strings. */
@@ -162,29 +167,101 @@ export function participantIdsOf(use: Row): string[] {
     .filter((id): id is string => id !== undefined);
 }
 
-/** The 400 body carries an errors list (§4 rule 4, §7); the shape of its entries is not shown. */
+/**
+ * The 400 body carries an errors list (§4 rule 4, §7); the shape of its entries is not shown, nor where
+ * the list sits: at the top level, or in one nested object (`{ "error": { "errors": [...] } }`).
+ */
 export function errorsList(body: unknown): unknown[] | undefined {
-  return isObject(body) && Array.isArray(body.errors) ? body.errors : undefined;
+  if (!isObject(body)) return undefined;
+  if (Array.isArray(body.errors)) return body.errors;
+  const nested = Object.values(body).filter((v) => isObject(v) && Array.isArray(v.errors)) as { errors: unknown[] }[];
+  return nested.length === 1 ? nested[0]!.errors : undefined;
 }
 
-const TIMESTAMP_NAME = /(^|_)(updated|modified|changed|touched)(_?(at|on|time|date))?$|^(updated|modified|last_modified|etag|version)$/i;
+/**
+ * A field of the list answer the spec names (has_more, next_cursor, §4 rule 2) but whose place it does
+ * not show: at the top level, else in the one nested object that carries it (meta, paging …).
+ */
+export function envelopeField(body: unknown, name: string): unknown {
+  if (!isObject(body)) return undefined;
+  if (name in body) return body[name];
+  const holders = Object.values(body).filter((v): v is Record<string, unknown> => isObject(v) && name in v);
+  return holders.length === 1 ? holders[0]![name] : undefined;
+}
 
-/** Fields an implementation may bump on any write: the record's own modification stamp. */
+const TIMESTAMP_NAME =
+  /(^|_)(updated|modified|changed|touched|kept)_?(at|on|time|date)$|(^|_)(updated|modified|changed|touched)$|^(last_?modified|etag|version|revision|rev)$|^(last)?(updated|modified|changed|touched|kept)(At|On|Time|Date)?$/i;
+
+/**
+ * Fields an implementation may bump on any write: the record's own modification stamp, in any naming
+ * style (updated_at, lastModified, kept_at, version …). A change of one is never "a change" (§3).
+ */
 export function isModificationStamp(name: string): boolean {
   return TIMESTAMP_NAME.test(name);
 }
 
-/** Title orders an implementation may reasonably use for page paging (§4): none is specified. */
+/**
+ * Two values alike where the spec orders nothing: lists of plain values (tags, player ids) compared as
+ * multisets at any depth; lists of records keep their order (a listing's order is judged elsewhere).
+ */
+export function sameUnordered(a: unknown, b: unknown): boolean {
+  return JSON.stringify(withSortedLists(a)) === JSON.stringify(withSortedLists(b));
+}
+
+/** The value with every list of plain values (tags, player ids) sorted: for comparisons where the spec orders nothing. */
+export function withSortedLists(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const plain = value.every((v) => v === null || typeof v !== 'object');
+    const inner = value.map(withSortedLists);
+    return plain ? inner.sort((a, b) => codeUnit(JSON.stringify(a), JSON.stringify(b))) : inner;
+  }
+  return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSortedLists(v)])) : value;
+}
+
+/** Natural order: runs of digits compared as numbers ("Game 2" before "Game 10"). */
+const natural = (sensitivity: Intl.CollatorOptions['sensitivity']) => new Intl.Collator('en', { numeric: true, sensitivity }).compare;
+/** Spaces and punctuation ignored ("Ark Nova" beside "Arknova"). */
+const ignoringPunctuation = (numeric: boolean) => new Intl.Collator('en', { ignorePunctuation: true, numeric, sensitivity: 'base' }).compare;
+const lettersAndDigits = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Title orders an implementation may reasonably use for page paging (§4 says only that cursor paging
+ * pages by id instead of by title): none is specified, so any usual collation is accepted.
+ */
 export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string, b: string) => number }> = [
-  { name: 'code-unit', compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0) },
+  { name: 'code-unit', compare: (a, b) => codeUnit(a, b) },
   { name: 'case-insensitive', compare: (a, b) => codeUnit(a.toLowerCase(), b.toLowerCase()) },
   { name: 'locale (base)', compare: new Intl.Collator('en', { sensitivity: 'base' }).compare },
   { name: 'locale (variant)', compare: new Intl.Collator('en', { sensitivity: 'variant' }).compare },
   { name: 'root locale', compare: new Intl.Collator(undefined).compare },
+  { name: 'natural (base)', compare: natural('base') },
+  { name: 'natural (variant)', compare: natural('variant') },
+  { name: 'ignoring spaces and punctuation', compare: ignoringPunctuation(false) },
+  { name: 'ignoring spaces and punctuation, natural', compare: ignoringPunctuation(true) },
+  { name: 'letters and digits only, case-insensitive', compare: (a, b) => codeUnit(lettersAndDigits(a), lettersAndDigits(b)) },
 ];
 
 function codeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const TYPE_ID_NAMES = ['id', 'type_id', 'typeId', 'type', 'code', 'key'];
+
+/**
+ * The ids /types.php lists: a type record's fields are not shown beyond its id being usable as type_id
+ * (§2), so the id is read from `id`, else from the first field (type_id, typeId, code …, then any other)
+ * every type holds with distinct values that covers `used`, the type ids of the collection's items.
+ */
+export function typeIdsOf(types: readonly Row[], used: readonly string[] = []): Set<string> | undefined {
+  const keys = [...new Set(types.flatMap((t) => Object.keys(t)))];
+  const ordered = [...TYPE_ID_NAMES.filter((k) => k === 'id' || keys.includes(k)), ...keys.filter((k) => !TYPE_ID_NAMES.includes(k))];
+  const idsUnder = (key: string) => types.map((t) => idOf(t[key]));
+  const usable = ordered.filter((key) => {
+    const values = idsUnder(key);
+    return values.every((v) => v !== undefined) && new Set(values).size === values.length;
+  });
+  const key = usable.find((k) => used.every((id) => idsUnder(k).includes(id))) ?? usable[0];
+  return key === undefined ? undefined : new Set(idsUnder(key) as string[]);
 }
 
 /** Whether the collection's type ids are numeric (numbers or digit strings): then a non-numeric string is no valid type_id. */

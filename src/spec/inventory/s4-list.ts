@@ -52,7 +52,6 @@ export const listSentences: readonly InventorySentence[] = [
     statement('C4.4', 'a cursor walk starts at the first id and continues exactly', [
       value("cursor null starts at the first id of the walk's order"),
       field('next_cursor leads to the very next item'),
-      field('no next_cursor on the last page'),
     ]),
   ]),
   requirement('6bb5240c', 'query is the text to search for', [
