@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import { HarnessError, TransportError } from '../core/errors.ts';
@@ -109,6 +110,8 @@ export class ApiClient {
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: ClientOptions) {
+    // Every request waiting for its turn listens for the stop, so hundreds may listen at once: not a leak.
+    setMaxListeners(0, this.stopping.signal);
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
