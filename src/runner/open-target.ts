@@ -123,7 +123,9 @@ function checkOtherKey(target: OpenTarget, types: PromiseSettledResult<Exchange>
   if (status >= 500) throw new NoVerdictError(`the target is not healthy: GET /types.php answered ${status} to the second user's key`);
   if (list.status === 'rejected') throw list.reason;
   const listStatus = list.value.response.status;
-  if (listStatus === 401 || listStatus === 403)
+  // A list the first key may not read either is the target's fault (a check judges it), not the second key's.
+  const primaryListOk = primaryList.response.status >= 200 && primaryList.response.status < 300;
+  if ((listStatus === 401 || listStatus === 403) && primaryListOk)
     throw new UsageError(`the target refused the second user's key (POST /artifacts.php answered ${listStatus}); check ${origin}`);
   const mine = rowIdentity(primaryList);
   if (mine !== undefined && mine === rowIdentity(list.value)) {
