@@ -5,6 +5,7 @@ import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
 import type { PACKAGE_NAME } from '../core/package-name.ts';
 import { clauses } from '../spec/clauses.ts';
+import type { RunBudget } from './budget.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -157,6 +158,8 @@ export interface RunResult {
   requests?: number;
   /** Retries and 429s over the whole run (checks, pre-flight and end-of-run restores), and the pace the rate limit left. */
   transport?: RunTransport;
+  /** --budget: the limit, the requests spent, what was left unjudged, and the estimated requests of a full run. */
+  budget?: RunBudget;
   /** What the run changed on the target and whether every change was put back. */
   safety: { changedItems: number; restoredAfterRun: number; problems: string[] };
 }
