@@ -27,6 +27,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     checks: report.checks.map((c) => ({
       id: c.id,
       level: c.level,
+      area: c.area,
       sections: [...c.sections],
       requests: c.requests ?? 0,
       kills: kills.get(c.id) ?? 0,

@@ -9,6 +9,8 @@ import type { CheckResult } from './results.ts';
 export interface BudgetEstimate {
   id: string;
   level: Level;
+  /** The suite file (one per area of the spec) and the sections it enforces: the areas a budget judges once each first. */
+  area: string;
   sections: string[];
   /** Requests the check sent in a seed-1 run against the embedded reference (restores included). */
   requests: number;
@@ -54,12 +56,12 @@ export interface BudgetChoice {
 
 /** A check missing from the table (added since it was generated) is priced like the dearest known one. */
 function estimateOf(id: string, rows: ReadonlyMap<string, BudgetEstimate>, fallback: number): BudgetEstimate {
-  return rows.get(id) ?? { id, level: 'MUST', sections: [], requests: fallback, kills: 1 };
+  return rows.get(id) ?? { id, level: 'MUST', area: id, sections: [], requests: fallback, kills: 1 };
 }
 
 /**
  * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
- * request (kills ÷ requests), a check for every MUST section no chosen check judges yet; then the rest by
+ * request (kills ÷ requests), a MUST check for every area (suite file) or section no chosen check judges yet; then the rest by
  * value per request; each only while the estimated total (pre-flight and sweep reserve included) fits.
  */
 export function chooseWithin(limit: number, ids: readonly string[], estimates: readonly BudgetEstimate[] = budgetTable().checks): BudgetChoice {
@@ -79,9 +81,10 @@ export function chooseWithin(limit: number, ids: readonly string[], estimates: r
     return true;
   };
   const judged = new Set<string>();
+  const areas = (e: BudgetEstimate) => [`area ${e.area}`, ...e.sections];
   for (const e of byValue) {
-    if (e.level !== 'MUST' || e.sections.every((s) => judged.has(s))) continue;
-    if (take(e)) for (const s of e.sections) judged.add(s);
+    if (e.level !== 'MUST' || areas(e).every((a) => judged.has(a))) continue;
+    if (take(e)) for (const a of areas(e)) judged.add(a);
   }
   for (const e of byValue) take(e);
   const order = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
