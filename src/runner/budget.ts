@@ -23,8 +23,11 @@ export interface BudgetTable {
   checks: BudgetEstimate[];
 }
 
-/** Kept back from the checks' share for the end-of-run sweep; restores are never refused anyway. */
-export const SWEEP_RESERVE = 2;
+/**
+ * Kept back from the checks' share for restores (a toggling check cut short by the budget still reads,
+ * writes back and verifies its items) and the end-of-run sweep; restores are never refused, even past it.
+ */
+export const RESTORE_RESERVE = 6;
 
 let table: BudgetTable | undefined;
 
@@ -72,7 +75,7 @@ export function chooseWithin(limit: number, ids: readonly string[], estimates: r
   const byValue = [...candidates].sort(
     (a, b) => b.kills / cost(b) - a.kills / cost(a) || cost(a) - cost(b) || a.id.localeCompare(b.id, 'en', { numeric: true }),
   );
-  let spent = PREFLIGHT_REQUESTS + SWEEP_RESERVE;
+  let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE;
   const chosen = new Set<string>();
   const take = (e: BudgetEstimate) => {
     if (chosen.has(e.id) || spent + cost(e) > limit) return false;
@@ -92,7 +95,7 @@ export function chooseWithin(limit: number, ids: readonly string[], estimates: r
     chosen: order([...chosen]),
     left: order(candidates.filter((e) => !chosen.has(e.id)).map((e) => e.id)),
     estimatedFull: PREFLIGHT_REQUESTS + candidates.reduce((sum, e) => sum + e.requests, 0),
-    estimatedChosen: spent - SWEEP_RESERVE,
+    estimatedChosen: spent - RESTORE_RESERVE,
   };
 }
 
@@ -153,7 +156,7 @@ export function planBudget(limit: number, only: readonly string[], skip: readonl
     .checks.map((e) => e.id)
     .filter((id) => matchesSelection(id, only, skip));
   const choice = chooseWithin(limit, ids);
-  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - SWEEP_RESERVE) };
+  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - RESTORE_RESERVE) };
 }
 
 /** Checks --only/--skip selected that the budget did not schedule, as unjudged results. */
