@@ -3,7 +3,7 @@ import type { TestModule } from 'vitest/node';
 import type { CheckMeta, Level } from '../harness/meta.ts';
 import { matchesSelection, selectionPattern } from '../config/selection.ts';
 import { NOT_JUDGED_BUDGET, PREFLIGHT_REQUESTS } from '../http/request-budget.ts';
-import type { CheckResult } from './results.ts';
+import type { CheckResult, RunBudget } from './results.ts';
 
 /** One row of src/runner/budget-estimates.json (scripts/budget-estimates.ts regenerates it). */
 export interface BudgetEstimate {
@@ -34,20 +34,6 @@ let table: BudgetTable | undefined;
 export function budgetTable(): BudgetTable {
   table ??= JSON.parse(readFileSync(new URL('./budget-estimates.json', import.meta.url), 'utf8')) as BudgetTable;
   return table;
-}
-
-/** What --budget bought, as the report states it. */
-export interface RunBudget {
-  /** --budget N. */
-  limit: number;
-  /** Requests the run sent: pre-flight, checks (their restores included) and the end-of-run sweep. */
-  spent: number;
-  /** Estimated requests of the whole selection without a budget (pre-flight included). */
-  estimatedFull: number;
-  /** Estimated requests of the checks the budget chose (pre-flight included). */
-  estimatedChosen: number;
-  /** Checks the budget left unjudged: not scheduled, or refused a request once it was spent. */
-  notJudged: string[];
 }
 
 export interface BudgetChoice {

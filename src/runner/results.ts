@@ -5,7 +5,6 @@ import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
 import type { PACKAGE_NAME } from '../core/package-name.ts';
 import { clauses } from '../spec/clauses.ts';
-import type { RunBudget } from './budget.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -174,4 +173,18 @@ export interface RunTransport {
   rps?: number;
   /** The rate limit the catalog declares, when it declares one in a form conform reads. */
   declared?: { requests: number; seconds: number };
+}
+
+/** What --budget bought, as the report states it. */
+export interface RunBudget {
+  /** --budget N. */
+  limit: number;
+  /** Requests the run sent: pre-flight, checks (their restores included) and the end-of-run sweep. */
+  spent: number;
+  /** Estimated requests of the whole selection without a budget (pre-flight included). */
+  estimatedFull: number;
+  /** Estimated requests of the checks the budget chose (pre-flight included). */
+  estimatedChosen: number;
+  /** Checks the budget left unjudged: not scheduled, or refused a request once it was spent. */
+  notJudged: string[];
 }
