@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { PREFLIGHT_REQUESTS } from '../src/http/request-budget.ts';
-import { budgetTable, chooseWithin, planBudget, type BudgetEstimate } from '../src/runner/budget.ts';
+import { budgetTable, chooseWithin, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
 import { helpText } from '../src/cli/args.ts';
 import { runCli } from './support/cli.ts';
 
@@ -76,8 +76,14 @@ describe('--budget N: the checks worth most per request, within N requests', () 
   });
 
   it('past the budget the client refuses a check its requests: that check is unjudged, never failed, and restores still go out', async () => {
-    // A larger collection makes the walks dearer than the table estimates, so the hard cap is what stops the run.
-    const run = await runCli(['--budget', '120', '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '600' });
+    // A larger collection makes these walks dearer than the table estimates them (at 120 items), so a budget
+    // that just pays for their estimates runs both, and the hard cap is what stops them.
+    const only = ['PAGE-010', 'FILT-006'];
+    const estimate = budgetTable()
+      .checks.filter((c) => only.includes(c.id))
+      .reduce((sum, c) => sum + c.requests, PREFLIGHT_REQUESTS + RESTORE_RESERVE);
+    expect(planBudget(estimate, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
+    const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '600' });
     expect(run.code, run.stdout).toBe(3);
     const report = run.report();
     const refused = report.checks.filter((c) => /^not judged \(budget\): a request was refused/.test(c.message ?? ''));
@@ -86,6 +92,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
     expect(report.safety.problems).toEqual([]);
     expect(report.budget!.notJudged).toEqual(expect.arrayContaining(refused.map((c) => c.id)));
+    expect(report.budget!.spent).toBeLessThanOrEqual(estimate);
   });
 
   it('a budget that does not pay for the pre-flight is a usage error (exit 2)', async () => {
@@ -116,7 +123,7 @@ describe('choosing within a budget', () => {
   const table = [row('A-1', 'a', 10, 5), row('A-2', 'a', 10, 4), row('B-1', 'b', 40, 1), row('C-1', 'c', 5, 9, 'SHOULD')];
   const ids = table.map((r) => r.id);
 
-  it('judges every MUST area once before any twice, then adds by value per request', () => {
+  it('judges every MUST section once before any twice, then adds by value per request', () => {
     const overhead = 3 + 6;
     // A-2 is worth more per request than B-1, but area b comes first.
     expect(chooseWithin(overhead + 50, ids, table).chosen).toEqual(['A-1', 'B-1']);

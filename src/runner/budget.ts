@@ -9,8 +9,8 @@ import type { CheckResult, RunBudget } from './results.ts';
 export interface BudgetEstimate {
   id: string;
   level: Level;
-  /** The suite file (one per area of the spec) and the sections it enforces: the areas a budget judges once each first. */
   area: string;
+  /** The spec sections it enforces: a budget judges every MUST section once before any twice. */
   sections: string[];
   /** Requests the check sent in a seed-1 run against the embedded reference (restores included). */
   requests: number;
@@ -50,7 +50,7 @@ function estimateOf(id: string, rows: ReadonlyMap<string, BudgetEstimate>, fallb
 
 /**
  * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
- * request (kills ÷ requests), a MUST check for every area (suite file) or section no chosen check judges yet; then the rest by
+ * request (kills ÷ requests), a MUST check for every section no chosen check judges yet; then the rest by
  * value per request; each only while the estimated total (pre-flight and sweep reserve included) fits.
  */
 export function chooseWithin(limit: number, ids: readonly string[], estimates: readonly BudgetEstimate[] = budgetTable().checks): BudgetChoice {
@@ -70,10 +70,11 @@ export function chooseWithin(limit: number, ids: readonly string[], estimates: r
     return true;
   };
   const judged = new Set<string>();
-  const areas = (e: BudgetEstimate) => [`area ${e.area}`, ...e.sections];
+  // Sections, not suite files: judging every suite file once first cost 12 points of the mutants a
+  // budget of 120 covers (55% against 67%, counted by the mutants' `kills`).
   for (const e of byValue) {
-    if (e.level !== 'MUST' || areas(e).every((a) => judged.has(a))) continue;
-    if (take(e)) for (const a of areas(e)) judged.add(a);
+    if (e.level !== 'MUST' || e.sections.every((s) => judged.has(s))) continue;
+    if (take(e)) for (const s of e.sections) judged.add(s);
   }
   for (const e of byValue) take(e);
   const order = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
