@@ -2,6 +2,25 @@ import { describeSelection, type CheckResult, type RunResult } from '../src/runn
 import { failureText } from './junit.ts';
 import { adviceKinds, adviceOf, byArea, byCause, countOf, failuresOf, notJudgedOf, waivedOf, waiverNoticesOf } from './shared.ts';
 import { symbols, type Style } from './style.ts';
+import { isBudgetUnjudged } from '../src/runner/budget.ts';
+
+/** --budget: what it bought, what it left unjudged, and what a full run would cost. */
+function budgetLines(run: RunResult, style: Style): string[] {
+  const budget = run.budget;
+  if (!budget) return [];
+  const lines = [
+    '',
+    style.paint(
+      'bold',
+      `Budget: ${budget.spent} of ${budget.limit} requests spent (--budget ${budget.limit}); a full run needs about ${budget.estimatedFull}; ${budget.notJudged.length} check(s) not judged (budget)`,
+    ),
+  ];
+  const left = run.checks.filter(isBudgetUnjudged);
+  const consequence =
+    left.some((c) => c.effect === 'blocks') || !run.policy.allowIncomplete ? 'the run is incomplete without them' : 'allowed by --allow-incomplete';
+  if (left.length > 0) lines.push(`  not judged (budget), ${consequence}: ${left.map((c) => c.id).join(', ')}`);
+  return lines;
+}
 
 export interface SummaryOptions {
   /**
@@ -56,7 +75,8 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
     lines.push('', style.paint('bold', `Waivers to act on (${notices.length}):`));
     for (const w of notices) lines.push(`  ${w.state === 'unused' ? '-' : '!'} ${w.check} (${w.reason}): ${w.note ?? w.state}`);
   }
-  const notJudged = notJudgedOf(run);
+  lines.push(...budgetLines(run, style));
+  const notJudged = notJudgedOf(run).filter((c) => !isBudgetUnjudged(c));
   if (notJudged.length > 0) {
     const gating = notJudged.some((c) => c.effect === 'blocks');
     const consequence = gating ? 'the run cannot conform without them (waive them or pass --allow-incomplete)' : 'allowed by --allow-incomplete';
@@ -64,7 +84,7 @@ export function renderSummary(run: RunResult, style: Style, options: SummaryOpti
     for (const check of notJudged) lines.push(`  ${style.paint('skipped', symbols.skipped)} ${check.id} ${check.level} ${check.message ?? ''}`);
   }
   if (!quiet) {
-    const skipped = run.checks.filter((c) => c.status === 'skipped' && !notJudged.includes(c) && c.effect !== 'waived');
+    const skipped = run.checks.filter((c) => c.status === 'skipped' && !notJudged.includes(c) && c.effect !== 'waived' && !isBudgetUnjudged(c));
     if (skipped.length > 0) {
       lines.push('', 'Skipped (precondition absent on this target):');
       for (const check of skipped) lines.push(`  ${style.paint('skipped', symbols.skipped)} ${check.id} ${check.message ?? ''}`);

@@ -65,6 +65,11 @@ export const optionTable = {
   'ca-cert': { type: 'string', arg: '<file>', help: 'PEM file of a certificate authority to trust besides the system ones (private CAs)' },
   insecure: { type: 'boolean', help: "do not verify the target's TLS certificate (last resort; prefer --ca-cert)" },
   'max-requests': { type: 'string', arg: '<n>', help: 'budget of requests for the run, full-collection walks included (default 2500)' },
+  budget: {
+    type: 'string',
+    arg: '<n>',
+    help: 'send at most N requests in all, pre-flight included: the checks worth most per request run first (every MUST section judged once before any twice), the rest are listed as not judged (budget) and the run is incomplete (exit 3) unless --allow-incomplete. Restores of kept values are always sent, even past N (safety first)',
+  },
   // The gate: what fails a run (stream i13b).
   'fail-on': {
     type: 'string',
@@ -73,7 +78,7 @@ export const optionTable = {
   },
   'allow-incomplete': {
     type: 'boolean',
-    help: 'let a run pass although checks could not be judged for an absent precondition (no second key, empty collection …); they are still listed',
+    help: 'let a run pass although checks could not be judged for an absent precondition (no second key, empty collection …) or a spent --budget; they are still listed, and the verdict says it is partial',
   },
   waivers: {
     type: 'string',

@@ -31,6 +31,8 @@ export interface RunPlan {
   /** --only and --skip: check ids and globs. */
   readonly only: readonly string[];
   readonly skip: readonly string[];
+  /** --budget N: requests the whole run may send (pre-flight and restores included); absent without the flag. */
+  readonly budget?: number;
   /** --fail-on, --allow-incomplete. */
   readonly gate: GateOptions;
   /** From the config file (global and the target's) and --waivers; filtered by target at run time. */

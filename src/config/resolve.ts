@@ -9,6 +9,7 @@ import { readJsonSource } from '../core/json-file.ts';
 import { headerProblem, type NetworkOptions, type ProxySettings } from '../http/network.ts';
 import { isProfileName, type ProfileName } from '../spec/profiles.ts';
 import { splitList } from './selection.ts';
+import { PREFLIGHT_REQUESTS } from '../http/request-budget.ts';
 import { loadWaiversFile, parseConfigWaivers, type Waiver } from './waivers.ts';
 import { defaultReporters, frozen, isReporterName, reporterNames, type FailOn, type ReporterName, type RunPlan, type TargetChoice } from './plan.ts';
 
@@ -53,6 +54,7 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   const concurrency = integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8);
   const rps = integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0);
   const maxRequests = integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS;
+  const budget = resolveBudget(args.budget);
   const reporters = reportToStdout ? stdoutReporters(args.reporter) : resolveReporters(args.reporter, env);
   const gate = { failOn: resolveFailOn(args['fail-on']), allowIncomplete: args['allow-incomplete'] === true };
   return frozen({
@@ -70,11 +72,21 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
     deadlineSeconds,
     only,
     skip,
+    ...(budget !== undefined ? { budget } : {}),
     gate,
     waivers: resolveWaivers(args, cwd, target),
     output: { outDir, ...(reportToStdout ? { reportToStdout } : {}), reporters, quiet: args.quiet === true },
     secrets: targetSecrets(target),
   });
+}
+
+/** --budget must at least pay for the pre-flight; below that no check could run at all. */
+function resolveBudget(value: string | undefined): number | undefined {
+  const budget = integerOption('budget', value, 1, 10_000_000);
+  if (budget !== undefined && budget < PREFLIGHT_REQUESTS) {
+    throw new UsageError(`--budget ${budget} does not pay for the pre-flight (${PREFLIGHT_REQUESTS} requests); give at least ${PREFLIGHT_REQUESTS}`);
+  }
+  return budget;
 }
 
 function resolveFailOn(value: string | undefined): FailOn {

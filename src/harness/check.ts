@@ -13,6 +13,7 @@ import type { CheckInfo, CheckMeta, RecordedFailure } from './meta.ts';
 import { prefetched } from './prefetch.ts';
 import { missingCapabilities } from '../spec/profiles.ts';
 import { session, type Session } from './session.ts';
+import { BudgetSpentError, budgetSpentIn, NOT_JUDGED_BUDGET, outsideBudget } from '../http/request-budget.ts';
 import type { Discovery } from './discovery.ts';
 import type { TargetContext } from './target.ts';
 
@@ -99,6 +100,7 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
   const kept = new KeptWriter(s.api, s.journal, scope);
   let skipReason: string | undefined;
   let thrown: unknown;
+  let restoreFailed = false;
   const t: CheckContext = {
     api: s.api,
     target: s.target,
@@ -123,21 +125,36 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
       else thrown = error;
     }
     try {
-      await kept.restoreAll();
+      // Restores are sent even once --budget is spent: safety first.
+      await outsideBudget(() => kept.restoreAll());
     } catch (error) {
       thrown ??= error;
+      restoreFailed = true;
     }
     // Shared reads this check started in the background count among its requests: wait for them.
     await s.discovery.settled();
   });
   recorded.requests = scope.seqs.length;
+  recorded.runSentSoFar = s.client.counts().requests;
   const transport = checkTransport(scope.transport, s.client.counts().rps);
   if (transport) recorded.transport = transport;
+  if (!restoreFailed && unjudgedForBudget(scope, thrown, s.client)) {
+    ctx.skip(`${NOT_JUDGED_BUDGET}: a request was refused once the run's --budget was spent`);
+  }
   if (thrown !== undefined) {
     recordFailure(recorded, thrown, s.client, scope);
     throw thrown;
   }
   if (skipReason !== undefined) ctx.skip(`precondition: ${skipReason}`);
+}
+
+/**
+ * A check that had a request refused for the budget is left unjudged whatever it concluded, and so is
+ * one that errs (not fails) once the budget refused anything: a shared read it awaited may have been refused.
+ */
+function unjudgedForBudget(scope: CheckScope, thrown: unknown, client: ApiClient): boolean {
+  if (budgetSpentIn(scope) || thrown instanceof BudgetSpentError) return true;
+  return thrown !== undefined && !isAssertion(thrown) && client.budgetRefusals > 0;
 }
 
 function isAssertion(error: unknown): boolean {

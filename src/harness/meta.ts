@@ -69,6 +69,8 @@ export interface CheckMeta extends CheckInfo {
   transport?: CheckTransport;
   /** How long the check waited for its turn (schedule.ts) before it sent anything: not part of its duration. */
   waitedMs?: number;
+  /** Requests the run's checks had sent in all when this check ended: the largest is what --budget spent on checks. */
+  runSentSoFar?: number;
 }
 
 declare module '@vitest/runner' {

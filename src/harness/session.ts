@@ -8,6 +8,7 @@ import { Discovery } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
 import { currentCheck } from '../http/check-scope.ts';
 import { listenForStop } from './stop.ts';
+import { markBudgetSpent } from '../http/request-budget.ts';
 
 /** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
 export interface Session {
@@ -38,6 +39,7 @@ export function session(): Session {
     ...(target.startRps !== undefined ? { startRps: target.startRps } : {}),
     ...(target.network ? { network: target.network } : {}),
     maxRequests: target.maxRequests,
+    ...(target.checkBudget !== undefined ? { budget: target.checkBudget, onBudgetSpent: () => markBudgetSpent(currentCheck()) } : {}),
     // The worker has no terminal of its own: vitest carries console lines to the CLI's progress reporter.
     onRateLimit: (notice) => console.info(encodeNotice(notice)),
     onSend: (seq) => currentCheck()?.seqs.push(seq),

@@ -36,6 +36,8 @@ export interface TargetContext extends CheckSettings {
   startRps?: number;
   /** Extra headers, private CAs, proxies (header values are secrets). */
   network?: NetworkOptions;
+  /** --budget: the requests the checks may send (the run's budget less the pre-flight and a sweep reserve). */
+  checkBudget?: number;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

@@ -6,6 +6,7 @@ import { MASK, redactor } from '../core/redact.ts';
 import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
 import { createDispatcher, proxyFor, shownProxy, type NetworkOptions } from './network.ts';
 import { RateLimiter, type Pause, type Resumption } from './rate-limit.ts';
+import { BudgetSpentError, isOutsideBudget } from './request-budget.ts';
 import { SendGate } from './send-gate.ts';
 
 export interface ClientOptions {
@@ -32,6 +33,10 @@ export interface ClientOptions {
   deadline?: number;
   /** Requests (attempts included) the client may send at most; undefined: no limit. */
   maxRequests?: number;
+  /** --budget: requests the checks may spend; past it a request is refused (BudgetSpentError), except a restore's. */
+  budget?: number;
+  /** A request was refused for the budget (the check it was sent for is left unjudged). */
+  onBudgetSpent?: () => void;
   /** Called with each request's sequence number as it is sent (attempts included): who sent what. */
   onSend?: (seq: number) => void;
   /** Called for each retry and each 429 (with the pause it added), in the async context of its request. */
@@ -101,6 +106,7 @@ export class ApiClient {
   private seq = 0;
   /** Requests counted against maxRequests, counted before any await so that concurrent sends cannot overshoot. */
   private spent = 0;
+  private refusedForBudget = 0;
   private retriesLeft: number;
   private retried = 0;
   private rateLimited = 0;
@@ -138,6 +144,11 @@ export class ApiClient {
       rateLimitWaitMs: Math.round(this.limiter.waitedMs),
       ...(rps !== undefined ? { rps: Math.round(rps * 1000) / 1000 } : {}),
     };
+  }
+
+  /** Requests refused because --budget was spent. */
+  get budgetRefusals(): number {
+    return this.refusedForBudget;
   }
 
   /** Exchanges recorded since `fromSeq` (exclusive), oldest first. */
@@ -249,6 +260,11 @@ export class ApiClient {
       throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
     }
     if (this.isStopped) throw new TransportError(`${spec.method} ${spec.path}: not sent, the run was interrupted`, false);
+    if (this.options.budget !== undefined && this.spent >= this.options.budget && !isOutsideBudget()) {
+      this.refusedForBudget++;
+      this.options.onBudgetSpent?.();
+      throw new BudgetSpentError(`${spec.method} ${spec.path}: not sent, budget spent (--budget: the checks' share of ${this.options.budget} requests)`);
+    }
     this.spent++;
     const leave = await this.untilStopped(this.gate.enter(this.options.inBackground?.() === true));
     try {

@@ -14,9 +14,10 @@ import { stopRun } from '../harness/stop.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
+import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, isBudgetUnjudged, planBudget } from './budget.ts';
 
 /** What a run takes from its plan (the self-test makes one per job). */
-export type ExecutePlan = Pick<RunPlan, 'settings' | 'deadlineSeconds' | 'only' | 'skip' | 'gate' | 'waivers'>;
+export type ExecutePlan = Pick<RunPlan, 'settings' | 'deadlineSeconds' | 'only' | 'skip' | 'gate' | 'waivers' | 'budget'>;
 
 /** What only the caller of one run knows. */
 export interface RunHooks {
@@ -52,7 +53,9 @@ export async function execute(
   plan: ExecutePlan,
   hooks: RunHooks,
 ): Promise<{ result: RunResult; harnessErrors: string[] }> {
-  const pattern = selectionPattern(plan.only, plan.skip);
+  const userPattern = selectionPattern(plan.only, plan.skip);
+  const budget = plan.budget !== undefined ? planBudget(plan.budget, plan.only, plan.skip, target.counts().requests) : undefined;
+  const pattern = budget ? budget.pattern : userPattern;
   const startedAt = Date.now();
   const deadline = startedAt + plan.deadlineSeconds * 1000;
   const context: TargetContext = {
@@ -66,6 +69,7 @@ export async function execute(
     ...(target.network ? { network: target.network } : {}),
     deadline,
     journalPath: hooks.journalPath,
+    ...(budget ? { checkBudget: budget.checkBudget } : {}),
   };
   const apiFor = (user: 'primary' | 'other') => target.api(user);
   let restoring: Promise<{ report: SafetyReport; workerStopped: boolean }> | undefined;
@@ -97,16 +101,18 @@ export async function execute(
   // A worker that did not answer the stop may have changed something after the early sweep read the journal.
   const late = early?.workerStopped ? undefined : await settleJournal(hooks.journalPath, apiFor);
   const safety: SafetyReport = late ? { ...late, restoredAfterRun: late.restoredAfterRun + (early?.report.restoredAfterRun ?? 0) } : early!.report;
-  const checks = checkResults(modules);
+  const ids = checkIds(modules);
+  const left = budget ? budgetLeftOut(modules, ids.deselected, plan) : [];
+  const checks = [...checkResults(modules), ...left].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   if (checks.length === 0 && unhandled.length === 0 && !hooks.interrupted?.()) {
     throw new UsageError(`the selection (--only ${plan.only.join(',') || '-'} --skip ${plan.skip.join(',') || '-'}) matches no check; see conform --list`);
   }
   const harnessErrors = unhandled.map((e) => (e instanceof Error ? e.message : String(e)));
-  const ids = checkIds(modules);
+  const userDeselected = budget ? ids.deselected.filter((id) => !left.some((c) => c.id === id)) : ids.deselected;
   // A selection that leaves nothing out (e.g. --only '*') is a full run.
   const selection: Selection | undefined =
-    pattern && ids.deselected.length > 0
-      ? { only: [...plan.only], skip: [...plan.skip], selected: ids.all.length - ids.deselected.length, total: ids.all.length, deselected: ids.deselected }
+    userPattern && userDeselected.length > 0
+      ? { only: [...plan.only], skip: [...plan.skip], selected: ids.all.length - userDeselected.length, total: ids.all.length, deselected: userDeselected }
       : undefined;
   const gate = plan.gate;
   const interruptedBy = hooks.interrupted?.();
@@ -121,6 +127,7 @@ export async function execute(
     waivers: waiversFor(plan.waivers, target),
     today: todayUtc(),
     knownChecks: ids.all,
+    ...(budget ? { budget: { limit: budget.limit, notJudged: checks.filter(isBudgetUnjudged).length, estimatedFull: budget.estimatedFull } } : {}),
   });
   const result: RunResult = {
     schemaVersion: 5,
@@ -138,6 +145,7 @@ export async function execute(
     transport: runTransport(checks, target.counts(), hooks.declaredRateLimit),
     checks: decision.checks,
     safety,
+    ...(budget ? { budget: budgetReport(budget, decision.checks, target.counts().requests + checkClientSent(declaredChecks(modules).values())) } : {}),
   };
   return { result, harnessErrors };
 }

@@ -157,6 +157,8 @@ export interface RunResult {
   requests?: number;
   /** Retries and 429s over the whole run (checks, pre-flight and end-of-run restores), and the pace the rate limit left. */
   transport?: RunTransport;
+  /** --budget: the limit, the requests spent, what was left unjudged, and the estimated requests of a full run. */
+  budget?: RunBudget;
   /** What the run changed on the target and whether every change was put back. */
   safety: { changedItems: number; restoredAfterRun: number; problems: string[] };
 }
@@ -171,4 +173,18 @@ export interface RunTransport {
   rps?: number;
   /** The rate limit the catalog declares, when it declares one in a form conform reads. */
   declared?: { requests: number; seconds: number };
+}
+
+/** What --budget bought, as the report states it. */
+export interface RunBudget {
+  /** --budget N. */
+  limit: number;
+  /** Requests the run sent: pre-flight, checks (their restores included) and the end-of-run sweep. */
+  spent: number;
+  /** Estimated requests of the whole selection without a budget (pre-flight included). */
+  estimatedFull: number;
+  /** Estimated requests of the checks the budget chose (pre-flight included). */
+  estimatedChosen: number;
+  /** Checks the budget left unjudged: not scheduled, or refused a request once it was spent. */
+  notJudged: string[];
 }

@@ -29,6 +29,8 @@ export interface Circumstances {
   today?: string;
   /** Every check id the suite has: a waiver naming none of them is reported as such. */
   knownChecks?: readonly string[];
+  /** --budget: checks it left unjudged make the run incomplete (unless --allow-incomplete), and a partial one. */
+  budget?: { limit: number; notJudged: number; estimatedFull: number };
 }
 
 /** What the verdict reads of a check: a run's checks, or pact verify's interactions. */
@@ -62,7 +64,13 @@ export function decideVerdict<C extends Judged>(input: readonly C[], gate: GateO
   const today = circumstances.today ?? new Date().toISOString().slice(0, 10);
   const checks = input.map((check) => withEffect(check, gate, waiverOf(check.id, waivers, today), today));
   const { verdict, reason } = verdictOf(checks, gate, circumstances);
-  const partial = circumstances.selection ? `; ${describeSelection(circumstances.selection)}` : '';
+  const budget = circumstances.budget;
+  const partial = [
+    circumstances.selection ? `; ${describeSelection(circumstances.selection)}` : '',
+    budget && budget.notJudged > 0
+      ? `; partial run: ${budget.notJudged} check(s) not judged within --budget ${budget.limit} (a full run: about ${budget.estimatedFull} requests)`
+      : '',
+  ].join('');
   return {
     verdict,
     reason: `${reason}${partial}`,
@@ -102,6 +110,9 @@ function verdictOf(checks: readonly Judged[], gate: GateOptions, c: Circumstance
   // A waived failure was judged too: a run of nothing else has a verdict.
   if (!checks.some((k) => k.status === 'passed' || (k.status === 'failed' && k.effect === 'waived'))) {
     return { verdict: 'no verdict', reason: 'no check could pass or fail (all skipped or not applicable)' };
+  }
+  if (c.budget && c.budget.notJudged > 0 && !gate.allowIncomplete) {
+    return { verdict: 'incomplete', reason: `the --budget ${c.budget.limit} left checks unjudged; raise --budget or pass --allow-incomplete` };
   }
   const unjudged = blocking('skipped');
   if (unjudged.length > 0) {

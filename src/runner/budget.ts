@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import type { TestModule } from 'vitest/node';
+import type { CheckMeta, Level } from '../harness/meta.ts';
+import { matchesSelection, selectionPattern } from '../config/selection.ts';
+import { NOT_JUDGED_BUDGET, PREFLIGHT_REQUESTS } from '../http/request-budget.ts';
+import type { CheckResult, RunBudget } from './results.ts';
+
+/** One row of src/runner/budget-estimates.json (scripts/budget-estimates.ts regenerates it). */
+export interface BudgetEstimate {
+  id: string;
+  level: Level;
+  area: string;
+  /** The spec sections it enforces: a budget judges every MUST section once before any twice. */
+  sections: string[];
+  /** Requests the check sent in a seed-1 run against the embedded reference (restores included). */
+  requests: number;
+  /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
+  kills: number;
+}
+
+export interface BudgetTable {
+  $comment: string;
+  checks: BudgetEstimate[];
+}
+
+/**
+ * Kept back from the checks' share for restores (a toggling check cut short by the budget still reads,
+ * writes back and verifies its items) and the end-of-run sweep; restores are never refused, even past it.
+ */
+export const RESTORE_RESERVE = 6;
+
+let table: BudgetTable | undefined;
+
+export function budgetTable(): BudgetTable {
+  table ??= JSON.parse(readFileSync(new URL('./budget-estimates.json', import.meta.url), 'utf8')) as BudgetTable;
+  return table;
+}
+
+export interface BudgetChoice {
+  chosen: string[];
+  left: string[];
+  estimatedFull: number;
+  estimatedChosen: number;
+}
+
+/** A check missing from the table (added since it was generated) is priced like the dearest known one. */
+function estimateOf(id: string, rows: ReadonlyMap<string, BudgetEstimate>, fallback: number): BudgetEstimate {
+  return rows.get(id) ?? { id, level: 'MUST', area: id, sections: [], requests: fallback, kills: 1 };
+}
+
+/**
+ * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
+ * request (kills ÷ requests), a MUST check for every section no chosen check judges yet; then the rest by
+ * value per request; each only while the estimated total (pre-flight and sweep reserve included) fits.
+ */
+export function chooseWithin(limit: number, ids: readonly string[], estimates: readonly BudgetEstimate[] = budgetTable().checks): BudgetChoice {
+  const rows = new Map(estimates.map((e) => [e.id, e]));
+  const dearest = Math.max(1, ...estimates.map((e) => e.requests));
+  const candidates = ids.map((id) => estimateOf(id, rows, dearest));
+  const cost = (e: BudgetEstimate) => Math.max(1, e.requests);
+  const byValue = [...candidates].sort(
+    (a, b) => b.kills / cost(b) - a.kills / cost(a) || cost(a) - cost(b) || a.id.localeCompare(b.id, 'en', { numeric: true }),
+  );
+  let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE;
+  const chosen = new Set<string>();
+  const take = (e: BudgetEstimate) => {
+    if (chosen.has(e.id) || spent + cost(e) > limit) return false;
+    chosen.add(e.id);
+    spent += cost(e);
+    return true;
+  };
+  const judged = new Set<string>();
+  // Sections, not suite files: judging every suite file once first cost 12 points of the mutants a
+  // budget of 120 covers (55% against 67%, counted by the mutants' `kills`).
+  for (const e of byValue) {
+    if (e.level !== 'MUST' || e.sections.every((s) => judged.has(s))) continue;
+    if (take(e)) for (const s of e.sections) judged.add(s);
+  }
+  for (const e of byValue) take(e);
+  const order = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return {
+    chosen: order([...chosen]),
+    left: order(candidates.filter((e) => !chosen.has(e.id)).map((e) => e.id)),
+    estimatedFull: PREFLIGHT_REQUESTS + candidates.reduce((sum, e) => sum + e.requests, 0),
+    estimatedChosen: spent - RESTORE_RESERVE,
+  };
+}
+
+/** The result of a check the budget did not schedule. */
+export function notScheduled(info: Pick<CheckResult, 'id' | 'level' | 'sections' | 'title' | 'area'>, limit: number): CheckResult {
+  return {
+    id: info.id,
+    level: info.level,
+    sections: info.sections,
+    title: info.title,
+    area: info.area,
+    status: 'skipped',
+    message: `${NOT_JUDGED_BUDGET}: not scheduled within --budget ${limit}`,
+    durationMs: 0,
+    requests: 0,
+  };
+}
+
+export function isBudgetUnjudged(check: Pick<CheckResult, 'status' | 'message'>): boolean {
+  return check.status === 'skipped' && (check.message ?? '').includes(NOT_JUDGED_BUDGET);
+}
+
+/** What the run declared and did not run, as the budget left it: check id → its static description. */
+export function declaredChecks(modules: readonly TestModule[]): Map<string, CheckMeta> {
+  const found = new Map<string, CheckMeta>();
+  for (const module of modules) {
+    for (const testCase of module.children.allTests()) {
+      const meta = testCase.meta().conform as CheckMeta | undefined;
+      if (meta) found.set(meta.id, meta);
+    }
+  }
+  return found;
+}
+
+/** Requests the checks' client sent in all (each check records the running total when it ends). */
+export function checkClientSent(metas: Iterable<CheckMeta>): number {
+  let most = 0;
+  for (const meta of metas) most = Math.max(most, meta.runSentSoFar ?? 0);
+  return most;
+}
+
+/** A selection pattern of exactly these ids; none at all matches no check. */
+export function chosenPattern(chosen: readonly string[]): RegExp {
+  return selectionPattern(chosen, []) ?? /^(?!)/;
+}
+
+/** A run's budget as execute() applies it: the checks it pays for, as a test-name pattern, and the checks' share. */
+export interface AppliedBudget extends BudgetChoice {
+  limit: number;
+  pattern: RegExp;
+  /** Requests the checks' client may send (restores are sent past it). */
+  checkBudget: number;
+}
+
+/** The budget's choice among the checks --only/--skip select; `alreadySent`: the pre-flight's requests. */
+export function planBudget(limit: number, only: readonly string[], skip: readonly string[], alreadySent: number): AppliedBudget {
+  const ids = budgetTable()
+    .checks.map((e) => e.id)
+    .filter((id) => matchesSelection(id, only, skip));
+  const choice = chooseWithin(limit, ids);
+  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - RESTORE_RESERVE) };
+}
+
+/** Checks --only/--skip selected that the budget did not schedule, as unjudged results. */
+export function budgetLeftOut(
+  modules: readonly TestModule[],
+  deselected: readonly string[],
+  plan: { only: readonly string[]; skip: readonly string[]; budget?: number },
+): CheckResult[] {
+  const declared = declaredChecks(modules);
+  return deselected
+    .filter((id) => matchesSelection(id, plan.only, plan.skip))
+    .flatMap((id) => {
+      const meta = declared.get(id);
+      return meta ? [notScheduled(meta, plan.budget ?? 0)] : [];
+    });
+}
+
+export function budgetReport(budget: AppliedBudget, checks: readonly CheckResult[], spent: number): RunBudget {
+  return {
+    limit: budget.limit,
+    spent,
+    estimatedFull: budget.estimatedFull,
+    estimatedChosen: budget.estimatedChosen,
+    notJudged: checks.filter(isBudgetUnjudged).map((c) => c.id),
+  };
+}

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadMutants } from '../fixtures/mutants/index.ts';
+import { startReference } from '../fixtures/reference/server.ts';
+import { PREFLIGHT_REQUESTS } from '../src/http/request-budget.ts';
+import { budgetTable, chooseWithin, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
+import { helpText } from '../src/cli/args.ts';
+import { runCli } from './support/cli.ts';
+
+const verdictLine = (stdout: string) => stdout.trim().split('\n').at(-1) ?? '';
+
+describe('--budget N: the checks worth most per request, within N requests', () => {
+  it('--budget 120 sends at most 120 requests, lists what it left unjudged, and is incomplete (exit 3)', async () => {
+    const run = await runCli(['--budget', '120', '--seed', '1', '-q']);
+    expect(run.code, run.stdout).toBe(3);
+    const report = run.report();
+    expect(report.verdict).toBe('incomplete');
+    const budget = report.budget!;
+    expect(budget.limit).toBe(120);
+    expect(budget.spent).toBeGreaterThan(PREFLIGHT_REQUESTS);
+    expect(budget.spent).toBeLessThanOrEqual(120);
+    expect(budget.estimatedFull).toBeGreaterThan(120);
+    expect(budget.notJudged.length).toBeGreaterThan(0);
+    for (const id of budget.notJudged) {
+      const check = report.checks.find((c) => c.id === id)!;
+      expect(check.status).toBe('skipped');
+      expect(check.message).toMatch(/^not judged \(budget\)/);
+    }
+    expect(report.counts.passed).toBeGreaterThan(10);
+    expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
+    expect(run.stdout).toContain(`Budget: ${budget.spent} of 120 requests spent`);
+    expect(run.stdout).toContain(`not judged (budget), the run is incomplete without them: ${budget.notJudged.join(', ')}`);
+    expect(verdictLine(run.stdout)).toMatch(/^verdict: incomplete \(the --budget 120 left checks unjudged.*; exit 3$/);
+  });
+
+  it('with --allow-incomplete the same budget conforms (exit 0), and the verdict says the run is partial', async () => {
+    const run = await runCli(['--budget', '120', '--seed', '1', '--allow-incomplete', '-q']);
+    expect(run.code, run.stdout).toBe(0);
+    const report = run.report();
+    expect(report.verdict).toBe('conforms');
+    expect(report.reason).toMatch(/partial run: \d+ check\(s\) not judged within --budget 120 \(a full run: about \d+ requests\)/);
+    expect(report.budget!.notJudged.length).toBeGreaterThan(0);
+    expect(report.budget!.spent).toBeLessThanOrEqual(120);
+  });
+
+  it('a mutant killed by a check the budget pays for still fails the run (exit 1)', async () => {
+    const chosen = new Set(planBudget(120, [], [], PREFLIGHT_REQUESTS).chosen);
+    // A row field off by one: TYPE-001 kills it, a cheap check the budget pays for.
+    const mutant = (await loadMutants()).find((m) => m.id === 'rows-type-id-off-by-one')!;
+    expect(mutant.kills.length).toBeGreaterThan(0);
+    for (const id of mutant.kills) expect(chosen.has(id), id).toBe(true);
+    expect(mutant).toBeDefined();
+    const broken = await startReference({ wrap: mutant.wrap! });
+    try {
+      const run = await runCli([
+        '--target',
+        broken.url,
+        '--key',
+        broken.keys.primary,
+        '--other-key',
+        broken.keys.other,
+        '--budget',
+        '120',
+        '--seed',
+        '1',
+        '-q',
+      ]);
+      expect(run.code, `${mutant.id}\n${run.stdout}`).toBe(1);
+      const report = run.report();
+      expect(report.verdict).toBe('does not conform');
+      const failed = report.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+      expect(failed.some((id) => mutant.kills.includes(id))).toBe(true);
+      expect(report.budget!.spent).toBeLessThanOrEqual(120);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('past the budget the client refuses a check its requests: that check is unjudged, never failed, and restores still go out', async () => {
+    // A larger collection makes these walks dearer than the table estimates them (at 120 items), so a budget
+    // that just pays for their estimates runs both, and the hard cap is what stops them.
+    const only = ['PAGE-010', 'FILT-006'];
+    const estimate = budgetTable()
+      .checks.filter((c) => only.includes(c.id))
+      .reduce((sum, c) => sum + c.requests, PREFLIGHT_REQUESTS + RESTORE_RESERVE);
+    expect(planBudget(estimate, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
+    const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '600' });
+    expect(run.code, run.stdout).toBe(3);
+    const report = run.report();
+    const refused = report.checks.filter((c) => /^not judged \(budget\): a request was refused/.test(c.message ?? ''));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const c of refused) expect(c.status).toBe('skipped');
+    expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
+    expect(report.safety.problems).toEqual([]);
+    expect(report.budget!.notJudged).toEqual(expect.arrayContaining(refused.map((c) => c.id)));
+    expect(report.budget!.spent).toBeLessThanOrEqual(estimate);
+  });
+
+  it('a budget that does not pay for the pre-flight is a usage error (exit 2)', async () => {
+    const run = await runCli(['--budget', String(PREFLIGHT_REQUESTS - 1)]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--budget 2 does not pay for the pre-flight/);
+    const notANumber = await runCli(['--budget', 'lots']);
+    expect(notANumber.code).toBe(2);
+  });
+
+  it('conform --help documents --budget, that restores are always sent, and --allow-incomplete', () => {
+    const help = helpText();
+    expect(help).toMatch(/--budget <n> +send at most N requests/);
+    expect(help).toMatch(/Restores of kept values are always sent, even past N/);
+    expect(help).toMatch(/--allow-incomplete +.*spent --budget/);
+  });
+});
+
+describe('choosing within a budget', () => {
+  const row = (id: string, area: string, requests: number, kills: number, level: 'MUST' | 'SHOULD' = 'MUST'): BudgetEstimate => ({
+    id,
+    level,
+    area,
+    sections: [`§${area}`],
+    requests,
+    kills,
+  });
+  const table = [row('A-1', 'a', 10, 5), row('A-2', 'a', 10, 4), row('B-1', 'b', 40, 1), row('C-1', 'c', 5, 9, 'SHOULD')];
+  const ids = table.map((r) => r.id);
+
+  it('judges every MUST section once before any twice, then adds by value per request', () => {
+    const overhead = 3 + 6;
+    // A-2 is worth more per request than B-1, but area b comes first.
+    expect(chooseWithin(overhead + 50, ids, table).chosen).toEqual(['A-1', 'B-1']);
+    expect(chooseWithin(overhead + 55, ids, table).chosen).toEqual(['A-1', 'B-1', 'C-1']);
+    expect(chooseWithin(overhead + 65, ids, table).chosen).toEqual(['A-1', 'A-2', 'B-1', 'C-1']);
+  });
+
+  it('leaves out what does not fit, and estimates the full run with the pre-flight', () => {
+    const choice = chooseWithin(3 + 6 + 10, ids, table);
+    expect(choice.chosen).toEqual(['A-1']);
+    expect(choice.left).toEqual(['A-2', 'B-1', 'C-1']);
+    expect(choice.estimatedFull).toBe(3 + 65);
+    expect(choice.estimatedChosen).toBe(3 + 10);
+  });
+
+  it('the table of estimates names every check of the suite (regenerate it with scripts/budget-estimates.ts)', () => {
+    const snapshot = JSON.parse(readFileSync(new URL('./check-ids.snapshot.json', import.meta.url), 'utf8')) as { id: string }[];
+    expect(
+      budgetTable()
+        .checks.map((c) => c.id)
+        .sort(),
+    ).toEqual(snapshot.map((c) => c.id).sort());
+    for (const c of budgetTable().checks) expect(c.kills, c.id).toBeGreaterThan(0);
+  });
+});
