@@ -11,6 +11,8 @@ import {
   profiles,
   readKept,
   rowsOf,
+  sameUnordered,
+  withSortedLists,
   MAX_ROWS_PER_PAGE,
   type CheckContext,
   type Exchange,
@@ -39,7 +41,7 @@ function otherValue(value: unknown): unknown {
 
 function changedFields(before: Row, after: Row): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].filter((name) => watched(name) && JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+  return [...names].filter((name) => watched(name) && !sameUnordered(before[name], after[name]));
 }
 
 const describeChanges = (before: Row, after: Row, fields: readonly string[]) =>
@@ -243,7 +245,8 @@ async function listState(t: CheckContext, apart: ReadonlySet<string | undefined>
     .flatMap((p) => p.rows)
     .filter((r) => !apart.has(idOf(r.id)))
     .map((r) => Object.fromEntries(Object.entries(r).filter(([name]) => !isModificationStamp(name))));
-  return JSON.stringify([rows, ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  // Tags and other lists of plain values may come in any order (§2 orders none of them).
+  return JSON.stringify(withSortedLists([rows, ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
 }
 
 /** Where two snapshots first differ, in a few words: enough to find the change in the failure. */
