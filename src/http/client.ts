@@ -314,6 +314,7 @@ export class ApiClient {
     };
 
     const started = performance.now();
+    const deadline = this.deadlineFor();
     try {
       const res = await this.pool.request({
         origin: this.origin,
@@ -321,7 +322,7 @@ export class ApiClient {
         method: spec.method,
         headers,
         body,
-        signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopping.signal]),
+        signal: deadline.signal,
       });
       const text = await this.readBody(res.body, spec);
       const responseHeaders: Record<string, string> = {};
@@ -343,7 +344,33 @@ export class ApiClient {
       if (error instanceof TransportError) throw error;
       if (this.isStopped) throw new TransportError(`${spec.method} ${this.redact(spec.path)}: aborted, the run was interrupted`, false);
       throw new TransportError(`${spec.method} ${this.redact(spec.path)}: ${this.describe(error)}`);
+    } finally {
+      deadline.clear();
     }
+  }
+
+  /**
+   * One request's abort signal: its timeout (headers and body) or the run's stop, whichever comes first.
+   * Not AbortSignal.any(AbortSignal.timeout(…)): on Node 20 nothing holds the timeout signal strongly, it can be
+   * garbage collected before it fires, and a target that trickles its body then hangs the run for good.
+   */
+  private deadlineFor(): { signal: AbortSignal; clear(): void } {
+    const controller = new AbortController();
+    const stop = this.stopping.signal;
+    const onStop = () => controller.abort(stop.reason);
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')),
+      this.options.timeoutMs,
+    );
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
+    return {
+      signal: controller.signal,
+      clear: () => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', onStop);
+      },
+    };
   }
 
   /** Tells the limiter how the target answered: a 429 pauses and slows every request, anything else speeds up. */
