@@ -18,8 +18,12 @@ import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-te
 /** Fast-check seeds every target runs under: a mutant killed under some of them only is a failure. */
 export const DEFAULT_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
 
-/** One target's run under one seed: a worker's result without the job that asked for it. */
-export type SeedRun = Omit<JobResult, 'job'> & { seed: number };
+/**
+ * One target's run under one seed: a worker's result without the job that asked for it. Under every seed
+ * after the first, only the checks that read the seed under the first are run again; the others send the
+ * same requests under any seed, and their statuses are carried from the first seed's run (named in `carried`).
+ */
+export type SeedRun = Omit<JobResult, 'job'> & { seed: number; carried?: string[] };
 
 export interface SelfTestRow {
   kind: TargetKind;
@@ -106,6 +110,7 @@ async function runJobs(jobs: readonly Job[], workers: number, itemsPerUser: numb
             job: current,
             statuses: {},
             levels: {},
+            seeded: [],
             exitCode: -1,
             harnessErrors: [],
             ms: 0,
@@ -199,24 +204,64 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
     ...chosenClean,
     ...mutants.map((m) => ({ kind: 'mutant' as const, id: m.id, description: m.description, expected: [...m.kills], profile: m.profile ?? 'primary' })),
   ];
-  const jobs: Job[] = targets.flatMap((t) => seeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only: options.ignoreKills ? [] : t.expected })));
-  const results = await runJobs(jobs, options.workers ?? defaultWorkers(), options.itemsPerUser);
-  const runsOf = (id: string): SeedRun[] =>
-    results
-      .filter((r) => r.job.id === id)
-      .sort((a, b) => a.job.seed - b.job.seed)
-      .map((r) => ({
-        seed: r.job.seed,
-        statuses: r.statuses,
-        levels: r.levels,
-        exitCode: r.exitCode,
-        harnessErrors: r.harnessErrors,
-        ms: r.ms,
-        ...(r.crash ? { crash: r.crash } : {}),
-      }));
+  const workers = options.workers ?? defaultWorkers();
+  const [firstSeed, ...laterSeeds] = seeds as [number, ...number[]];
+  const onlyOf = (t: Target) => (options.ignoreKills ? [] : t.expected);
+  const first = await runJobs(
+    targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t) })),
+    workers,
+    options.itemsPerUser,
+  );
+  const later = await runJobs(
+    targets.flatMap((t) => {
+      const run = first.find((r) => r.job.id === t.id);
+      // A crashed first run says nothing about which checks read the seed: every later seed runs in full.
+      const only = run === undefined || run.crash ? onlyOf(t) : run.seeded;
+      if (run !== undefined && !run.crash && only.length === 0) return [];
+      return laterSeeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only }));
+    }),
+    workers,
+    options.itemsPerUser,
+  );
+  const runsOf = (id: string): SeedRun[] => {
+    const firstRun = first.find((r) => r.job.id === id);
+    const asRun = (r: JobResult): SeedRun => ({
+      seed: r.job.seed,
+      statuses: r.statuses,
+      levels: r.levels,
+      seeded: r.seeded,
+      exitCode: r.exitCode,
+      harnessErrors: r.harnessErrors,
+      ms: r.ms,
+      ...(r.crash ? { crash: r.crash } : {}),
+    });
+    if (firstRun === undefined) return [];
+    return [
+      asRun(firstRun),
+      ...laterSeeds.map((seed) =>
+        laterRun(
+          firstRun,
+          later.find((r) => r.job.id === id && r.job.seed === seed),
+          seed,
+          asRun,
+        ),
+      ),
+    ];
+  };
   const baseline = (profile: string, seed: number) =>
     runsOf(profile === 'staging' ? 'reference-staging' : 'reference').find((r) => r.seed === seed)?.statuses ?? {};
   return targets.filter((t) => !filter || filter(t.id)).map((t) => rowOf(t, runsOf(t.id), baseline));
+}
+
+/** A later seed's run: what was run again under it, and the first seed's statuses of the checks that did not read the seed. */
+function laterRun(first: JobResult, rerun: JobResult | undefined, seed: number, asRun: (r: JobResult) => SeedRun): SeedRun {
+  if (first.crash) return rerun ? asRun(rerun) : { ...asRun(first), seed };
+  const carried = Object.keys(first.statuses).filter((id) => !first.seeded.includes(id));
+  const carriedStatuses = Object.fromEntries(carried.map((id) => [id, first.statuses[id]!]));
+  if (rerun === undefined) return { ...asRun(first), seed, ms: 0, carried };
+  const run = asRun(rerun);
+  // A crash under a later seed loses what it would have run again; the carried statuses still stand.
+  return { ...run, statuses: { ...carriedStatuses, ...run.statuses }, levels: { ...first.levels, ...run.levels }, carried };
 }
 
 export function defaultWorkers(): number {
@@ -314,7 +359,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const never = mutants.filter((r) => !r.ok && r.killedSeeds!.length === 0);
     const cleanRows = rows.filter((r) => r.kind !== 'mutant');
     out('');
+    const laterRuns = rows.flatMap((r) => r.runs.slice(1));
+    const carriedWhole = laterRuns.filter((r) => r.carried !== undefined && r.ms === 0).length;
     out(`self-test under seeds ${seedList(seeds)} (${workers} workers, ${seconds} s):`);
+    out(
+      `later seeds: ${laterRuns.length - carriedWhole} of ${laterRuns.length} runs sent again, for the checks that read the seed under seed ${seeds[0]}; the other checks send the same requests under any seed and keep their first status`,
+    );
     out(
       `mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`,
     );

@@ -32,6 +32,8 @@ export interface JobResult {
   statuses: Record<string, Status>;
   /** Per check, its level (MUST or SHOULD). */
   levels: Record<string, string>;
+  /** Checks that read the seed: only these may send other requests under another seed. */
+  seeded: string[];
   exitCode: number;
   harnessErrors: string[];
   /** Wall time of the job. */
@@ -70,6 +72,7 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
     return {
       statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])),
       levels: Object.fromEntries(result.checks.map((c) => [c.id, c.level])),
+      seeded: result.checks.filter((c) => c.seeded).map((c) => c.id),
       exitCode: result.exitCode,
       harnessErrors,
     };
@@ -130,6 +133,7 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
             job,
             statuses: {},
             levels: {},
+            seeded: [],
             exitCode: -1,
             harnessErrors: [],
             ms: Date.now() - started,

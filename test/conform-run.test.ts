@@ -23,6 +23,9 @@ describe('conform against the embedded reference', () => {
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
     expect(report.counts.passed).toBeGreaterThan(10);
     expect(readFileSync(join(run.outDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    // The model-based check draws its commands from the seed; the missing-key probe sends one fixed request.
+    expect(report.checks.find((c) => c.id === 'KEPT-006')?.seeded).toBe(true);
+    expect(report.checks.find((c) => c.id === 'AUTH-001')?.seeded).toBeUndefined();
     const output = everyOutput(run);
     for (const key of allKeys) expect(output).not.toContain(key);
   });

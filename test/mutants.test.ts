@@ -64,6 +64,23 @@ describe('every mutant of the reference is killed by the checks it names, under 
   }
 });
 
+describe('seeds', () => {
+  it('runs again under every later seed the checks that read the seed, and carries only the others', () => {
+    const reference = row('reference');
+    const [first, ...later] = reference.runs;
+    expect(first!.seeded, 'the property and model checks read the seed').toEqual(expect.arrayContaining(['KEPT-006']));
+    for (const run of later) {
+      expect(run.carried, `seed ${run.seed}`).toBeDefined();
+      expect(
+        run.carried!.filter((id) => first!.seeded.includes(id)),
+        `seed ${run.seed}: carried checks that read the seed`,
+      ).toEqual([]);
+      expect(run.ms, `seed ${run.seed}: the seeded checks were sent again`).toBeGreaterThan(0);
+      expect(Object.keys(run.statuses).sort()).toEqual(Object.keys(first!.statuses).sort());
+    }
+  });
+});
+
 describe('mutant catalogue', () => {
   it('names every check as a kill of at least one mutant', async () => {
     const run = await runCli(['--list', '--format', 'json']);

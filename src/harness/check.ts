@@ -103,7 +103,7 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
   let restoreFailed = false;
   const t: CheckContext = {
     api: s.api,
-    target: s.target,
+    target: seedWatched(s.target, recorded),
     discover: s.discovery,
     kept,
     skip(reason) {
@@ -113,7 +113,10 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
       if (value === undefined || value === null) throw new SkipSignal(reason);
       return value;
     },
-    property: (arbitrary, predicate, options) => runProperty(info, s.target, recorded, arbitrary, predicate, options),
+    property: (arbitrary, predicate, options) => {
+      recorded.seeded = true;
+      return runProperty(info, s.target, recorded, arbitrary, predicate, options);
+    },
     commands: (commandArbs, constraints = {}) =>
       fc.commands(commandArbs, { ...constraints, ...(s.target.fcReplayPath !== undefined ? { replayPath: s.target.fcReplayPath } : {}) }),
   };
@@ -146,6 +149,16 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
     throw thrown;
   }
   if (skipReason !== undefined) ctx.skip(`precondition: ${skipReason}`);
+}
+
+/** The run's context as a check sees it: reading `seed` marks the check as one whose requests depend on it. */
+function seedWatched(target: TargetContext, recorded: CheckMeta): TargetContext {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      if (property === 'seed') recorded.seeded = true;
+      return Reflect.get(object, property, receiver);
+    },
+  });
 }
 
 /**

@@ -71,6 +71,8 @@ export interface CheckMeta extends CheckInfo {
   waitedMs?: number;
   /** Requests the run's checks had sent in all when this check ended: the largest is what --budget spent on checks. */
   runSentSoFar?: number;
+  /** The check read the run's seed (a property, a seeded choice): another --seed may send other requests. */
+  seeded?: true;
 }
 
 declare module '@vitest/runner' {

@@ -358,10 +358,7 @@ export class ApiClient {
     const controller = new AbortController();
     const stop = this.stopping.signal;
     const onStop = () => controller.abort(stop.reason);
-    const timer = setTimeout(
-      () => controller.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')),
-      this.options.timeoutMs,
-    );
+    const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs);
     if (stop.aborted) onStop();
     else stop.addEventListener('abort', onStop, { once: true });
     return {

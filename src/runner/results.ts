@@ -31,6 +31,8 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
   requests?: number;
   /** Retries, 429s and rate-limit waits while the check ran; absent when there were none. */
   transport?: CheckTransport;
+  /** The check read the seed (it ran a property or drew a seeded choice): under another --seed it may send other requests. */
+  seeded?: true;
   /** How the outcome weighs in the verdict; absent when it neither gates nor needs a word. Set by decideVerdict. */
   effect?: Effect;
   /** The waiver that names this check, and what became of it. */
@@ -115,6 +117,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     durationMs: Math.round(Math.max(0, (diagnostic?.duration ?? 0) - (meta.waitedMs ?? 0))),
     ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
     ...(meta.transport !== undefined ? { transport: meta.transport } : {}),
+    ...(meta.seeded ? { seeded: true as const } : {}),
   };
   if (result.state === 'passed') return { ...base, status: 'passed' };
   if (result.state === 'skipped') {
