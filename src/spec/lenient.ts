@@ -189,15 +189,70 @@ export function envelopeField(body: unknown, name: string): unknown {
   return holders.length === 1 ? holders[0]![name] : undefined;
 }
 
-const TIMESTAMP_NAME =
-  /(^|_)(updated|modified|changed|touched|kept)_?(at|on|time|date)$|(^|_)(updated|modified|changed|touched)$|^(last_?modified|etag|version|revision|rev)$|^(last)?(updated|modified|changed|touched|kept)(At|On|Time|Date)?$/i;
+/** Fields the spec names (§2, §4): a difference in one of these is always reported, whatever its name looks like. */
+export const SPEC_FIELDS: ReadonlySet<string> = new Set([
+  'id',
+  'Title',
+  'type',
+  'type_id',
+  'is_kept',
+  'is_physical',
+  'is_digital',
+  'is_in_secondary_collection',
+  'tags',
+  'MnP',
+  'MxP',
+  'SS',
+  'MnT',
+  'MxT',
+  'Wt',
+  'Yr',
+  'Acq',
+  'plays',
+  'last_use',
+]);
+
+/** Words that make a field a record of when or how often the record changed, not of what it holds. */
+const STAMP_WORDS = new Set([
+  'updated',
+  'update',
+  'modified',
+  'modification',
+  'mod',
+  'changed',
+  'touched',
+  'edited',
+  'mtime',
+  'lastmod',
+  'version',
+  'revision',
+  'rev',
+  'etag',
+]);
+/** Words that end a stamp of the kept flag (`kept_at`, `keptOn`, `kept_since`). */
+const TIME_WORDS = new Set(['at', 'on', 'time', 'date', 'since', 'ts', 'timestamp']);
+
+/** `updated_at`, `lastModified`, `Kept-At`, `VERSION` → their words in lower case. */
+export function fieldWords(field: string): string[] {
+  return field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
 
 /**
- * Fields an implementation may bump on any write: the record's own modification stamp, in any naming
- * style (updated_at, lastModified, kept_at, version …). A change of one is never "a change" (§3).
+ * A modification stamp in any naming style (updated_at, lastModified, date_modified, kept_at,
+ * version, etag …). The spec fixes none of them, and toggling the kept flag and putting it back
+ * legitimately moves them, so two deployments holding the same data may differ there.
  */
-export function isModificationStamp(name: string): boolean {
-  return TIMESTAMP_NAME.test(name);
+export function isModificationStamp(field: string): boolean {
+  if (SPEC_FIELDS.has(field)) return false;
+  const words = fieldWords(field);
+  if (words.some((w) => STAMP_WORDS.has(w))) return true;
+  const kept = words.indexOf('kept');
+  return kept >= 0 && words.slice(kept + 1).some((w) => TIME_WORDS.has(w));
 }
 
 /**
