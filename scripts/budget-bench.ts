@@ -3,8 +3,11 @@
  * them: pre-flight, checks, restores), and a --budget 120 run against the reference behind the rate limit
  * from the field (60 requests per 60 s, 429 without Retry-After): wall time, verdict, requests, data intact.
  * `--full` adds the full run behind that limit (about 15 minutes).
+ * `--kill-share 60,120,240` adds, per budget, the share of the self-test's mutants (those that name kills)
+ * that a run with that budget finds (some MUST check fails), at the first seed; `--sample N` measures every
+ * k-th mutant only, about N of them (the row says so).
  *
- *   node --import tsx scripts/budget-bench.ts [--budget 120] [--full] [--seed 1]
+ *   node --import tsx scripts/budget-bench.ts [--budget 120] [--full] [--seed 1] [--kill-share 60,120,240 [--sample N]]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -13,6 +16,8 @@ import { join } from 'node:path';
 import { rateLimited } from '../fixtures/rate-limit.ts';
 import type { Handler } from '../fixtures/reference/types.ts';
 import { startReference } from '../fixtures/reference/server.ts';
+import { loadMutants } from '../fixtures/mutants/index.ts';
+import { defaultWorkers, selfTest } from './mutation-score.ts';
 import type { RunResult } from '../src/runner/results.ts';
 import { packageRoot } from '../src/runner/vitest-host.ts';
 
@@ -79,6 +84,23 @@ async function measure(row: string, limit: { requests: number; seconds: number }
   return { row, exitCode, verdict: report.verdict, wallS, served, answered429: tooMany, dataIntact, ...(report.budget ? { budget: report.budget } : {}) };
 }
 
+/** Per budget, the mutants that a run with that budget finds: some MUST check fails under the seed. */
+async function killShare(budgets: readonly number[], sample: number | undefined): Promise<string[]> {
+  const judged = (await loadMutants()).filter((m) => m.kills.length > 0);
+  const step = sample === undefined ? 1 : Math.max(1, Math.floor(judged.length / sample));
+  const chosen = new Set(judged.filter((_, i) => i % step === 0).map((m) => m.id));
+  const lines: string[] = [];
+  for (const budget of budgets) {
+    const rows = (await selfTest((id) => chosen.has(id), { seeds: [Number(seed)], workers: defaultWorkers(), budget })).filter((r) => r.kind === 'mutant');
+    const found = rows.filter((r) => r.runs.some((run) => Object.entries(run.statuses).some(([id, s]) => s === 'failed' && run.levels[id] === 'MUST')));
+    const share = Math.round((1000 * found.length) / Math.max(1, rows.length)) / 10;
+    lines.push(
+      `--budget ${budget}: finds ${found.length} of ${rows.length} mutants (${share}%)${step > 1 ? `, every ${step}th of the ${judged.length} the self-test judges` : ''}, seed ${seed}`,
+    );
+  }
+  return lines;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const field = { requests: 60, seconds: 60 };
   const rows = [
@@ -95,4 +117,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
   }
   if (argv.includes('--json')) console.log(JSON.stringify(rows, null, 1));
+  const shares = option('kill-share');
+  if (shares !== undefined) {
+    const sample = option('sample');
+    for (const line of await killShare(shares.split(',').map(Number), sample === undefined ? undefined : Number(sample))) console.log(line);
+  }
 }

@@ -190,6 +190,8 @@ export interface SelfTestOptions {
   workers?: number;
   /** Run every check against each mutant, whatever it names as kills (scripts/blind-score.ts). */
   ignoreKills?: boolean;
+  /** Every run with --budget N (scripts/budget-bench.ts); implies ignoreKills, the budget chooses the checks. */
+  budget?: number;
 }
 
 export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
@@ -206,9 +208,10 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
   ];
   const workers = options.workers ?? defaultWorkers();
   const [firstSeed, ...laterSeeds] = seeds as [number, ...number[]];
-  const onlyOf = (t: Target) => (options.ignoreKills ? [] : t.expected);
+  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [] : t.expected);
+  const budget = options.budget !== undefined ? { budget: options.budget } : {};
   const first = await runJobs(
-    targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t) })),
+    targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t), ...budget })),
     workers,
     options.itemsPerUser,
   );
@@ -218,7 +221,7 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
       // A crashed first run says nothing about which checks read the seed: every later seed runs in full.
       const only = run === undefined || run.crash ? onlyOf(t) : run.seeded;
       if (run !== undefined && !run.crash && only.length === 0) return [];
-      return laterSeeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only }));
+      return laterSeeds.map((seed) => ({ kind: t.kind, id: t.id, seed, only, ...budget }));
     }),
     workers,
     options.itemsPerUser,

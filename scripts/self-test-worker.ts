@@ -25,6 +25,8 @@ export interface Job {
   seed: number;
   /** Checks to run (all when empty): a mutant runs only those it names as kills. */
   only: readonly string[];
+  /** --budget N for the run (scripts/budget-bench.ts): the checks it can afford, most valuable first. */
+  budget?: number;
 }
 
 export interface JobResult {
@@ -65,6 +67,7 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
       skip: [],
       gate: defaultGate,
       waivers: [],
+      ...(job.budget !== undefined ? { budget: job.budget } : {}),
     };
     const { result, harnessErrors } = await execute(runner, target, plan, {
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
