@@ -132,6 +132,19 @@ describe('choosing within a budget', () => {
     expect(chooseWithin(overhead + 65, ids, table).chosen).toEqual(['A-1', 'A-2', 'B-1', 'C-1']);
   });
 
+  it('with detections, buys the most mutants not yet found per request (a check that finds only what is found comes last)', () => {
+    const overhead = 3 + 6;
+    const detecting = [
+      { ...row('X-1', 'x', 10, 3), detects: ['m1', 'm2'] },
+      { ...row('X-2', 'x', 5, 9), detects: ['m1', 'm2'] },
+      { ...row('X-3', 'x', 10, 1), detects: ['m3'] },
+    ];
+    const all = detecting.map((r) => r.id);
+    // X-2 finds m1 and m2 cheapest; X-1 then adds nothing, X-3 adds m3.
+    expect(chooseWithin(overhead + 15, all, detecting).chosen).toEqual(['X-2', 'X-3']);
+    expect(chooseWithin(overhead + 25, all, detecting).chosen).toEqual(['X-1', 'X-2', 'X-3']);
+  });
+
   it('leaves out what does not fit, and estimates the full run with the pre-flight', () => {
     const choice = chooseWithin(3 + 6 + 10, ids, table);
     expect(choice.chosen).toEqual(['A-1']);

@@ -16,6 +16,11 @@ export interface BudgetEstimate {
   requests: number;
   /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
   kills: number;
+  /**
+   * Self-test mutants the check failed at MUST level when every check ran against each of them (seed 1).
+   * With it, a budget buys the most mutants not yet found per request; without it, `kills` per request.
+   */
+  detects?: string[];
 }
 
 export interface BudgetTable {
@@ -50,33 +55,39 @@ function estimateOf(id: string, rows: ReadonlyMap<string, BudgetEstimate>, fallb
 
 /**
  * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
- * request (kills ÷ requests), a MUST check for every section no chosen check judges yet; then the rest by
- * value per request; each only while the estimated total (pre-flight and sweep reserve included) fits.
+ * request, a MUST check for every section no chosen check judges yet; then the rest by value per request;
+ * each only while the estimated total (pre-flight and sweep reserve included) fits. A check's value is the
+ * self-test mutants it finds that no check chosen before it finds (greedy coverage), or, for a check the
+ * table has no detections of, the mutants that name it.
  */
 export function chooseWithin(limit: number, ids: readonly string[], estimates: readonly BudgetEstimate[] = budgetTable().checks): BudgetChoice {
   const rows = new Map(estimates.map((e) => [e.id, e]));
   const dearest = Math.max(1, ...estimates.map((e) => e.requests));
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
   const cost = (e: BudgetEstimate) => Math.max(1, e.requests);
-  const byValue = [...candidates].sort(
-    (a, b) => b.kills / cost(b) - a.kills / cost(a) || cost(a) - cost(b) || a.id.localeCompare(b.id, 'en', { numeric: true }),
-  );
   let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE;
   const chosen = new Set<string>();
-  const take = (e: BudgetEstimate) => {
-    if (chosen.has(e.id) || spent + cost(e) > limit) return false;
-    chosen.add(e.id);
-    spent += cost(e);
-    return true;
-  };
+  const found = new Set<string>();
   const judged = new Set<string>();
+  const gain = (e: BudgetEstimate) => (e.detects ? e.detects.filter((m) => !found.has(m)).length : e.kills);
+  const better = (a: BudgetEstimate, b: BudgetEstimate) =>
+    gain(b) / cost(b) - gain(a) / cost(a) || b.kills / cost(b) - a.kills / cost(a) || cost(a) - cost(b) || a.id.localeCompare(b.id, 'en', { numeric: true });
+  /** Takes, one at a time, the best of the candidates `eligible` admits that still fit. */
+  const takeWhile = (eligible: (e: BudgetEstimate) => boolean) => {
+    for (;;) {
+      const fitting = candidates.filter((e) => !chosen.has(e.id) && spent + cost(e) <= limit && eligible(e));
+      if (fitting.length === 0) return;
+      const best = fitting.sort(better)[0]!;
+      chosen.add(best.id);
+      spent += cost(best);
+      for (const m of best.detects ?? []) found.add(m);
+      if (best.level === 'MUST') for (const s of best.sections) judged.add(s);
+    }
+  };
   // Sections, not suite files: judging every suite file once first cost 12 points of the mutants a
   // budget of 120 covers (55% against 67%, counted by the mutants' `kills`).
-  for (const e of byValue) {
-    if (e.level !== 'MUST' || e.sections.every((s) => judged.has(s))) continue;
-    if (take(e)) for (const s of e.sections) judged.add(s);
-  }
-  for (const e of byValue) take(e);
+  takeWhile((e) => e.level === 'MUST' && e.sections.some((s) => !judged.has(s)));
+  takeWhile(() => true);
   const order = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return {
     chosen: order([...chosen]),
