@@ -231,19 +231,27 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§4', '§7'],
       keptBlind: true,
-      title: 'an artifact_id no item has gives no use, and a malformed one is refused or ignored; never a 5xx',
+      title: "an artifact_id no item has (also one that begins like a used item's id) gives no use, and a malformed one is refused or ignored; never a 5xx",
       accepts: [
         'for a well-formed id no item has: an empty list or any 4xx (its status is not shown, §7)',
         'for a malformed id: any 4xx, an empty list, or every use (the parameter ignored)',
       ],
     },
     async (t) => {
-      const [{ rows: all }, unused] = await Promise.all([t.discover.uses(), t.discover.unusedId()]);
-      const probes = [
+      const [{ rows: all }, unused, { ids }] = await Promise.all([t.discover.uses(), t.discover.unusedId(), t.discover.collection()]);
+      // An id that only begins like one of a used item: a filter that matches by prefix gives that item's uses.
+      const field = itemFieldOf(all, new Set(ids), { ownId: true });
+      const known = new Set(ids);
+      const prefix = field
+        ? all.map((u) => itemRefOf(u[field])?.slice(0, -1)).find((p): p is string => p !== undefined && /\d$/.test(p) && !known.has(p))
+        : undefined;
+      const probes: (readonly [string | number, boolean])[] = [
         [unused, false],
         ['not-an-id', true],
         ['-1', true],
-      ] as const;
+        // Read as an id no item has, or as malformed (then ignored): never as a pattern.
+        ...(prefix === undefined ? [] : [[prefix, true] as const]),
+      ];
       const answers = await together(probes.map(([id]) => t.api.uses({ artifact_id: id })));
       for (const [i, [id, malformed]] of probes.entries()) {
         const label = `GET /uses.php?artifact_id=${id}`;
