@@ -4,11 +4,14 @@ import {
   check,
   cursorWindow,
   ensure,
+  fetchPage,
   idOf,
+  inWalkOrder,
   itemFlag,
   MAX_ROWS_PER_PAGE,
   mulberry32,
   readOnce,
+  titleCollations,
   together,
   windowBound,
   type CheckContext,
@@ -108,6 +111,22 @@ const FILTER_FREEDOMS = [
   'a tag filter that ignores case',
   'cursor pages in ascending or descending id order',
 ];
+
+/**
+ * The word most titles share (three letters or more, in two titles or more, at most in half a page of
+ * them), for a search that has several answers under any search semantics.
+ */
+function commonTitleWord(rows: readonly Row[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const row of rows)
+    if (typeof row.Title === 'string')
+      for (const word of new Set(row.Title.toLowerCase().match(/\p{L}{3,}/gu) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const fitting = [...counts].filter(([, n]) => n >= 2 && n <= MAX_ROWS_PER_PAGE / 2);
+  return fitting.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+}
+
+/** Two flag filters sent together: an item must satisfy both (§4: each is a filter), in page mode. */
+const TWO_FLAGS: Filters = { kept: true, physical: false };
 
 describe('filters and search (§4 POST /artifacts.php)', () => {
   check(
@@ -349,6 +368,123 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           window.pages[0]?.exchange,
         );
       }
+    },
+  );
+
+  check(
+    {
+      id: 'FILT-007',
+      level: 'MUST',
+      sections: ['§4'],
+      title:
+        'filters and search keep their meaning under both ways of paging: two flags in page mode, a search with a type filter, a search read by page and by small cursor pages',
+      requires: ['list-filters', 'full-rows'],
+      accepts: [
+        ...FILTER_FREEDOMS,
+        "any search semantics: a search with a filter must return the search's own answer narrowed by the filter",
+        'any usual title collation in page mode (as PAGE-007)',
+      ],
+    },
+    async (t) => {
+      const { rows, direction } = await t.discover.collection();
+      const word = t.need(commonTitleWord(rows), 'no word is shared by two titles, so no search is known to have several answers');
+      const ids = (list: readonly Row[]) => list.map((r) => idOf(r.id) ?? '?');
+      // Two flags in page mode, one page with room for every fitting item: exactly those, by title, and the last page (§4 rule 2).
+      const fitting = rows.filter((row) => satisfies(row, TWO_FLAGS) !== 'no');
+      if (fitting.length < MAX_ROWS_PER_PAGE) {
+        const body = { ...TWO_FLAGS, per_page: fitting.length + 1, page: 1 };
+        const page = await fetchPage(t.api, body);
+        const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        const wrong = page.rows.find((row) => satisfies(row, TWO_FLAGS) === 'no');
+        ensure(
+          'C4.8',
+          !wrong,
+          `${label} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy both filters (§4: each one filters)`,
+          page.exchange,
+        );
+        const got = new Set(ids(page.rows));
+        const missing = fitting.filter((row) => satisfies(row, TWO_FLAGS) === 'yes' && !got.has(idOf(row.id) ?? '?'));
+        ensure(
+          'C4.8',
+          missing.length === 0,
+          `${label} left out ${missing.length} item(s) that satisfy both filters, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`,
+          page.exchange,
+        );
+        ensure(
+          'C4.4',
+          page.hasMore === false,
+          `${label} holds every fitting item with room to spare, yet has_more is ${asText(page.hasMore)} (§4 rule 2)`,
+          page.exchange,
+        );
+        const titles = page.rows.map((r) => String(r.Title ?? ''));
+        const ordered = titleCollations.some((c) => titles.every((title, i) => i === 0 || c.compare(titles[i - 1]!, title) <= 0));
+        ensure(
+          'C4.5',
+          ordered,
+          `${label}: page paging is by title (§4: cursor pages by id instead), but these titles follow no usual collation: ${titles
+            .slice(0, 6)
+            .map((x) => JSON.stringify(x))
+            .join(', ')}…`,
+          page.exchange,
+        );
+      }
+      // The search alone, by cursor: in id order (§4: cursor pages by id).
+      const search = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, query: word }, { maxPages: WINDOW_PAGES });
+      const found = search.pages.flatMap((p) => p.rows);
+      const foundIds = ids(found);
+      const outOfOrder = foundIds.findIndex((id, i) => i > 0 && inWalkOrder(direction)(foundIds[i - 1]!, id) > 0);
+      ensure(
+        'C4.4',
+        outOfOrder === -1,
+        `query ${JSON.stringify(word)} by cursor is not in id order (${direction}): ${foundIds[outOfOrder - 1]} before ${foundIds[outOfOrder]}`,
+        search.pages[0]?.exchange,
+      );
+      // The search with a type filter: the search's answer narrowed to that type, nothing more or less.
+      const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
+      if (type !== undefined && search.complete) {
+        const body = { per_page: MAX_ROWS_PER_PAGE, query: word, type_id: type };
+        const both = await cursorWindow(t.api, body, { maxPages: WINDOW_PAGES });
+        const got = both.pages.flatMap((p) => p.rows);
+        const inSearch = new Set(foundIds);
+        const stranger = got.find((r) => !inSearch.has(idOf(r.id) ?? '?'));
+        ensure(
+          'C4.8',
+          !stranger,
+          `POST /artifacts.php ${JSON.stringify(body)} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter`,
+          both.pages[0]?.exchange,
+        );
+        const gotIds = new Set(ids(got));
+        const left = found.filter((r) => satisfies(r, { type_id: type as string | number }) === 'yes' && !gotIds.has(idOf(r.id) ?? '?'));
+        ensure(
+          'C4.8',
+          !both.complete || left.length === 0,
+          `POST /artifacts.php ${JSON.stringify(body)} left out ${left.length} item(s) the search finds with that type, e.g. ${left[0] ? describeRow(left[0]) : ''}`,
+          both.pages[0]?.exchange,
+        );
+      }
+      // The search by page: page 2 at one row less than the search finds holds the one row left (§4: page is the
+      // page number); and by cursor at that size, each step can go on (§4 rule 2) and the rows come as at 200 a page.
+      t.need(
+        search.complete && found.length >= 3 && found.length <= MAX_ROWS_PER_PAGE ? found : undefined,
+        `query ${JSON.stringify(word)} found ${found.length} item(s), too few to page through`,
+      );
+      const size = found.length - 1;
+      const second = await fetchPage(t.api, { query: word, per_page: size, page: 2 });
+      const stray = second.rows.find((r) => !foundIds.includes(idOf(r.id) ?? '?'));
+      ensure(
+        'C4.5',
+        second.rows.length === 1 && !stray,
+        `query ${JSON.stringify(word)} finds ${found.length} items, so page 2 at ${size} a page holds the one left; it holds ${second.rows.length} row(s)${stray ? `, among them item ${asText(stray.id)} the search does not find` : ''}`,
+        second.exchange,
+      );
+      const small = await cursorWindow(t.api, { per_page: size, query: word }, { maxPages: 1 });
+      const smallIds = small.pages.flatMap((p) => ids(p.rows));
+      ensure(
+        'C4.4',
+        smallIds.every((id, i) => id === foundIds[i]),
+        `query ${JSON.stringify(word)} by cursor at ${size} a page gives ${smallIds.join(', ')}; at ${MAX_ROWS_PER_PAGE} a page it starts ${foundIds.slice(0, smallIds.length).join(', ')}`,
+        small.pages[0]?.exchange,
+      );
     },
   );
 });

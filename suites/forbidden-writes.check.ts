@@ -6,6 +6,7 @@ import {
   ensure,
   ensureNo5xx,
   fingerprints,
+  idOf,
   NO_SUCH_PATH,
   profiles,
   sameAnswer,
@@ -29,12 +30,20 @@ interface WriteProbe {
  * item has, and fields that restate nothing real. Every pair not answered 403 is reported, and the
  * whole visible state must be unchanged after.
  */
-async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe[]): Promise<void> {
+async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe[], restating?: WriteProbe): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
+  // A write may be refused only for an id no item has: `restating` names a real item and restates its own
+  // title, so that a server wrongly accepting it writes what is already there.
+  const real = restating ? await t.discover.anyItem() : undefined;
   const before = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
-  const exchanges = await Promise.all(probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })));
+  const exchanges = await Promise.all([
+    ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
+    ...(restating && real && idOf(real.id) !== undefined && typeof real.Title === 'string'
+      ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: idOf(real.id)! }, json: { id: real.id, Title: real.Title } }) }]
+      : []),
+  ]);
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   ensure(
     'C1.3',
@@ -99,13 +108,14 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'WRITE-002',
       level: 'MUST',
       sections: ['§1', '§7'],
-      title: 'POST to every read-only endpoint answers 403 and changes nothing',
+      title: 'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item',
       accepts: ['any body with the 403'],
     },
     (t) =>
       refusedWithForbidden(
         t,
         applicablePaths(t, READ_ONLY_PATHS).map((path) => ({ method: 'POST' as const, path })),
+        { method: 'POST', path: endpoints.item },
       ),
   );
 

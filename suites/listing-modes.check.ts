@@ -6,9 +6,22 @@ const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 
 /** Rows of a page that would fit this many rows: small, so that a later page exists in a collection of any size. */
 const SMALL_PAGE = 20;
 
-/** The first field of rule 3 a row lacks (tags must be a list), or undefined. */
-function missingField(row: Row): string | undefined {
-  const absent = ROW_FIELDS.find((name) => !(name in row));
+/** Fields the list request's fields "collection" and include uses_summary add to each row (§2, §4 table). */
+const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
+const SUMMARY_FIELDS = ['plays', 'last_use'] as const;
+
+/** The fields a row answering `body` must carry: rule 3's, and what fields and include add. */
+function fieldsFor(body: Record<string, unknown> | undefined): readonly string[] {
+  return [
+    ...ROW_FIELDS,
+    ...(body?.fields === 'collection' ? COLLECTION_FIELDS : []),
+    ...(Array.isArray(body?.include) && body.include.includes('uses_summary') ? SUMMARY_FIELDS : []),
+  ];
+}
+
+/** The first field a row answering `body` lacks (tags must be a list), or undefined. */
+function missingField(row: Row, body?: Record<string, unknown>): string | undefined {
+  const absent = fieldsFor(body).find((name) => !(name in row));
   if (absent !== undefined) return absent;
   return Array.isArray(row.tags) ? undefined : 'tags (as a list)';
 }
@@ -40,8 +53,9 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
     {
       id: 'LIST-002',
       level: 'MUST',
-      sections: ['§4'],
-      title: 'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include)',
+      sections: ['§2', '§4'],
+      title:
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on cursor pages what fields and include add',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: ['flags as 0/1, booleans or null; extra fields in any mode'],
     },
@@ -52,7 +66,8 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const title = String(item.Title ?? '');
       const modes: Record<string, unknown>[] = [
         { page: 2, per_page: SMALL_PAGE },
-        { cursor: null, per_page: SMALL_PAGE },
+        // Cursor pages also carry what fields and include add (§4 table: to each row, whatever the paging).
+        { cursor: null, per_page: SMALL_PAGE, fields: 'collection', include: ['uses_summary'] },
         { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))) },
         ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]) }] : []),
         { kept: true },
@@ -62,22 +77,22 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         { include: ['uses_summary'] },
       ];
       const [plain, empty, ...answers] = await together([t.discover.list(undefined), t.discover.list({}), ...modes.map((body) => t.api.list(body))]);
-      const judged: { what: string; ex: () => Exchange }[] = [
+      const judged: { what: string; ex: () => Exchange; body?: Record<string, unknown> }[] = [
         { what: 'GET /artifacts.php', ex: plain! },
         { what: 'POST /artifacts.php {}', ex: empty! },
-        ...modes.map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]! })),
+        ...modes.map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
       ];
       // The second cursor page, where the first small one has a next cursor.
       const cursorPage = judged.find((j) => j.what.includes('"cursor":null'))!.ex();
       const next = (cursorPage.response.json as Record<string, unknown> | undefined)?.next_cursor;
       if (next !== null && next !== undefined && next !== '') {
-        const body = { cursor: next, per_page: SMALL_PAGE };
+        const body = { cursor: next, per_page: SMALL_PAGE, fields: 'collection', include: ['uses_summary'] };
         const ex = await t.api.list(body);
-        judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex });
+        judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
-      for (const { what, ex } of judged) {
+      for (const { what, ex, body } of judged) {
         for (const row of okRows('C4.10', ex(), what)) {
-          const missing = missingField(row);
+          const missing = missingField(row, body);
           ensure('C4.10', missing === undefined, `${what}: row ${String(idOf(row.id) ?? JSON.stringify(row).slice(0, 80))} lacks ${missing}`, ex());
         }
       }

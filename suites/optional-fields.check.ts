@@ -4,7 +4,7 @@ import {
   ensure,
   idOf,
   isIsoDate,
-  isDateOrDateTime,
+  useDateFieldOf,
   MAX_ROWS_PER_PAGE,
   okRows,
   type CheckContext,
@@ -24,20 +24,6 @@ async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string
   const rows = okRows(clause, exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
   t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
   return { rows, exchange };
-}
-
-const DATE_NAME = /date|day|(^|_)on$|_at$|time|played|used|when/i;
-const STAMP_NAME = /^(created|updated|modified|recorded|inserted|deleted)(_?(at|on|time|date))?$|^(created|updated|modified)[A-Z]/;
-
-/**
- * The field of a use that holds its date (not shown in §2): among the fields whose every value is a
- * date or a date-time, the first named like a date that is not a record stamp (created_at …).
- */
-function dateFieldOf(uses: readonly Row[]): string | undefined {
-  const keys = [...new Set(uses.flatMap((u) => Object.keys(u)))];
-  const dated = keys.filter((key) => uses.every((u) => isDateOrDateTime(u[key])));
-  const plain = dated.filter((key) => !STAMP_NAME.test(key));
-  return plain.find((key) => DATE_NAME.test(key)) ?? (plain.length === 1 ? plain[0] : undefined);
 }
 
 describe('optional row fields (§2, §4 fields and include)', () => {
@@ -121,7 +107,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
           `item ${asText(row.id)}: plays is ${asText(row.plays)} but /uses.php lists ${uses.length} use(s)`,
           answers[i],
         );
-        const dateField = dateFieldOf(uses);
+        const dateField = useDateFieldOf(uses);
         if (dateField && uses.length > 0) {
           const latest = uses
             .map((u) => String(u[dateField]).slice(0, 10))

@@ -4,6 +4,9 @@ import {
   cursorWindow,
   ensure,
   ensureNo5xx,
+  envelopeField,
+  flag,
+  isObject,
   fetchPage,
   idOf,
   inWalkOrder,
@@ -36,19 +39,22 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§8'],
       keptBlind: true,
-      title: 'without per_page a page holds 50 rows (or the whole collection when smaller)',
+      title: 'without per_page a page holds 50 rows (or the whole collection when smaller), paging by page or by cursor',
       accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
-      const page = await fetchPage(t.api, {});
       const expected = Math.min(DEFAULT_PAGE, rows.length);
-      ensure(
-        'C4.3',
-        page.rows.length === expected,
-        `POST /artifacts.php {} returned ${page.rows.length} rows; the default page size is 50 and the collection has ${rows.length}`,
-        page.exchange,
-      );
+      // The default holds for both ways of paging (§4 table: per_page defaults to 50 whatever else is sent).
+      for (const body of [{}, { cursor: null }]) {
+        const page = await fetchPage(t.api, body);
+        ensure(
+          'C4.3',
+          page.rows.length === expected,
+          `POST /artifacts.php ${JSON.stringify(body)} returned ${page.rows.length} rows; the default page size is 50 and the collection has ${rows.length}`,
+          page.exchange,
+        );
+      }
     },
   );
 
@@ -331,7 +337,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
   );
 
   check(
-    { id: 'PAGE-008', level: 'MUST', sections: ['§4'], keptBlind: true, title: 'a GET with no body lists page 1', accepts: ['any envelope key for the rows'] },
+    {
+      id: 'PAGE-008',
+      level: 'MUST',
+      sections: ['§4'],
+      keptBlind: true,
+      title: 'a GET with no body lists page 1, with the has_more of page 1',
+      accepts: ['any envelope key for the rows; has_more as a boolean or 0/1, at the top level or nested'],
+    },
     async (t) => {
       const [viaGet, viaPost] = await Promise.all([t.discover.list(undefined), t.discover.list({})]);
       const got = okRows('C4.2', viaGet, 'GET /artifacts.php');
@@ -340,6 +353,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         'C4.2',
         JSON.stringify(ids(got)) === JSON.stringify(ids(expected)),
         `GET /artifacts.php returned ${got.length} rows that differ from page 1 (${expected.length} rows)`,
+        viaGet,
+      );
+      // Page 1 either way: the GET answer carries the same has_more (§4 rule 2: every list answer says whether another page exists).
+      const [getMore, postMore] = [viaGet, viaPost].map((ex) => (isObject(ex.response.json) ? flag(envelopeField(ex.response.json, 'has_more')) : undefined));
+      ensure(
+        'C4.4',
+        getMore !== undefined && getMore === postMore,
+        `GET /artifacts.php has has_more ${asText(getMore)} but page 1 (POST /artifacts.php {}) has ${asText(postMore)}`,
         viaGet,
       );
     },

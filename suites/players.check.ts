@@ -1,7 +1,8 @@
-import { describe, check, ensure, idOf, okRows, participantIdsOf, playerIdsOf, asText } from '../src/harness/index.ts';
+import { describe, check, ensure, idOf, isObject, okRows, participantIdsOf, playerIdsOf, asText } from '../src/harness/index.ts';
 
 /** represents_user_id is set when the player is a user (§2): it may be null or left out when unset. */
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year'];
+const NAME_FIELDS = ['FirstName', 'LastName'] as const;
 
 describe('players (§2 Player, §4 GET /players.php)', () => {
   check(
@@ -64,18 +65,30 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       level: 'MUST',
       sections: ['§2'],
       keptBlind: true,
-      title: 'every participant of a use is a player of the household',
+      title: "every participant of a use is a player of the household, with that player's FirstName and LastName",
       requires: ['players'],
-      accepts: ['ids as numbers or strings'],
+      accepts: ['ids as numbers or strings', 'a name served as null on either side (then not compared)'],
     },
     async (t) => {
       const [players, { rows, exchange: uses }] = await Promise.all([t.discover.shared('GET /players.php'), t.discover.uses()]);
-      const household = new Set(okRows('C4.17', players, 'GET /players.php').map((p) => idOf(p.id)));
+      const byId = new Map(okRows('C4.17', players, 'GET /players.php').map((p) => [idOf(p.id), p]));
       t.need(rows[0], 'no use is recorded');
       for (const use of rows) {
         const named = [...playerIdsOf(use), ...participantIdsOf(use)];
-        const strangers = [...new Set(named.filter((p) => !household.has(p)))];
+        const strangers = [...new Set(named.filter((p) => !byId.has(p)))];
         ensure('C2.11', strangers.length === 0, `use ${asText(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
+        // A participant is a player of the household (§2): the same person has the same first and last name in both.
+        for (const participant of Array.isArray(use.participants) ? use.participants : []) {
+          const player = isObject(participant) ? byId.get(idOf(participant.id)) : undefined;
+          if (!player || !isObject(participant)) continue;
+          const differs = NAME_FIELDS.filter((f) => typeof participant[f] === 'string' && typeof player[f] === 'string' && participant[f] !== player[f]);
+          ensure(
+            'C2.11',
+            differs.length === 0,
+            `use ${asText(use.id)}: participant ${asText(participant.id)} has ${differs.map((f) => `${f} ${JSON.stringify(participant[f])}`).join(', ')} but GET /players.php gives ${differs.map((f) => `${f} ${JSON.stringify(player[f])}`).join(', ')} (§2: both are that person's first and last name)`,
+            players,
+          );
+        }
       }
     },
   );

@@ -79,23 +79,26 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-001',
       level: 'MUST',
       sections: ['§4'],
-      title: 'by default only kept and secondary-collection items are covered',
+      title: 'by default only kept and secondary-collection items are covered, also when a sort is given',
       requires: ['full-rows'],
       accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'],
     },
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      const { rows, exchange } = await proposals('C4.18', t, {});
-      for (const row of rows) {
-        const item = byId.get(itemRefOf(row[fields.item]));
-        const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
-        ensure(
-          'C4.18',
-          covered,
-          `the default proposal outcomes include item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`,
-          exchange,
-        );
+      // Without include_other the coverage is the default one, whether a sort is asked for or not (§4: include_other alone adds items).
+      for (const query of [{}, { sort: 'explicit_declines' }] as Query[]) {
+        const { rows, exchange } = await proposals('C4.18', t, query);
+        for (const row of rows) {
+          const item = byId.get(itemRefOf(row[fields.item]));
+          const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
+          ensure(
+            'C4.18',
+            covered,
+            `the proposal outcomes ${Object.keys(query).length === 0 ? 'by default' : `with ${new URLSearchParams(query as Record<string, string>).toString()} (no include_other)`} include item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`,
+            exchange,
+          );
+        }
       }
     },
   );
@@ -182,7 +185,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-004',
       level: 'MUST',
       sections: ['§4'],
-      title: 'a start/end window narrows the counts',
+      title: 'a start/end window narrows the counts, and one around every outcome date keeps them all',
       accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'],
     },
     async (t) => {
@@ -190,9 +193,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       const year = new Date().getUTCFullYear();
       const windows: Query[] = [{ start: `${year - 1}-01-01` }, { end: `${year - 1}-12-31` }, { start: `${year - 2}-01-01`, end: `${year - 1}-06-30` }];
-      // One bound past every recorded outcome on either side: each bound must act on its own.
-      const beyond: Query[] = [{ start: '2999-01-01' }, { end: '1900-01-01' }];
-      const answers = await Promise.all([...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
+      // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
+      const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
+      // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
+      const around: Query = { start: '1900-01-01', end: '2999-12-31' };
+      const answers = await Promise.all([...windows, ...beyond, around].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
       windows.forEach((w, i) => {
         const { rows, exchange } = answers[i]!;
         for (const row of rows) {
@@ -216,6 +221,16 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           exchange,
         );
       });
+      const { rows: whole, exchange } = answers.at(-1)!;
+      const inWindow = new Map(whole.map((r) => [itemRefOf(r[fields.item]), r]));
+      const count = (row: Row | undefined, field: string) => Number(row?.[field] ?? 0);
+      const differs = all.find((r) => [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)));
+      ensure(
+        'C4.20',
+        !differs,
+        `the window ${JSON.stringify(around)} holds every plausible outcome date, yet item ${asText(differs?.[fields.item])} counts ${count(inWindow.get(itemRefOf(differs?.[fields.item])), fields.declines)} declines and ${count(inWindow.get(itemRefOf(differs?.[fields.item])), fields.elsewhere)} chose-something-else in it, ${count(differs, fields.declines)} and ${count(differs, fields.elsewhere)} without a window`,
+        exchange,
+      );
     },
   );
 

@@ -10,6 +10,7 @@ import {
   okRows,
   readKept,
   shapeOf,
+  useDateFieldOf,
   type CheckContext,
   type Exchange,
   type Row,
@@ -132,6 +133,46 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
           answers[i],
         );
       });
+    },
+  );
+
+  check(
+    {
+      id: 'UPCOMING-004',
+      level: 'MUST',
+      sections: ['§3', '§4'],
+      keptBlind: true,
+      title: "an interact-by date is not before the item's latest recorded use (a use restarts the time since last use)",
+      accepts: [
+        'any interval after the latest use, the same day included (its length is not shown)',
+        "a use's date and the interact-by date under any name, as a date or a date-time",
+        'an item listed without a recorded use (judged as advice by UPCOMING-003)',
+      ],
+    },
+    async (t) => {
+      const [{ rows, itemField, exchange }, { rows: uses }, { ids }] = await Promise.all([upcoming(t), t.discover.uses(), t.discover.collection()]);
+      const { complete } = interactByCandidates(rows);
+      const due = t.need(complete[0], 'no field holds an interact-by date in every upcoming row (UPCOMING-002 judges that)');
+      const useItem = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), 'no use is recorded, or the uses name their item in no recognisable field');
+      const useDate = t.need(useDateFieldOf(uses), 'the uses carry no field recognisable as their date (their fields are not shown, §2)');
+      const latest = new Map<string, string>();
+      for (const use of uses) {
+        const item = itemRefOf(use[useItem]);
+        const day = String(use[useDate]).slice(0, 10);
+        if (item !== undefined && day > (latest.get(item) ?? '')) latest.set(item, day);
+      }
+      for (const row of rows) {
+        const item = itemRefOf(row[itemField]);
+        const last = item === undefined ? undefined : latest.get(item);
+        if (last === undefined) continue;
+        const by = String(row[due]).slice(0, 10);
+        ensure(
+          'C2.15',
+          by >= last,
+          `item ${item} is due by ${by} (${due}), before its latest recorded use on ${last}: a use restarts the time since last use (§3), so the date must follow it`,
+          exchange,
+        );
+      }
     },
   );
 });

@@ -16,6 +16,7 @@ import {
   shapeOf,
   together,
   type CheckContext,
+  type Exchange,
   type Row,
   asText,
 } from '../src/harness/index.ts';
@@ -61,6 +62,35 @@ function difference(expected: readonly Row[], got: readonly Row[], key: (use: Ro
 
 const playersOf = (use: Row): string[] => playerIdsOf(use).map((p) => p ?? '?');
 
+/** What breaks §2's shape of a use (players: distinct ids; participants: id, FirstName, LastName), or undefined. */
+function useProblemOf(use: Row): string | undefined {
+  const where = () => `use ${asText(use.id ?? JSON.stringify(use).slice(0, 60))}`;
+  if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined)))
+    return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
+  const players = playersOf(use);
+  if (new Set(players).size !== players.length) return `${where()}: players lists a player twice (${players.join(', ')}); it is deduplicated`;
+  if (!Array.isArray(use.participants)) return `${where()}: participants is ${JSON.stringify(use.participants)}, not a list`;
+  const name = (p: Record<string, unknown>, field: string) => field in p && (typeof p[field] === 'string' || p[field] === null);
+  const bad = (use.participants as unknown[]).find((p) => !(isObject(p) && idOf(p.id) !== undefined && name(p, 'FirstName') && name(p, 'LastName')));
+  return bad === undefined ? undefined : `${where()}: participant ${JSON.stringify(bad)} lacks id, FirstName or LastName`;
+}
+
+/** Where a use's players are not exactly its participants' distinct ids (§2), the message; else undefined. */
+function playersMismatchOf(use: Row): string | undefined {
+  const players = new Set(playersOf(use));
+  const participants = new Set(participantIdsOf(use));
+  const same = players.size === participants.size && [...players].every((p) => participants.has(p));
+  return same ? undefined : `use ${asText(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`;
+}
+
+/** Every use of a filtered answer carries what §2 says every use carries, as in the unfiltered list (§4: each use carries them). */
+function ensureUseShapes(got: readonly Row[], label: string, ex: Exchange): void {
+  for (const use of got) {
+    const problem = useProblemOf(use) ?? playersMismatchOf(use);
+    ensure('C2.9', problem === undefined, `${label}: ${problem} (§2, §4: every use carries players and participants, under any parameter)`, ex);
+  }
+}
+
 describe('uses (§2 Use, §4 GET /uses.php)', () => {
   check(
     {
@@ -79,20 +109,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     async (t) => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
-      // Messages are written only for the use that breaks the clause: a history can be long.
-      const problemOf = (use: Row): string | undefined => {
-        const where = () => `use ${asText(use.id ?? JSON.stringify(use).slice(0, 60))}`;
-        if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined)))
-          return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
-        const players = playersOf(use);
-        if (new Set(players).size !== players.length) return `${where()}: players lists a player twice (${players.join(', ')}); it is deduplicated`;
-        if (!Array.isArray(use.participants)) return `${where()}: participants is ${JSON.stringify(use.participants)}, not a list`;
-        const name = (p: Record<string, unknown>, field: string) => field in p && (typeof p[field] === 'string' || p[field] === null);
-        const bad = (use.participants as unknown[]).find((p) => !(isObject(p) && idOf(p.id) !== undefined && name(p, 'FirstName') && name(p, 'LastName')));
-        return bad === undefined ? undefined : `${where()}: participant ${JSON.stringify(bad)} lacks id, FirstName or LastName`;
-      };
       for (const use of uses) {
-        const problem = problemOf(use);
+        const problem = useProblemOf(use);
         ensure('C2.9', problem === undefined, problem!);
       }
     },
@@ -111,10 +129,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const uses = await allUses(t);
       t.need(uses[0], 'no use is recorded');
       for (const use of uses) {
-        const players = new Set(playersOf(use));
-        const participants = new Set(participantIdsOf(use));
-        const same = players.size === participants.size && [...players].every((p) => participants.has(p));
-        ensure('C2.9', same, `use ${asText(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`);
+        const mismatch = playersMismatchOf(use);
+        ensure('C2.9', mismatch === undefined, mismatch!);
       }
     },
   );
@@ -123,9 +139,9 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     {
       id: 'USES-003',
       level: 'MUST',
-      sections: ['§4'],
+      sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'artifact_id returns exactly the uses of that item',
+      title: 'artifact_id returns exactly the uses of that item, each carrying players and participants as in §2',
       accepts: [
         'the item a use names under any field, as an id or a nested item',
         'any order of uses',
@@ -151,6 +167,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const got = okRows('C4.15', answers[i]!, label);
         const stranger = got.find((u) => field in u && itemRefOf(u[field]) !== id);
         ensure('C4.15', !stranger, `${label} returned a use of item ${asText(stranger?.[field])}`, answers[i]);
+        ensureUseShapes(got, label, answers[i]!);
         const expected = byItem.get(id) ?? [];
         const { missing, extra } = difference(expected, got, key);
         ensure(
@@ -167,9 +184,9 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
     {
       id: 'USES-004',
       level: 'MUST',
-      sections: ['§4'],
+      sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'player_id keeps exactly the uses the player took part in',
+      title: 'player_id keeps exactly the uses the player took part in, each carrying players and participants as in §2',
       requires: ['uses-player-filter'],
       accepts: ['any order of uses', 'ids as numbers or strings'],
     },
@@ -195,6 +212,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const got = okRows('C4.15', answers[i]!, label);
         const stranger = got.find((u) => !tookPart(u).has(id));
         ensure('C4.15', !stranger, `${label} returned use ${asText(stranger?.id)}, in which that player did not take part`, answers[i]);
+        ensureUseShapes(got, label, answers[i]!);
         const expected = uses.filter((u) => tookPart(u).has(id));
         const { missing, extra } = difference(expected, got, key);
         ensure(
@@ -213,19 +231,27 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§4', '§7'],
       keptBlind: true,
-      title: 'an artifact_id no item has gives no use, and a malformed one is refused or ignored; never a 5xx',
+      title: "an artifact_id no item has (also one that begins like a used item's id) gives no use, and a malformed one is refused or ignored; never a 5xx",
       accepts: [
         'for a well-formed id no item has: an empty list or any 4xx (its status is not shown, §7)',
         'for a malformed id: any 4xx, an empty list, or every use (the parameter ignored)',
       ],
     },
     async (t) => {
-      const [{ rows: all }, unused] = await Promise.all([t.discover.uses(), t.discover.unusedId()]);
-      const probes = [
+      const [{ rows: all }, unused, { ids }] = await Promise.all([t.discover.uses(), t.discover.unusedId(), t.discover.collection()]);
+      // An id that only begins like one of a used item: a filter that matches by prefix gives that item's uses.
+      const field = itemFieldOf(all, new Set(ids), { ownId: true });
+      const known = new Set(ids);
+      const prefix = field
+        ? all.map((u) => itemRefOf(u[field])?.slice(0, -1)).find((p): p is string => p !== undefined && /\d$/.test(p) && !known.has(p))
+        : undefined;
+      const probes: (readonly [string | number, boolean])[] = [
         [unused, false],
         ['not-an-id', true],
         ['-1', true],
-      ] as const;
+        // Read as an id no item has, or as malformed (then ignored): never as a pattern.
+        ...(prefix === undefined ? [] : [[prefix, true] as const]),
+      ];
       const answers = await together(probes.map(([id]) => t.api.uses({ artifact_id: id })));
       for (const [i, [id, malformed]] of probes.entries()) {
         const label = `GET /uses.php?artifact_id=${id}`;

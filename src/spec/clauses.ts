@@ -82,7 +82,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.9',
     section: '§2',
     statement: 'A use carries players (deduplicated player ids) and participants (id, FirstName, LastName).',
-    checks: ['USES-001', 'USES-002'],
+    checks: ['USES-001', 'USES-002', 'USES-003', 'USES-004'],
   },
   { id: 'C2.10', section: '§2', statement: 'Other fields of a use record (item reference, date).', checks: [], untestable: NOT_SHOWN },
   {
@@ -104,7 +104,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.15',
     section: '§2',
     statement: 'Each upcoming interaction gives a date by which a kept item should be used, computed from its recorded uses.',
-    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003'],
+    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004'],
   },
   // §3 states
   {
@@ -141,16 +141,16 @@ export const clauses: readonly Clause[] = [
     id: 'C4.4',
     section: '§4',
     statement: 'cursor null then next_cursor pages by id; has_more says whether another page exists.',
-    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004'],
+    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008'],
   },
-  { id: 'C4.5', section: '§4', statement: 'Page paging orders by title and covers the collection.', checks: ['PAGE-007', 'PAGE-004', 'PAGE-006'] },
+  { id: 'C4.5', section: '§4', statement: 'Page paging orders by title and covers the collection.', checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007'] },
   { id: 'C4.6', section: '§4', statement: "query searches; an item's title finds it.", checks: ['FILT-002', 'KEPT-004', 'FILT-005'] },
   { id: 'C4.7', section: '§4', statement: 'tag keeps only items labelled with that tag.', checks: ['FILT-001', 'FILT-003'] },
   {
     id: 'C4.8',
     section: '§4',
     statement: 'kept, physical, digital, secondary_collection and type_id (one or a list) filter the items.',
-    checks: ['FILT-001', 'FILT-006'],
+    checks: ['FILT-001', 'FILT-006', 'FILT-007'],
   },
   { id: 'C4.9', section: '§4', statement: 'A user id sent in the list body is ignored.', checks: ['SCOPE-001', 'SCOPE-002'] },
   { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004', 'LIST-002'] },
@@ -201,7 +201,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.23',
     section: '§4',
     statement: 'GET /upcoming-interactions.php lists interact-by dates of kept items, from uses.',
-    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003'],
+    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004'],
   },
   {
     id: 'C4.24',

@@ -142,6 +142,20 @@ export function itemRefOf(value: unknown): string | undefined {
 
 const ITEM_FIELD_NAMES = ['artifact_id', 'item_id', 'artifact', 'item'];
 
+const DATE_NAME = /date|day|(^|_)on$|_at$|time|played|used|when/i;
+const STAMP_NAME = /^(created|updated|modified|recorded|inserted|deleted)(_?(at|on|time|date))?$|^(created|updated|modified)[A-Z]/;
+
+/**
+ * The field of a use that holds its date (not shown in §2): among the fields whose every value is a
+ * date or a date-time, the first named like a date that is not a record stamp (created_at …).
+ */
+export function useDateFieldOf(uses: readonly Row[]): string | undefined {
+  const keys = [...new Set(uses.flatMap((u) => Object.keys(u)))];
+  const dated = keys.filter((key) => uses.every((u) => isDateOrDateTime(u[key])));
+  const plain = dated.filter((key) => !STAMP_NAME.test(key));
+  return plain.find((key) => DATE_NAME.test(key)) ?? (plain.length === 1 ? plain[0] : undefined);
+}
+
 /**
  * The field of a record that names its item where §2 does not show it (a use, a proposal outcome row,
  * an upcoming interaction): the one whose values all name items of `itemIds`. `id` is tried last, and
