@@ -425,6 +425,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`,
     );
     out(`clean targets: ${cleanRows.filter((r) => r.ok).length}/${cleanRows.length} conform under every seed with no failed check at any level`);
+    const junk = junkMessages(rows);
+    const bare = failuresWithoutEvidence(rows);
+    out(
+      `failure messages: ${junk.length} print undefined, [object Object] or NaN; ${bare.length} MUST failure(s) on mutants carry neither an exchange nor a reproduction`,
+    );
+    for (const line of [...junk, ...bare]) out(`  ${line}`);
     out(
       `clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses; ${pendingElements.length} elements of the inventory wait for a check or a mutant (scripts/inventory.ts --list)`,
     );

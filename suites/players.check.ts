@@ -1,4 +1,4 @@
-import { describe, check, ensure, idOf, okRows, participantIdsOf, playerIdsOf, asText } from '../src/harness/index.ts';
+import { describe, check, ensure, idOf, okRows, participantIdsOf, playerIdsOf, asText, asJson } from '../src/harness/index.ts';
 
 /** represents_user_id is set when the player is a user (§2): it may be null or left out when unset. */
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year'];
@@ -26,7 +26,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       for (const player of players) {
         const absent = FIELDS.filter((f) => !(f in player));
         ensure('C2.11', absent.length === 0, `player ${asText(player.id)} lacks ${absent.join(', ')}`, ex);
-        ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${JSON.stringify(player.id)}`, ex);
+        ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${asJson(player.id)}`, ex);
       }
     },
   );
