@@ -111,9 +111,10 @@ function firstLine(text: string | undefined): string {
   return (text ?? '').split('\n')[0] ?? '';
 }
 
-export function failureText(check: CheckResult): string {
+/** A failure's message, clause, exchange and reproduction; `withClause: false` when the caller shows the clause itself. */
+export function failureText(check: CheckResult, options: { withClause?: boolean } = {}): string {
   const parts = [check.message ?? ''];
-  if (check.clause) parts.push(`clause ${check.clause.id} (${check.clause.section}): ${check.clause.text}`);
+  if (check.clause && options.withClause !== false) parts.push(`clause ${check.clause.id} (${check.clause.section}): ${check.clause.text}`);
   if (check.exchange) {
     parts.push(`sent: ${check.exchange.request}`, `got:  ${check.exchange.status} ${check.exchange.responseBody}`);
   }

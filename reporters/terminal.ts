@@ -129,9 +129,10 @@ function failureSection(failures: readonly CheckResult[], style: Style): string[
     lines.push('', style.paint('bold', `  ${group.checks.length} checks share one cause: ${group.cause}`));
     for (const check of group.checks)
       lines.push(
-        style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}] (${check.status})`),
+        style.paint(check.status, `  ${symbols[check.status]} ${check.id} ${check.level} ${check.title} [${where(check)}] (${check.status})`),
+        ...clauseLines(check),
       );
-    lines.push(...indented(failureText(group.checks[0]!)).map((l) => style.paint('dim', l)));
+    lines.push(...indented(failureText(group.checks[0]!, { withClause: false })).map((l) => style.paint('dim', l)));
   }
   const alone = groups.filter((g) => g.checks.length === 1).map((g) => g.checks[0]!);
   for (const [area, checks] of byArea(alone)) {
@@ -144,7 +145,22 @@ function failureSection(failures: readonly CheckResult[], style: Style): string[
 function detailLines(check: CheckResult, style: Style, paint: CheckResult['status']): string[] {
   const mark = check.effect === 'advice' ? '△' : symbols[check.status];
   const label = check.effect === 'advice' ? 'advice' : check.status;
-  return [style.paint(paint, `  ${mark} ${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}] (${label})`), ...indented(failureText(check))];
+  return [
+    style.paint(paint, `  ${mark} ${check.id} ${check.level} ${check.title} [${where(check)}] (${label})`),
+    ...clauseLines(check),
+    ...indented(failureText(check, { withClause: false })),
+  ];
+}
+
+/** The sections a check cites, and beside them the clause its failed assertion enforces: "§3, §4; clause C3.2". */
+function where(check: CheckResult): string {
+  const sections = check.sections.join(', ');
+  return check.clause ? `${sections}; clause ${check.clause.id}` : sections;
+}
+
+/** The failed clause in words, under the line that names it. */
+function clauseLines(check: CheckResult): string[] {
+  return check.clause ? [`      clause ${check.clause.id} (${check.clause.section}): ${check.clause.text}`] : [];
 }
 
 const indented = (text: string): string[] => text.split('\n').map((l) => `      ${l}`);

@@ -13,7 +13,7 @@ import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { variants } from '../fixtures/variants.ts';
 import { clauseElements, elementCount, pendingElements } from '../src/spec/clause-elements.ts';
 import type { Status } from '../src/runner/results.ts';
-import type { FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-test-worker.ts';
+import type { FailureEvidence, FromWorker, Job, JobResult, TargetKind, ToWorker } from './self-test-worker.ts';
 
 /** Fast-check seeds every target runs under: a mutant killed under some of them only is a failure. */
 export const DEFAULT_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
@@ -22,6 +22,7 @@ export const DEFAULT_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
  * One target's run under one seed: a worker's result without the job that asked for it. Under every seed
  * after the first, only the checks that read the seed under the first are run again; the others send the
  * same requests under any seed, and their statuses are carried from the first seed's run (named in `carried`).
+ * `failures` holds what each failed or erred check printed in the run itself, never for carried statuses.
  */
 export type SeedRun = Omit<JobResult, 'job'> & { seed: number; carried?: string[] };
 
@@ -231,6 +232,7 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
     const asRun = (r: JobResult): SeedRun => ({
       seed: r.job.seed,
       statuses: r.statuses,
+      ...(r.failures ? { failures: r.failures } : {}),
       levels: r.levels,
       seeded: r.seeded,
       exitCode: r.exitCode,
@@ -261,10 +263,61 @@ function laterRun(first: JobResult, rerun: JobResult | undefined, seed: number, 
   if (first.crash) return rerun ? asRun(rerun) : { ...asRun(first), seed };
   const carried = Object.keys(first.statuses).filter((id) => !first.seeded.includes(id));
   const carriedStatuses = Object.fromEntries(carried.map((id) => [id, first.statuses[id]!]));
-  if (rerun === undefined) return { ...asRun(first), seed, ms: 0, carried };
+  // The first run's failures (messages, exchanges) are not repeated in the runs that only carry its statuses.
+  if (rerun === undefined) {
+    const { failures: _shownInFirstRun, ...carriedRun } = asRun(first);
+    return { ...carriedRun, seed, ms: 0, carried };
+  }
   const run = asRun(rerun);
   // A crash under a later seed loses what it would have run again; the carried statuses still stand.
   return { ...run, statuses: { ...carriedStatuses, ...run.statuses }, levels: { ...first.levels, ...run.levels }, carried };
+}
+
+/** A word a failure message must never print: JavaScript's rendering of a value nobody described. */
+export const JUNK_IN_MESSAGE = /\b(?:undefined|NaN)\b|\[object Object\]/;
+
+/** What a failed or erred check printed in one run, with the run and the target it belongs to. */
+export interface PrintedFailure {
+  target: SelfTestRow;
+  seed: number;
+  check: string;
+  status: Status | undefined;
+  level: string | undefined;
+  printed: FailureEvidence;
+}
+
+/** Every failure the self-test's runs printed (runs that only carry the first seed's statuses add none). */
+export function printedFailures(rows: readonly SelfTestRow[]): PrintedFailure[] {
+  return rows.flatMap((target) =>
+    target.runs.flatMap((run) =>
+      Object.entries(run.failures ?? {}).map(([check, printed]) => ({
+        target,
+        seed: run.seed,
+        check,
+        status: run.statuses[check],
+        level: run.levels[check],
+        printed,
+      })),
+    ),
+  );
+}
+
+/** "mutant seed 1 CHECK: the line of its message that prints undefined, [object Object] or NaN". */
+export function junkMessages(rows: readonly SelfTestRow[]): string[] {
+  const lines = printedFailures(rows)
+    .filter((f) => JUNK_IN_MESSAGE.test(f.printed.message ?? ''))
+    .map((f) => {
+      const line = (f.printed.message ?? '').split('\n').find((l) => JUNK_IN_MESSAGE.test(l)) ?? '';
+      return `${f.target.id} seed ${f.seed} ${f.check}: ${line.slice(0, 300)}`;
+    });
+  return [...new Set(lines)];
+}
+
+/** Failures of a MUST check on a mutant with neither the exchange that showed the fault nor a command that replays it. */
+export function failuresWithoutEvidence(rows: readonly SelfTestRow[]): string[] {
+  return printedFailures(rows)
+    .filter((f) => f.target.kind === 'mutant' && f.status === 'failed' && f.level === 'MUST' && !f.printed.exchange && !f.printed.reproduction)
+    .map((f) => `${f.target.id} seed ${f.seed} ${f.check}: ${(f.printed.message ?? '').split('\n')[0]!.slice(0, 200)}`);
 }
 
 export function defaultWorkers(): number {
@@ -372,6 +425,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `mutation score: ${mutants.filter((r) => r.ok).length}/${mutants.length} mutants killed under every seed (${someSeeds.length} under some seeds only${someSeeds.length ? `: ${someSeeds.map((r) => `${r.id} survived seeds ${seedList(r.survivedSeeds!)}`).join('; ')}` : ''}, ${never.length} never${never.length ? `: ${never.map((r) => r.id).join(', ')}` : ''})`,
     );
     out(`clean targets: ${cleanRows.filter((r) => r.ok).length}/${cleanRows.length} conform under every seed with no failed check at any level`);
+    const junk = junkMessages(rows);
+    const bare = failuresWithoutEvidence(rows);
+    out(
+      `failure messages: ${junk.length} print undefined, [object Object] or NaN; ${bare.length} MUST failure(s) on mutants carry neither an exchange nor a reproduction`,
+    );
+    for (const line of [...junk, ...bare]) out(`  ${line}`);
     out(
       `clause elements: ${proven}/${elements} proven (a covering check and a mutant killed under every seed); the table holds ${elementCount()} elements of ${Object.keys(clauseElements).length} clauses; ${pendingElements.length} elements of the inventory wait for a check or a mutant (scripts/inventory.ts --list)`,
     );

@@ -14,7 +14,7 @@ import { openTarget } from '../src/runner/open-target.ts';
 import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
 import { defaultGate } from '../src/config/plan.ts';
 import { execute, type ExecutePlan } from '../src/runner/execute.ts';
-import type { Status } from '../src/runner/results.ts';
+import type { CheckResult, Status } from '../src/runner/results.ts';
 import { SuiteRunner } from '../src/runner/vitest-host.ts';
 
 export type TargetKind = 'reference' | 'variant' | 'mutant';
@@ -29,9 +29,14 @@ export interface Job {
   budget?: number;
 }
 
+/** What a failed or erred check printed: its message and the evidence attached to it (bodies trimmed as in the report). */
+export type FailureEvidence = Pick<CheckResult, 'message' | 'exchange' | 'reproduction'>;
+
 export interface JobResult {
   job: Job;
   statuses: Record<string, Status>;
+  /** Per check that failed or erred in this job, what it printed; absent when none did. */
+  failures?: Record<string, FailureEvidence>;
   /** Per check, its level (MUST or SHOULD). */
   levels: Record<string, string>;
   /** Checks that read the seed: only these may send other requests under another seed. */
@@ -72,8 +77,10 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
     const { result, harnessErrors } = await execute(runner, target, plan, {
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });
+    const failed = result.checks.filter((c) => c.status === 'failed' || c.status === 'error');
     return {
       statuses: Object.fromEntries(result.checks.map((c) => [c.id, c.status])),
+      ...(failed.length > 0 ? { failures: Object.fromEntries(failed.map((c) => [c.id, evidenceOf(c)])) } : {}),
       levels: Object.fromEntries(result.checks.map((c) => [c.id, c.level])),
       seeded: result.checks.filter((c) => c.seeded).map((c) => c.id),
       exitCode: result.exitCode,
@@ -83,6 +90,14 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
     await target.close();
     await server.close();
   }
+}
+
+function evidenceOf(check: CheckResult): FailureEvidence {
+  return {
+    ...(check.message !== undefined ? { message: check.message } : {}),
+    ...(check.exchange ? { exchange: check.exchange } : {}),
+    ...(check.reproduction ? { reproduction: check.reproduction } : {}),
+  };
 }
 
 /** How to start the reference for a job: profile, variant, mutant wrapper and dataset. */

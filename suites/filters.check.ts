@@ -17,6 +17,7 @@ import {
   type CheckContext,
   type Row,
   asText,
+  asJson,
 } from '../src/harness/index.ts';
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
@@ -76,7 +77,7 @@ function absentText(seed: number, unused: (text: string) => boolean): string {
 function describeRow(row: Row): string {
   return `item ${asText(row.id)} (${Object.values(FLAG_FILTERS)
     .map((f) => `${f}=${asText(row[f])}`)
-    .join(', ')}, tags=${JSON.stringify(row.tags)}, type_id=${asText(row.type_id)})`;
+    .join(', ')}, tags=${asJson(row.tags)}, type_id=${asText(row.type_id)})`;
 }
 
 async function filtersArbitrary(t: CheckContext): Promise<fc.Arbitrary<Filters>> {
@@ -201,7 +202,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           const found = window.pages.some((p) => p.rows.some((r) => idOf(r.id) === id));
           // Pages come in id order: an item past the window's last id is judged by no page read.
           if (!found && !windowBound(window, (r) => idOf(r.id), direction)(id)) return;
-          ensure('C4.6', found, `query ${JSON.stringify(row.Title)} did not find item ${asText(row.id)} with exactly that title`, window.pages[0]?.exchange);
+          ensure('C4.6', found, `query ${asJson(row.Title)} did not find item ${asText(row.id)} with exactly that title`, window.pages[0]?.exchange);
         },
         { runs: Math.min(t.target.runs, 10) },
       );
@@ -231,12 +232,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         pages[0]?.exchange,
       );
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
-      ensure(
-        'C4.7',
-        !stranger,
-        `tag ${JSON.stringify(tag)} returned item ${asText(stranger?.id)} with tags ${JSON.stringify(stranger?.tags)}`,
-        pages[0]?.exchange,
-      );
+      ensure('C4.7', !stranger, `tag ${asJson(tag)} returned item ${asText(stranger?.id)} with tags ${asJson(stranger?.tags)}`, pages[0]?.exchange);
     },
   );
 
@@ -259,18 +255,18 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so there are no rows to inspect');
       for (const row of rows) {
-        const where = `list row of item ${asText(row.id)}`;
-        ensure('C4.10', idOf(row.id) !== undefined, `${where}: id is ${JSON.stringify(row.id)}, not an id`);
-        ensure('C4.10', typeof row.Title === 'string', `${where}: Title is ${JSON.stringify(row.Title)}, not a string`);
+        const where = row.id === undefined ? 'a list row without an id' : `list row of item ${asText(row.id)}`;
+        ensure('C4.10', idOf(row.id) !== undefined, `${where}: id is ${asJson(row.id)}, not an id`);
+        ensure('C4.10', typeof row.Title === 'string', `${where}: Title is ${asJson(row.Title)}, not a string`);
         ensure(
           'C4.10',
           typeof row.type === 'string' || (row.type === null && 'type' in row),
-          `${where}: type is ${JSON.stringify(row.type)}, not a type name (or null for an item with no type)`,
+          `${where}: type is ${asJson(row.type)}, not a type name (or null for an item with no type)`,
         );
         ensure(
           'C4.10',
           idOf(row.type_id) !== undefined || (row.type_id === null && 'type_id' in row),
-          `${where}: type_id is ${JSON.stringify(row.type_id)}, not an id (or null for an item with no type)`,
+          `${where}: type_id is ${asJson(row.type_id)}, not an id (or null for an item with no type)`,
         );
         for (const field of Object.values(FLAG_FILTERS)) {
           ensure(
@@ -279,11 +275,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             `${where}: ${field} is ${field in row ? JSON.stringify(row[field]) : 'missing'}, not a flag`,
           );
         }
-        ensure(
-          'C2.3',
-          Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'),
-          `${where}: tags is ${JSON.stringify(row.tags)}, not a list of labels`,
-        );
+        ensure('C2.3', Array.isArray(row.tags) && row.tags.every((x) => typeof x === 'string'), `${where}: tags is ${asJson(row.tags)}, not a list of labels`);
       }
     },
   );

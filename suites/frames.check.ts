@@ -17,6 +17,7 @@ import {
   type CheckContext,
   type Exchange,
   type Row,
+  asJson,
 } from '../src/harness/index.ts';
 
 /** Fields of the kept state itself (is_kept, kept_at …): the toggle changes them. */
@@ -44,8 +45,7 @@ function changedFields(before: Row, after: Row): string[] {
   return [...names].filter((name) => watched(name) && !sameUnordered(before[name], after[name]));
 }
 
-const describeChanges = (before: Row, after: Row, fields: readonly string[]) =>
-  fields.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ');
+const describeChanges = (before: Row, after: Row, fields: readonly string[]) => fields.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ');
 
 /** The second user's id where its household names it (players.represents_user_id), else a small id. */
 async function otherUserId(t: CheckContext): Promise<string | number> {
@@ -158,7 +158,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       ensure(
         'C3.1',
         isSet(mid.is_kept) === (start === 0),
-        `${what}: item ${id} should now be is_kept=${1 - start}, a single read shows ${JSON.stringify(mid.is_kept)}`,
+        `${what}: item ${id} should now be is_kept=${1 - start}, a single read shows ${asJson(mid.is_kept)}`,
         sent,
       );
       const now = await readKept(t.api, id);

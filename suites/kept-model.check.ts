@@ -13,6 +13,7 @@ import {
   type CheckContext,
   type Row,
   asText,
+  asJson,
 } from '../src/harness/index.ts';
 
 /**
@@ -86,7 +87,7 @@ class ListKept implements fc.AsyncCommand<Model, Real> {
     const expected = (model.get(id) === 1) === this.kept;
     ensure('C3.4', listed === expected, `${this.toString()}: item ${id} is ${listed ? '' : 'not '}listed, but its kept flag is ${model.get(id)}`, ex);
   }
-  toString = () => `list(kept=${this.kept}, query=${JSON.stringify(this.item.Title)})`;
+  toString = () => `list(kept=${this.kept}, query=${asJson(this.item.Title)})`;
 }
 
 type Step = fc.AsyncCommand<Model, Real>;

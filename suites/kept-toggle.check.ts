@@ -21,6 +21,7 @@ import {
   type Exchange,
   type Row,
   asText,
+  asJson,
 } from '../src/harness/index.ts';
 
 /**
@@ -143,7 +144,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       ensure(
         'C4.14',
         idOf(first.servedId) === idOf(item.id),
-        `GET /artifact.php for item ${id} served the record of item ${JSON.stringify(first.servedId)}`,
+        `GET /artifact.php for item ${id} served the record of item ${asJson(first.servedId)}`,
         first.exchange,
       );
       const start = first.value;
@@ -185,7 +186,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             ensure(
               'C3.2',
               changed.length === 0,
-              `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${JSON.stringify(before[f])} → ${JSON.stringify(after[f])}`).join(', ')}`,
+              `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ')}`,
               ex,
             );
           }

@@ -12,6 +12,7 @@ import {
   type Exchange,
   type Row,
   asText,
+  asJson,
 } from '../src/harness/index.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
@@ -63,7 +64,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         ensure(
           'C2.6',
           Number.isInteger(Number(row.plays)) && Number(row.plays) >= 0 && row.plays !== null && row.plays !== '' && typeof row.plays !== 'boolean',
-          `${where} has plays ${JSON.stringify(row.plays)}, not a count`,
+          `${where} has plays ${asJson(row.plays)}, not a count`,
           exchange,
         );
         ensure(
@@ -113,12 +114,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
             .map((u) => String(u[dateField]).slice(0, 10))
             .sort()
             .at(-1);
-          ensure(
-            'C2.6',
-            row.last_use === latest,
-            `item ${asText(row.id)}: last_use is ${JSON.stringify(row.last_use)} but its latest use is on ${latest}`,
-            answers[i],
-          );
+          ensure('C2.6', row.last_use === latest, `item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use is on ${latest}`, answers[i]);
         }
       });
     },

@@ -1,4 +1,4 @@
-import { describe, check, ensure, idOf, isObject, okRows, participantIdsOf, playerIdsOf, asText } from '../src/harness/index.ts';
+import { describe, check, ensure, idOf, isObject, okRows, participantIdsOf, playerIdsOf, asText, asJson } from '../src/harness/index.ts';
 
 /** represents_user_id is set when the player is a user (§2): it may be null or left out when unset. */
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year'];
@@ -27,7 +27,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       for (const player of players) {
         const absent = FIELDS.filter((f) => !(f in player));
         ensure('C2.11', absent.length === 0, `player ${asText(player.id)} lacks ${absent.join(', ')}`, ex);
-        ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${JSON.stringify(player.id)}`, ex);
+        ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${asJson(player.id)}`, ex);
       }
     },
   );
@@ -85,7 +85,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
           ensure(
             'C2.11',
             differs.length === 0,
-            `use ${asText(use.id)}: participant ${asText(participant.id)} has ${differs.map((f) => `${f} ${JSON.stringify(participant[f])}`).join(', ')} but GET /players.php gives ${differs.map((f) => `${f} ${JSON.stringify(player[f])}`).join(', ')} (§2: both are that person's first and last name)`,
+            `use ${asText(use.id)}: participant ${asText(participant.id)} has ${differs.map((f) => `${f} ${asJson(participant[f])}`).join(', ')} but GET /players.php gives ${differs.map((f) => `${f} ${asJson(player[f])}`).join(', ')} (§2: both are that person's first and last name)`,
             players,
           );
         }

@@ -104,6 +104,12 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
 interface Drawn {
   name: string;
   send(t: CheckContext): Promise<Exchange>;
+  /** A counterexample prints the request by its name, not the code that sends it. */
+  [fc.toStringMethod](): string;
+}
+
+function drawn(name: string, send: (t: CheckContext) => Promise<Exchange>): Drawn {
+  return { name, send, [fc.toStringMethod]: () => name };
 }
 
 /**
@@ -148,19 +154,17 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   const list = focus.map((arb) =>
     fc.tuple(arb, decorations).map(([body, extra]): Drawn => {
       const sent = { ...extra, ...body };
-      return { name: `POST /artifacts.php ${JSON.stringify(sent)}`, send: (c) => c.api.list(sent) };
+      return drawn(`POST /artifacts.php ${JSON.stringify(sent)}`, (c) => c.api.list(sent));
     }),
   );
   const q = (query: Record<string, unknown>) => query as Query;
   const withUser = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>) =>
-    fc
-      .record({ user_id: userId }, { requiredKeys: [] })
-      .map((query): Drawn => ({ name: `GET ${name} ${JSON.stringify(query)}`, send: (c) => send(c, q(query)) }));
+    fc.record({ user_id: userId }, { requiredKeys: [] }).map((query): Drawn => drawn(`GET ${name} ${JSON.stringify(query)}`, (c) => send(c, q(query))));
   const date = fc.constantFrom('2000-01-01', '2020-06-30', '2024-01-01', '2099-12-31');
   const others: fc.Arbitrary<Drawn>[] = [
-    fc.constant<Drawn>({ name: 'GET /artifacts.php', send: (c) => c.api.list(undefined) }),
+    fc.constant(drawn('GET /artifacts.php', (c) => c.api.list(undefined))),
     withUser('/uses.php', (c, query) => c.api.uses(query)),
-    fc.record({ artifact_id: itemId }).map((query): Drawn => ({ name: `GET /uses.php ${JSON.stringify(query)}`, send: (c) => c.api.uses(q(query)) })),
+    fc.record({ artifact_id: itemId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))),
     fc
       .record(
         {
@@ -173,16 +177,14 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
         },
         { requiredKeys: [] },
       )
-      .map((query): Drawn => ({ name: `GET /proposals.php ${JSON.stringify(query)}`, send: (c) => c.api.proposals(q(query)) })),
+      .map((query): Drawn => drawn(`GET /proposals.php ${JSON.stringify(query)}`, (c) => c.api.proposals(q(query)))),
     withUser('/proposals.php', (c, query) => c.api.proposals(query)),
     withUser('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query)),
     withUser('/types.php', (c, query) => c.api.types('primary', query)),
-    itemId.map((id): Drawn => ({ name: `GET /artifact.php?id=${String(id)}`, send: (c) => c.api.item(id as string | number) })),
+    itemId.map((id): Drawn => drawn(`GET /artifact.php?id=${String(id)}`, (c) => c.api.item(id as string | number))),
   ];
   if (has('uses-player-filter'))
-    others.push(
-      fc.record({ player_id: playerId }).map((query): Drawn => ({ name: `GET /uses.php ${JSON.stringify(query)}`, send: (c) => c.api.uses(q(query)) })),
-    );
+    others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
   if (has('players')) others.push(withUser('/players.php', (c, query) => c.api.players('primary', query)));
   return fc.tuple(...list, ...others);
 }

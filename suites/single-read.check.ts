@@ -1,4 +1,4 @@
-import { describe, check, ensure, idOf, itemFlag, type CheckContext, type Row } from '../src/harness/index.ts';
+import { asJson, describe, check, ensure, idOf, itemFlag, type CheckContext, type Row } from '../src/harness/index.ts';
 
 const FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
 
@@ -36,23 +36,19 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         const what = `GET /artifact.php?id=${idOf(row.id)}`;
         for (const name of FLAGS) {
           const value = itemFlag(record[name]);
-          ensure('C4.14', value !== undefined, `${what}: the record must carry ${name} as a flag; it carries ${JSON.stringify(record[name])}`);
+          ensure('C4.14', value !== undefined, `${what}: the record must carry ${name} as a flag; it carries ${asJson(record[name])}`);
           // The list row and the record are the same item: where the row shows the flag, they agree (null reads as not set).
           if (name in row && itemFlag(row[name]) !== undefined)
             ensure(
               'C4.14',
               (itemFlag(row[name]) ?? false) === (value ?? false),
-              `${what}: ${name} is ${JSON.stringify(record[name])}, its list row shows ${JSON.stringify(row[name])}`,
+              `${what}: ${name} is ${asJson(record[name])}, its list row shows ${asJson(row[name])}`,
             );
         }
-        ensure(
-          'C4.14',
-          Array.isArray(record.tags),
-          `${what}: the record must carry tags as a list (empty when none); it carries ${JSON.stringify(record.tags)}`,
-        );
+        ensure('C4.14', Array.isArray(record.tags), `${what}: the record must carry tags as a list (empty when none); it carries ${asJson(record.tags)}`);
         if (Array.isArray(row.tags)) {
           const same = JSON.stringify([...row.tags].map(String).sort()) === JSON.stringify([...(record.tags as unknown[])].map(String).sort());
-          ensure('C4.14', same, `${what}: tags are ${JSON.stringify(record.tags)}, its list row shows ${JSON.stringify(row.tags)}`);
+          ensure('C4.14', same, `${what}: tags are ${asJson(record.tags)}, its list row shows ${asJson(row.tags)}`);
         }
       });
     },

@@ -26,6 +26,7 @@ import {
   type ClauseId,
   type Exchange,
   type Row,
+  asJson,
 } from '../src/harness/index.ts';
 
 /** What a staging list row carries (§2, §4). */
@@ -53,13 +54,13 @@ function rowProblem(row: Row): string | undefined {
     row.id !== undefined
       ? `the staging list row of item ${asText(row.id)}`
       : row.Title !== undefined
-        ? `the staging list row titled ${JSON.stringify(row.Title)}`
+        ? `the staging list row titled ${asJson(row.Title)}`
         : 'a staging list row with neither id nor Title';
   if (extra.length > 0) return `${which} carries ${extra.join(', ')}, which staging omits (rows carry exactly id, Title and tags)`;
   if (missing.length > 0) return `${which} lacks ${missing.join(', ')} (rows carry exactly id, Title and tags)`;
-  if (idOf(row.id) === undefined) return `a staging list row has id ${JSON.stringify(row.id)}`;
-  if (typeof row.Title !== 'string') return `${which}: Title is ${JSON.stringify(row.Title)}, not a string`;
-  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string')) return `${which}: tags is ${JSON.stringify(row.tags)}, not a list of labels`;
+  if (idOf(row.id) === undefined) return `a staging list row has id ${asJson(row.id)}`;
+  if (typeof row.Title !== 'string') return `${which}: Title is ${asJson(row.Title)}, not a string`;
+  if (!Array.isArray(row.tags) || !row.tags.every((x) => typeof x === 'string')) return `${which}: tags is ${asJson(row.tags)}, not a list of labels`;
   return undefined;
 }
 
@@ -274,9 +275,9 @@ describe('staging subset (§2, §4, §9)', () => {
         ensure('C2.8', field in record, `GET /artifact.php on staging lacks ${field}; the single read carries the full record (found ${shapeOf(record)})`);
       }
       for (const field of FULL_RECORD_FLAGS) {
-        ensure('C4.14', itemFlag(record[field]) !== undefined, `GET /artifact.php: ${field} is ${JSON.stringify(record[field])}, not a flag`);
+        ensure('C4.14', itemFlag(record[field]) !== undefined, `GET /artifact.php: ${field} is ${asJson(record[field])}, not a flag`);
       }
-      ensure('C4.14', Array.isArray(record.tags), `GET /artifact.php: tags is ${JSON.stringify(record.tags)}, not a list`);
+      ensure('C4.14', Array.isArray(record.tags), `GET /artifact.php: tags is ${asJson(record.tags)}, not a list`);
     },
   );
 });

@@ -1,4 +1,4 @@
-import { describe, check, ensure, idOf, okRows, typeIdsOf, type CheckContext } from '../src/harness/index.ts';
+import { asJson, describe, check, ensure, idOf, okRows, typeIdsOf, type CheckContext } from '../src/harness/index.ts';
 
 /** The type ids the collection's items carry (none on staging rows, which have no type_id). */
 async function usedTypeIds(t: CheckContext): Promise<string[]> {
@@ -55,7 +55,7 @@ describe('item types (§2, §4 GET /types.php)', () => {
       ensure(
         'C2.2',
         usable,
-        `no field of the type records holds distinct ids${used.length > 0 ? ' usable as the type_id the items carry' : ''} (a type: ${JSON.stringify(types[0])})`,
+        `no field of the type records holds distinct ids${used.length > 0 ? ' usable as the type_id the items carry' : ''} (a type: ${asJson(types[0])})`,
         ex,
       );
     },

@@ -14,6 +14,7 @@ import {
   type CheckContext,
   type Exchange,
   type Row,
+  asJson,
 } from '../src/harness/index.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
@@ -109,7 +110,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       ensure('C2.15', complete.length > 0, `no field holds an interact-by date in every upcoming row: ${gaps.join('; ')}`, exchange);
       const valid = complete.filter((k) => rows.every((r) => isDateOrDateTime(r[k])));
       const bad = rows.find((row) => !isDateOrDateTime(row[complete[0]!]));
-      ensure('C2.15', valid.length > 0, `an upcoming row has ${complete[0]} ${JSON.stringify(bad?.[complete[0]!])}, not a valid calendar date`, exchange);
+      ensure('C2.15', valid.length > 0, `an upcoming row has ${complete[0]} ${asJson(bad?.[complete[0]!])}, not a valid calendar date`, exchange);
     },
   );
 

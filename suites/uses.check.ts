@@ -19,6 +19,7 @@ import {
   type Exchange,
   type Row,
   asText,
+  asJson,
 } from '../src/harness/index.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
@@ -66,10 +67,10 @@ const playersOf = (use: Row): string[] => playerIdsOf(use).map((p) => p ?? '?');
 function useProblemOf(use: Row): string | undefined {
   const where = () => `use ${asText(use.id ?? JSON.stringify(use).slice(0, 60))}`;
   if (!(Array.isArray(use.players) && use.players.every((p) => idOf(p) !== undefined)))
-    return `${where()}: players is ${JSON.stringify(use.players)}, not a list of player ids`;
+    return `${where()}: players is ${asJson(use.players)}, not a list of player ids`;
   const players = playersOf(use);
   if (new Set(players).size !== players.length) return `${where()}: players lists a player twice (${players.join(', ')}); it is deduplicated`;
-  if (!Array.isArray(use.participants)) return `${where()}: participants is ${JSON.stringify(use.participants)}, not a list`;
+  if (!Array.isArray(use.participants)) return `${where()}: participants is ${asJson(use.participants)}, not a list`;
   const name = (p: Record<string, unknown>, field: string) => field in p && (typeof p[field] === 'string' || p[field] === null);
   const bad = (use.participants as unknown[]).find((p) => !(isObject(p) && idOf(p.id) !== undefined && name(p, 'FirstName') && name(p, 'LastName')));
   return bad === undefined ? undefined : `${where()}: participant ${JSON.stringify(bad)} lacks id, FirstName or LastName`;

@@ -168,6 +168,29 @@ describe('CLI details: as a user runs them', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('--out - against a remote target says, before any change, where the journal is and how to restore from it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conform-stdout-journal-'));
+    const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'KEPT-001', '--out', '-'], {}, cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { verdict: string }).verdict).toBe('conforms');
+    const lines = run.stderr.split('\n').filter((l) => l.includes('journal'));
+    expect(lines, run.stderr).toHaveLength(1);
+    const path = /journal is (\S+journal\.jsonl),/.exec(lines[0]!)?.[1];
+    expect(path, lines[0]).toBeDefined();
+    expect(path!.startsWith(cwd), 'the journal is outside the working folder').toBe(false);
+    expect(lines[0]).toContain(`conform restore --journal ${path} --target ${reference.url} --profile primary`);
+    // Printed when the run starts, not with the verdict: a killed run leaves only the log.
+    expect(run.stderr.indexOf(lines[0]!)).toBeLessThan(run.stderr.indexOf('verdict:'));
+    expect(run.stderr).not.toContain(reference.keys.primary);
+  });
+
+  it('a run with a report folder keeps its journal there and prints no journal line', async () => {
+    const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'KEPT-001']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout + run.stderr).not.toMatch(/journal/);
+    expect(existsSync(join(run.outDir, 'journal.jsonl'))).toBe(true);
+  });
+
   // `| true` closes the pipe before conform writes anything, so every write meets EPIPE; `| head -1` after the first line.
   it.each([
     ['head -1', 1],

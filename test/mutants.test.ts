@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { variants } from '../fixtures/variants.ts';
-import { DEFAULT_SEEDS, type SelfTestRow } from '../scripts/mutation-score.ts';
+import { DEFAULT_SEEDS, failuresWithoutEvidence, junkMessages, type SelfTestRow } from '../scripts/mutation-score.ts';
 import { repoRoot, runCli } from './support/cli.ts';
 
 const mutants = await loadMutants();
@@ -78,6 +78,26 @@ describe('seeds', () => {
       expect(run.ms, `seed ${run.seed}: the seeded checks were sent again`).toBeGreaterThan(0);
       expect(Object.keys(run.statuses).sort()).toEqual(Object.keys(first!.statuses).sort());
     }
+  });
+});
+
+describe("failures teach: what the self-test's failures print", () => {
+  it('has failures to read: every killed mutant printed a message for each check it names', () => {
+    const killed = rows.filter((r) => r.kind === 'mutant' && r.ok);
+    expect(killed.length).toBeGreaterThan(0);
+    const silent = killed.filter((r) => !r.expected.every((id) => r.runs[0]?.failures?.[id]?.message));
+    expect(
+      silent.map((r) => r.id),
+      'mutants whose first run has a failed check with no message',
+    ).toEqual([]);
+  });
+
+  it('no failure message prints undefined, [object Object] or NaN (of any mutant or clean target)', () => {
+    expect(junkMessages(rows), 'target seed check: the line that prints a JavaScript value instead of describing it').toEqual([]);
+  });
+
+  it('every failure of a MUST check on a mutant carries what was sent and what came back, or a command that replays it', () => {
+    expect(failuresWithoutEvidence(rows), 'failures with neither an exchange nor a reproduction').toEqual([]);
   });
 });
 

@@ -42,6 +42,24 @@ describe('choosing reporters on the command line', () => {
     }
   });
 
+  it('the terminal names the clause a failing check broke, by id beside its sections and in words', async () => {
+    const mutant = (await loadMutants()).find((m) => m.id === 'auth-unknown-key-served')!;
+    const reference = await startReference({ wrap: mutant.wrap! });
+    try {
+      const run = await runCli(['--target', reference.url, '--key', reference.keys.primary, '--only', 'AUTH-*', '--reporter', 'terminal,json']);
+      expect(run.code).toBe(1);
+      const failed = run.report().checks.filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.id)).toContain('AUTH-003');
+      for (const check of failed) {
+        expect(check.clause, check.id).toBeDefined();
+        expect(run.stdout).toContain(`${check.id} ${check.level} ${check.title} [${check.sections.join(', ')}; clause ${check.clause!.id}]`);
+        expect(run.stdout).toContain(`clause ${check.clause!.id} (${check.clause!.section}): ${check.clause!.text}`);
+      }
+    } finally {
+      await reference.close();
+    }
+  });
+
   it('refuses an unknown reporter with one line', async () => {
     const run = await runCli(['--reporter', 'terminal,xml']);
     expect(run.code).toBe(2);

@@ -155,6 +155,25 @@ describe('terminal summary', () => {
     expect(text).toMatch(/\n {2}kept-toggle\n {2}✗ KEPT-001 .*\n {6}is_kept of item 17/);
   });
 
+  it('names the failed clause beside the sections and gives its text, alone and in a group that shares a cause', () => {
+    const clause = { id: 'C3.2', section: '§3', text: 'The toggle sets the flag to the value sent.' };
+    const alone = { ...checks.failed, clause };
+    const text = renderSummary(syntheticRun([checks.passed, alone]), plain, { quiet: true });
+    expect(text).toMatch(
+      /✗ KEPT-001 MUST .* \[§3, §4; clause C3\.2\] \(failed\)\n {6}clause C3\.2 \(§3\): The toggle sets the flag to the value sent\.\n {6}is_kept of item 17/,
+    );
+    expect(text.match(/The toggle sets the flag/g), 'the clause text once').toHaveLength(1);
+    const broken = (id: string) => ({
+      ...alone,
+      id,
+      area: 'types',
+      exchange: { request: `GET http://127.0.0.1:4010/types.php?x=${id}`, status: 500, responseBody: '{"error":"db down"}' },
+    });
+    const grouped = renderSummary(syntheticRun([checks.passed, broken('TYPE-001'), broken('TYPE-002')]), plain, { quiet: true });
+    expect(grouped).toMatch(/✗ TYPE-001 .* \[§3, §4; clause C3\.2\] \(failed\)\n {6}clause C3\.2 \(§3\): The toggle sets/);
+    expect(grouped).toMatch(/✗ TYPE-002 .* \[§3, §4; clause C3\.2\] \(failed\)\n {6}clause C3\.2 \(§3\): The toggle sets/);
+  });
+
   it('--quiet prints only the failures, what could not be judged, and the verdict line', () => {
     const text = renderSummary(run, plain, { quiet: true });
     expect(text).toContain('✗ KEPT-001');

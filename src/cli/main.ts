@@ -121,6 +121,13 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
     const terminal = output.reporters.includes('terminal');
     const progress = terminal && !output.quiet;
     writeJournalHeader(journalPath, { url: target.baseUrl, profile: target.profile, keys: keyFingerprints(target.keys) });
+    const restore = restoreCommand(journalPath, plan.target);
+    // `--out -` has no report folder for a CI step to keep: the journal sits in a temporary folder the job throws
+    // away, so the log must say where it is before anything is changed (a killed run leaves only the log).
+    if (output.reportToStdout && restore)
+      err(
+        `conform: --out -: this run's journal is ${journalPath}, a temporary folder outside any report folder; if the run is killed, put back what it records with: ${restore}\n`,
+      );
     if (progress) out(`conform ${version()}: checking ${target.label} (${target.baseUrl}) against the ${target.profile} profile, seed ${settings.seed}\n`);
     if (target.network?.insecure) err("conform: warning: --insecure: the target's TLS certificate is not verified\n");
     const declaredRps = declared ? declared.requests / declared.seconds : undefined;
@@ -129,7 +136,7 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
         `the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`,
       );
     const stopping = new AbortController();
-    const onSignal = interruptHandler({ journalPath, stopping, err, restore: restoreCommand(journalPath, plan.target) });
+    const onSignal = interruptHandler({ journalPath, stopping, err, restore });
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const { result, harnessErrors } = await execute(runner, target, plan, {

@@ -2,7 +2,7 @@ import { ensure, okRows } from './expect.ts';
 import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { envelopeField, flag, isObject, shapeOf, type Row } from '../spec/lenient.ts';
+import { asJson, envelopeField, flag, isObject, shapeOf, type Row } from '../spec/lenient.ts';
 
 export interface Page {
   rows: Row[];
@@ -32,7 +32,7 @@ export const noCursor = (cursor: unknown): boolean => cursor === null || cursor 
  * ended: the one reading of has_more and next_cursor that the checks and conform diff share.
  */
 export function cursorStepProblem(page: Page): string | undefined {
-  if (page.hasMore === undefined) return `has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeField(page.exchange.response.json, 'has_more'))}`;
+  if (page.hasMore === undefined) return `has_more must be a boolean (or 0/1); it is ${asJson(envelopeField(page.exchange.response.json, 'has_more'))}`;
   if (!page.hasMore) return undefined;
   if (noCursor(page.nextCursor)) return 'has_more is true but there is no next_cursor';
   if (page.rows.length === 0) return 'an empty page claims has_more';
@@ -121,7 +121,7 @@ export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages
     ensure(
       'C4.4',
       current.hasMore !== undefined,
-      `page paging: has_more must be a boolean (or 0/1); it is ${JSON.stringify(envelopeField(current.exchange.response.json, 'has_more'))}`,
+      `page paging: has_more must be a boolean (or 0/1); it is ${asJson(envelopeField(current.exchange.response.json, 'has_more'))}`,
       current.exchange,
     );
     if (!current.hasMore) return pages;

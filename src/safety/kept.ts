@@ -4,7 +4,7 @@ import type { Api } from '../http/api.ts';
 import { TRANSIENT_STATUSES } from '../http/client.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
 import type { Journal, KeyRef } from './journal.ts';
-import { itemFlag, recordOf, shapeOf } from '../spec/lenient.ts';
+import { asJson, itemFlag, recordOf, shapeOf } from '../spec/lenient.ts';
 
 /**
  * Reads an item's kept flag with a single-item read (§4 GET /artifact.php). The record is found by its
@@ -24,7 +24,7 @@ export async function readKept(
     const found = !ok
       ? `it answered ${status} (${shapeOf(json)})`
       : record
-        ? `found the record, but its is_kept is ${JSON.stringify(record.is_kept)}, not 0/1, a boolean or null`
+        ? `found the record, but its is_kept is ${asJson(record.is_kept)}, not 0/1, a boolean or null`
         : `found ${shapeOf(json)}`;
     throw new CheckFailure(
       `could not read is_kept of item ${id}: looked for a 2xx answer holding the item record (the body itself, or an object inside an envelope) with is_kept; ${found}`,

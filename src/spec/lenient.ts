@@ -47,6 +47,12 @@ export function itemFlag(value: unknown): boolean | null | undefined {
 /** Whether an item's flag is set; a flag served as null is not. */
 export const isSet = (value: unknown): boolean => itemFlag(value) === true;
 
+/** A value quoted as JSON in a failure message (strings in quotes), `absent` for a missing field, never `undefined`. */
+export function asJson(value: unknown): string {
+  if (value === undefined) return 'absent';
+  return JSON.stringify(value) ?? String(value);
+}
+
 /** A short description of a JSON value's shape, for failures whose cause is an answer the suite could not read. */
 export function shapeOf(value: unknown): string {
   if (value === undefined) return 'no JSON body';
