@@ -233,9 +233,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           refused: false,
           clause: 'C1.2',
           send: (item: Row, start: 0 | 1) =>
-            t.kept.sendOther(String(item.id), `GET is_kept=${1 - start}`, () =>
-              t.api.get(endpoints.kept, { id: String(item.id), is_kept: 1 - start }),
-            ),
+            t.kept.sendOther(String(item.id), `GET is_kept=${1 - start}`, () => t.api.get(endpoints.kept, { id: String(item.id), is_kept: 1 - start })),
         },
       ];
       // Each probe has an item of its own where the data allows (probe k on item k mod n), so the probes go

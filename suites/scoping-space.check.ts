@@ -101,7 +101,9 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     userIds: [...new Set(otherPlayers.map((p) => p.represents_user_id).filter((x) => x != null)), 2],
     ownReads: [
       { name: 'GET /uses.php', exchange: ownUses.exchange },
-      ...reads.filter((_, i) => i % 2 === 0).map((exchange) => ({ name: `GET ${new URL(exchange.request.url).pathname}${new URL(exchange.request.url).search}`, exchange })),
+      ...reads
+        .filter((_, i) => i % 2 === 0)
+        .map((exchange) => ({ name: `GET ${new URL(exchange.request.url).pathname}${new URL(exchange.request.url).search}`, exchange })),
     ],
   };
 }
