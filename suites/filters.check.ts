@@ -4,12 +4,15 @@ import {
   check,
   cursorWindow,
   ensure,
+  ensureNo5xx,
   fetchPage,
   idOf,
   inWalkOrder,
+  is4xx,
   itemFlag,
   MAX_ROWS_PER_PAGE,
   mulberry32,
+  okRows,
   readOnce,
   titleCollations,
   together,
@@ -215,8 +218,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'the tag filter returns only items labelled with that tag',
-      accepts: ['a tag filter that ignores case'],
+      title: 'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query)',
+      accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
       const tagged = await t.discover.itemsWithTags();
@@ -233,6 +236,26 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       );
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
       ensure('C4.7', !stranger, `tag ${asJson(tag)} returned item ${asText(stranger?.id)} with tags ${asJson(stranger?.tags)}`, pages[0]?.exchange);
+      // The tag in title paging too, in two more circumstances: a part of the tag that is no tag itself (only
+      // the label matches, not text within it), and the tag beside a query naming an item without it.
+      const { rows } = await t.discover.collection();
+      const allTags = new Set(rows.flatMap(tagsOf).map((x) => x.toLowerCase()));
+      const part = tag.slice(0, Math.max(1, Math.ceil(tag.length / 2)));
+      const untagged = rows.find((r) => tagsOf(r).length === 0 && typeof r.Title === 'string' && r.Title.trim() !== '');
+      const probes: Record<string, unknown>[] = [
+        ...(allTags.has(part.toLowerCase()) ? [] : [{ tag: part }]),
+        ...(untagged ? [{ tag, query: untagged.Title }] : []),
+      ];
+      const answers = await together(probes.map((body) => t.api.list({ page: 1, per_page: MAX_ROWS_PER_PAGE, ...body })));
+      for (const [i, body] of probes.entries()) {
+        const ex = answers[i]!();
+        const label = `POST /artifacts.php ${JSON.stringify({ page: 1, per_page: MAX_ROWS_PER_PAGE, ...body })}`;
+        ensureNo5xx('C7.2', ex, label);
+        if (is4xx(ex) && body.tag === part) continue;
+        const wanted = String(body.tag).toLowerCase();
+        const wrong = okRows('C4.7', ex, label).find((r) => !tagsOf(r).some((x) => x.toLowerCase() === wanted));
+        ensure('C4.7', !wrong, `${label} returned item ${asText(wrong?.id)} with tags ${asJson(wrong?.tags)}`, ex);
+      }
     },
   );
 

@@ -7,8 +7,11 @@ import {
   ensureNo5xx,
   fingerprints,
   idOf,
+  is2xx,
+  isObject,
   NO_SUCH_PATH,
   profiles,
+  rowsOf,
   sameAnswer,
   stateSnapshot,
   userDataIn,
@@ -69,8 +72,31 @@ const USER_ENUMERATION_PATHS = ['/users.php', '/user.php', '/users'];
 /** Only plausible where the base URL is a host's root: under a base that names a path (the API root) it would repeat it. */
 const ROOT_ONLY_PATHS = ['/api/users.php'];
 
+/** The path that would read one user by id: asked for the second user's ids, which a listing path need not take. */
+const USER_BY_ID_PATH = '/user.php';
+
+/** The second user's ids where its household names them (represents_user_id), else a small id. */
+async function otherUserIds(t: CheckContext): Promise<(string | number)[]> {
+  if (t.target.keys.other === undefined || !profiles[t.target.profile].has('players')) return [2];
+  const rows = rowsOf((await t.discover.shared('GET /players.php (second user)')).response.json) ?? [];
+  const ids = rows.map((r) => r.represents_user_id).filter((id): id is string | number => typeof id === 'string' || typeof id === 'number');
+  return ids.length > 0 ? [...new Set(ids)] : [2];
+}
+
+/** Describes the record of the user asked for by id in a 2xx answer (an object with that id and text beside it), or undefined. */
+function userRecordIn(ex: Exchange, userId: string | number | undefined): string | undefined {
+  const body = ex.response.json;
+  if (userId === undefined || !is2xx(ex) || !isObject(body)) return undefined;
+  const hit = [body, ...Object.values(body).filter(isObject)].find(
+    (o) => String(o.id) === String(userId) && Object.entries(o).some(([k, v]) => k !== 'id' && typeof v === 'string' && v.trim() !== ''),
+  );
+  return hit ? `the body carries the record of user ${userId}` : undefined;
+}
+
 interface EnumerationProbes {
   answers: Exchange[];
+  /** Per answer, the user id it asked for (undefined for a listing). */
+  userIds: (string | number | undefined)[];
   /** The answer to a path no API serves: how the target answers paths it does not serve. */
   baseline: Exchange;
   known: string[];
@@ -78,13 +104,15 @@ interface EnumerationProbes {
 
 async function enumerationProbes(t: CheckContext): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
-  const paths = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])];
+  const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({ path, query: { all: 1 }, userId: undefined }));
+  const byId = (await otherUserIds(t)).map((userId) => ({ path: USER_BY_ID_PATH, query: { id: userId }, userId }));
+  const probes = [...listings, ...byId];
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
     t.api.probe('GET', NO_SUCH_PATH, { query: { all: 1 } }),
-    ...paths.map((path) => t.api.probe('GET', path, { query: { all: 1 } })),
+    ...probes.map(({ path, query }) => t.api.probe('GET', path, { query })),
   ]);
-  return { answers, baseline, known: fingerprints(rows) };
+  return { answers, userIds: probes.map((p) => p.userId), baseline, known: fingerprints(rows) };
 }
 
 describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
@@ -130,14 +158,15 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
         "the /api/… path is probed only under a base URL at a host's root",
+        "/user.php asked for the second user's ids (from its household's represents_user_id): any answer without that user's record",
       ],
     },
     async (t) => {
-      const { answers, baseline, known } = await enumerationProbes(t);
-      for (const ex of answers) {
+      const { answers, userIds, baseline, known } = await enumerationProbes(t);
+      for (const [i, ex] of answers.entries()) {
         ensureNo5xx('C7.2', ex, `GET ${ex.request.url}`);
         // The answer every unknown path gets holds no user listing, whatever it holds.
-        const leak = sameAnswer(ex, baseline) ? undefined : userDataIn(ex, known);
+        const leak = sameAnswer(ex, baseline) ? undefined : (userDataIn(ex, known) ?? userRecordIn(ex, userIds[i]));
         ensure('C1.3', leak === undefined, `GET ${ex.request.url} answered ${ex.response.status} and ${leak}: enumerating users must be refused`, ex);
       }
     },

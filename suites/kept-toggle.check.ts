@@ -2,6 +2,7 @@ import {
   describe,
   check,
   ensure,
+  endpoints,
   ensureNo5xx,
   idOf,
   is2xx,
@@ -18,6 +19,7 @@ import {
   recordOf,
   together,
   type CheckContext,
+  type ClauseId,
   type Exchange,
   type Row,
   asText,
@@ -206,6 +208,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       accepts: [
         'any 4xx for an invalid is_kept or a missing one (the status is not stated, §7)',
         'any answer but a 5xx to malformed JSON or to an id no item has, provided nothing changes (their statuses are not shown, §7)',
+        'any answer but a 5xx to a GET of the toggle path with id and is_kept in the query, provided nothing changes (the toggle is a POST, §1)',
       ],
     },
     async (t) => {
@@ -213,7 +216,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       t.need(rows[0], 'the collection is empty, so there is no item to toggle');
       // Refused (a 4xx) and no change: invalid values and a missing one (C7.3). Malformed JSON: any answer but
       // a 5xx (its status is not shown), no change (C4.24); it sends the value the item does not have.
-      const probes: { label: string; refused: boolean; send: (item: Row, start: 0 | 1) => Promise<Exchange> }[] = [
+      const probes: { label: string; refused: boolean; clause?: ClauseId; send: (item: Row, start: 0 | 1) => Promise<Exchange> }[] = [
         ...INVALID_VALUES.map((value) => ({
           label: `is_kept ${JSON.stringify(value)}`,
           refused: true,
@@ -225,6 +228,14 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           refused: false,
           send: (item: Row, start: 0 | 1) => t.kept.setRaw(String(item.id), `{"id": ${JSON.stringify(item.id)}, "is_kept": ${start === 1 ? 0 : 1}`),
         },
+        {
+          // The toggle is a POST (§1): a GET naming an item and a new value is a read, whatever it answers.
+          label: 'id and is_kept in the query',
+          refused: false,
+          clause: 'C1.2',
+          send: (item: Row, start: 0 | 1) =>
+            t.kept.sendOther(String(item.id), `GET is_kept=${1 - start}`, () => t.api.get(endpoints.kept, { id: String(item.id), is_kept: 1 - start })),
+        },
       ];
       // Each probe has an item of its own where the data allows (probe k on item k mod n), so the probes go
       // out together and each read-back can only show its own probe's effect. Probes sharing an item run in
@@ -233,15 +244,17 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       /** Sends one probe to an item and reads the item back. */
       const probe = async (index: number, k: number): Promise<void> => {
-        const { label, refused, send } = probes[index]!;
+        const { label, refused, clause, send } = probes[index]!;
         const start = starts[k]!().value;
         const id = String(items[k]!.id);
         const ex = await send(items[k]!, start);
-        ensureNo5xx('C7.2', ex, `POST /artifact-kept.php with ${label}`);
+        const sentAs = clause === 'C1.2' ? `GET ${endpoints.kept}` : `POST ${endpoints.kept}`;
+        ensureNo5xx('C7.2', ex, `${sentAs} with ${label}`);
         if (refused) ensure('C7.3', is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
         const now = await readKept(t.api, id);
-        const changed = `POST /artifact-kept.php with ${label}${refused ? '' : ` (${ex.response.status})`} changed is_kept of item ${id} from ${start} to ${now.value}`;
+        const changed = `${sentAs} with ${label}${refused ? '' : ` (${ex.response.status})`} changed is_kept of item ${id} from ${start} to ${now.value}`;
         if (refused) ensure('C7.3', now.value === start, changed, ex);
+        else if (clause === 'C1.2') ensure('C1.2', now.value === start, changed, ex);
         else ensure('C4.24', now.value === start, changed, ex);
       };
       const outcomes: (() => void)[] = new Array(probes.length);

@@ -126,12 +126,13 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'fields and include combine in one request',
+      title: 'fields and include combine in one request, also when paging by cursor',
       requires: ['list-fields', 'list-include'],
-      accepts: ['any value of the ten fields'],
+      accepts: ['any value of the ten fields', 'cursor pages in ascending or descending id order'],
     },
     async (t) => {
-      const { rows, exchange } = await firstPage('C2.6', t, { fields: 'collection', include: ['uses_summary'] });
+      // Read by cursor: FIELD-001 and FIELD-002 read title pages, so both paging modes are met (§4: fields and include add to each row).
+      const { rows, exchange } = await firstPage('C2.6', t, { cursor: null, fields: 'collection', include: ['uses_summary'] });
       for (const row of rows) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
         ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${asText(row.id)} lacks ${absent.join(', ')}`, exchange);

@@ -79,27 +79,33 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-001',
       level: 'MUST',
       sections: ['§4'],
-      title: 'by default only kept and secondary-collection items are covered, also when a sort is given',
+      title: 'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given',
       requires: ['full-rows'],
-      accepts: [...ROW_FREEDOMS, 'flags served as null read as not set'],
+      accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'include_other=0 refused (any 4xx): only the value 1 is named'],
     },
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      // Without include_other the coverage is the default one, whether a sort is asked for or not (§4: include_other alone adds items).
-      for (const query of [{}, { sort: 'explicit_declines' }] as Query[]) {
-        const { rows, exchange } = await proposals('C4.18', t, query);
+      // Without include_other the coverage is the default one, whether a sort is asked for or not; only
+      // include_other=1 adds the other items (§4): 0 covers what the default covers, or is refused.
+      const [byDefault, sorted, zero] = await Promise.all([
+        proposals('C4.18', t, {}),
+        proposals('C4.18', t, { sort: 'explicit_declines' } as Query),
+        t.api.proposals({ include_other: 0 }),
+      ]);
+      ensureNo5xx('C7.2', zero, 'GET /proposals.php?include_other=0');
+      const answers = [
+        { ...byDefault, label: 'the default proposal outcomes' },
+        { ...sorted, label: 'the proposal outcomes with sort=explicit_declines (no include_other)' },
+      ];
+      if (!is4xx(zero))
+        answers.push({ rows: okRows('C4.18', zero, 'GET /proposals.php?include_other=0'), exchange: zero, label: 'the outcomes with include_other=0' });
+      for (const { rows, exchange, label } of answers)
         for (const row of rows) {
           const item = byId.get(itemRefOf(row[fields.item]));
           const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
-          ensure(
-            'C4.18',
-            covered,
-            `the proposal outcomes ${Object.keys(query).length === 0 ? 'by default' : `with ${new URLSearchParams(query as Record<string, string>).toString()} (no include_other)`} include item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`,
-            exchange,
-          );
+          ensure('C4.18', covered, `${label} cover item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
         }
-      }
     },
   );
 

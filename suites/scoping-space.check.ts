@@ -50,6 +50,8 @@ interface Foreign {
   itemIds: unknown[];
   playerIds: unknown[];
   userIds: unknown[];
+  /** The first user's answers read to learn this (uses, proposals with include_other=1, upcoming, types, players). */
+  ownReads: { name: string; exchange: Exchange }[];
 }
 
 const rowsIn = (ex: Exchange): Row[] => rowsOf(ex.response.json) ?? [];
@@ -97,6 +99,12 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     itemIds: other.rows.filter((r) => items.has(idOf(r.id) ?? '')).map((r) => r.id),
     playerIds: otherPlayers.filter((p) => !ownPlayers.has(idOf(p.id))).map((p) => p.id),
     userIds: [...new Set(otherPlayers.map((p) => p.represents_user_id).filter((x) => x != null)), 2],
+    ownReads: [
+      { name: 'GET /uses.php', exchange: ownUses.exchange },
+      ...reads
+        .filter((_, i) => i % 2 === 0)
+        .map((exchange) => ({ name: `GET ${new URL(exchange.request.url).pathname}${new URL(exchange.request.url).search}`, exchange })),
+    ],
   };
 }
 
@@ -234,6 +242,13 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
       const foreign = await learnForeign(t);
       if (foreign.items.size === 0 && foreign.records.size === 0)
         t.skip('the second user holds nothing the first user lacks, so a leak could not be told apart');
+      // The first user's own reads made to learn the second user's data are searched too (their whole records
+      // cannot tell a leak there, since a record both answers hold counts as shared; titles and items can).
+      for (const { name, exchange } of foreign.ownReads) {
+        if (!is2xx(exchange)) continue;
+        const leak = leakIn(exchange, foreign);
+        ensure('C5.2', leak === undefined, `${name} with the first user's key answered with ${leak}`, exchange);
+      }
       const send = readOnce(
         (drawn: Drawn) => drawn.send(t),
         (drawn) => drawn.name,

@@ -146,13 +146,19 @@ describe('user scoping (§4 rule 1, §5)', () => {
     async (t) => {
       const foreign = (await foreignItems(t)).slice(0, 5);
       if (foreign.length === 0) t.skip('the second user has no item whose id the first user lacks');
-      const exchanges = await Promise.all(foreign.map((row) => t.api.item(row.id as string)));
+      // The first foreign item is also asked for with a user id beside it: the key still decides whose item is read.
+      const probes: { row: Row; extra: Record<string, string | number> }[] = [
+        ...foreign.map((row) => ({ row, extra: {} })),
+        ...(await foreignUserIds(t)).map((userId) => ({ row: foreign[0]!, extra: { user_id: userId } })),
+      ];
+      const exchanges = await Promise.all(probes.map(({ row, extra }) => t.api.item(row.id as string, 'primary', extra)));
       exchanges.forEach((ex, i) => {
-        const row = foreign[i]!;
-        ensureNo5xx('C7.2', ex, `GET /artifact.php?id=${row.id} (another user's item)`);
+        const { row, extra } = probes[i]!;
+        const what = `GET /artifact.php?${new URLSearchParams({ id: String(row.id), ...extra } as Record<string, string>).toString()}`;
+        ensureNo5xx('C7.2', ex, `${what} (another user's item)`);
         const record = recordOf(ex.response.json, String(row.id));
         const leaked = is2xx(ex) && (record?.Title === row.Title || ex.response.text.includes(String(row.Title)));
-        ensure('C5.2', !leaked, `GET /artifact.php?id=${row.id} returned another user's item "${asText(row.Title)}" (status ${ex.response.status})`, ex);
+        ensure('C5.2', !leaked, `${what} returned another user's item "${asText(row.Title)}" (status ${ex.response.status})`, ex);
       });
     },
   );

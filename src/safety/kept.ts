@@ -82,6 +82,15 @@ export class KeptWriter {
     return this.sendOnce(() => this.api.setKeptRaw(rawBody, owner), owner, id);
   }
 
+  /**
+   * Sends a request that is not the toggle but names an item of `owner` and a kept value (a GET of the
+   * toggle's path, which must write nothing), journaled like set(): a server that wrongly applies it is put back.
+   */
+  async sendOther(id: string, sent: unknown, send: () => Promise<Exchange>, owner: KeyRef = 'primary'): Promise<Exchange> {
+    await this.journalChange(owner, id, sent);
+    return this.sendOnce(send, owner, id);
+  }
+
   /** Remembers the value before the first change and journals the change before it is sent. */
   private async journalChange(owner: KeyRef, id: string, sent: unknown): Promise<void> {
     assertMayToggle();

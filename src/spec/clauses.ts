@@ -279,6 +279,8 @@ export const clauses: readonly Clause[] = [
       'FRAME-001',
       'FRAME-002',
       'SCOPE-007',
+      'FILT-003',
+      'PROP-001',
     ],
   },
   { id: 'C7.3', section: '§7', statement: 'is_kept outside 0 and 1 is refused.', checks: ['KEPT-003'] },
