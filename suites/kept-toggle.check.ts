@@ -36,8 +36,10 @@ async function richestItem(t: CheckContext): Promise<Row> {
   return [...rows].sort((a, b) => score(b) - score(a))[0]!;
 }
 
-/** Full records read to choose the witnesses of KEPT-002: the first items by id. */
+/** At most this many full records are read to choose the witnesses of KEPT-002: the first items by id. */
 const RECORD_SAMPLE = 100;
+/** Full records read at once while choosing the witnesses of KEPT-002. */
+const RECORD_BATCH = 10;
 
 /** A value that shows nothing: what a toggle that reset the field would leave behind. */
 function isBlank(value: unknown): boolean {
@@ -60,12 +62,24 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
   const sample = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
-  const records = await Promise.all(sample.map(async (id) => ({ id, record: await t.discover.record(id) })));
-  const shown = (r: (typeof records)[number]) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
+  type Read = { id: string; record: Record<string, unknown> };
+  const shown = (r: Read) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
+  // Records are read a batch at a time until every watched field any of them holds shows a value in one
+  // of them (a field most items leave blank needs more records to witness it), or the sample is read.
+  const records: Read[] = [];
+  const blankSoFar = () => {
+    const named = new Set(records.flatMap((r) => Object.keys(r.record).filter(watchedField)));
+    for (const f of records.flatMap(shown)) named.delete(f);
+    return named.size;
+  };
+  while (records.length < sample.length && (records.length === 0 || blankSoFar() > 0)) {
+    const batch = sample.slice(records.length, records.length + RECORD_BATCH);
+    records.push(...(await Promise.all(batch.map(async (id) => ({ id, record: await t.discover.record(id) })))));
+  }
   const uncovered = new Set(records.flatMap(shown));
   const chosen: typeof records = [];
   while (uncovered.size > 0) {
-    const gain = (r: (typeof records)[number]) => shown(r).filter((f) => uncovered.has(f)).length;
+    const gain = (r: Read) => shown(r).filter((f) => uncovered.has(f)).length;
     const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     chosen.push(best);
     for (const f of shown(best)) uncovered.delete(f);
