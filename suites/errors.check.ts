@@ -8,6 +8,7 @@ import {
   ensureNo5xx,
   is2xx,
   rowsOf,
+  sharedStateSnapshot,
   stateSnapshot,
   together,
   typeIdsAreNumeric,
@@ -65,7 +66,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
     async (t) => {
       const { rows } = await t.discover.collection();
       const numericTypeIds = typeIdsAreNumeric(rows);
-      const before = await stateSnapshot(t.api, 'primary', t.target.profile);
+      const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile);
       const arbitrary = fc.constantFrom(...invalidFilters(numericTypeIds)).chain((f) => f.values.map((value) => ({ [f.field]: value })));
       await t.property(arbitrary, async (body) => {
         badRequestWithErrors('C4.11', await t.api.list(body), `POST /artifacts.php ${JSON.stringify(body)}`);

@@ -9,6 +9,7 @@ import {
   NO_SUCH_PATH,
   profiles,
   sameAnswer,
+  sharedStateSnapshot,
   stateSnapshot,
   userDataIn,
   type CheckContext,
@@ -33,7 +34,7 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
-  const before = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+  const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all(probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })));
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   ensure(
