@@ -175,7 +175,7 @@ describe('kept toggle as a state machine (§3)', () => {
           }
           if (!failed) carried = model;
         },
-        { runs: Math.min(t.target.runs, 12) },
+        { runs: Math.min(t.target.runs, 10) },
       );
     },
   );
