@@ -11,6 +11,7 @@ import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
 import { variants } from '../fixtures/variants.ts';
 import { openTarget } from '../src/runner/open-target.ts';
+import { DEFAULT_RUNS } from '../src/config/options.ts';
 import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
 import { defaultGate } from '../src/config/plan.ts';
 import { execute, type ExecutePlan } from '../src/runner/execute.ts';
@@ -52,8 +53,8 @@ export interface JobResult {
 export type ToWorker = { type: 'job'; job: Job } | { type: 'stop' };
 export type FromWorker = { type: 'ready' } | { type: 'result'; result: JobResult };
 
-/** Fast-check runs per property in the self-test (the CLI's default is higher; this keeps CI short). */
-export const SELF_TEST_RUNS = 15;
+/** Fast-check runs per property in the self-test: the CLI's default, so that what it proves holds for a default run. */
+export const SELF_TEST_RUNS = DEFAULT_RUNS;
 
 async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job: Job): Promise<Omit<JobResult, 'job' | 'ms'>> {
   const server = await startReference(reference);

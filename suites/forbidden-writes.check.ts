@@ -13,6 +13,7 @@ import {
   profiles,
   rowsOf,
   sameAnswer,
+  sharedStateSnapshot,
   stateSnapshot,
   userDataIn,
   type CheckContext,
@@ -40,7 +41,7 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating ? await t.discover.anyItem() : undefined;
-  const before = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+  const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all([
     ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
     ...(restating && real && idOf(real.id) !== undefined && typeof real.Title === 'string'

@@ -26,9 +26,15 @@ import {
 const DEFAULT_PAGE = 50;
 /** Listings of up to this many pages are walked whole; longer ones are read in bounded runs. */
 const SHORT_LISTING_PAGES = 25;
-/** The small-page cursor walk of PAGE-006: about this many pages over at most this many items. */
-const SMALL_WALK_PAGES = 25;
+/**
+ * The small-page cursor walk of PAGE-006: about this many pages over at most this many items (each
+ * boundary between them is a place a cursor could lose, repeat or leak a row; past ten, more of them
+ * killed no further mutant in the self-test).
+ */
+const SMALL_WALK_PAGES = 10;
 const SMALL_WALK_ITEMS = 125;
+/** PAGE-007 reads the listing by title in about this many pages (fewer for a short one: at least 5 rows a page). */
+const TITLE_WALK_PAGES = 10;
 
 const ids = (rows: readonly Record<string, unknown>[]) => rows.map((r) => idOf(r.id) ?? '?');
 
@@ -282,7 +288,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     async (t) => {
       const { rows: all } = await t.discover.collection();
       t.need(all.length >= 2 ? all : undefined, 'fewer than two items, so there is no order to observe');
-      const perPage = Math.min(MAX_ROWS_PER_PAGE, Math.max(5, Math.ceil(all.length / 20)));
+      const perPage = Math.min(MAX_ROWS_PER_PAGE, Math.max(5, Math.ceil(all.length / TITLE_WALK_PAGES)));
       const total = Math.ceil(all.length / perPage);
       // Short listings are walked whole; long ones in runs of consecutive pages (start, seeded middle, end).
       const numbers = pageRuns(total, t.target.seed, { whole: SHORT_LISTING_PAGES });

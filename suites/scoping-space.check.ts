@@ -18,8 +18,11 @@ import {
   type Row,
 } from '../src/harness/index.ts';
 
-/** Draws of the request space (each a request per endpoint and list parameter): few, for the request budget. */
-const RUNS = 2;
+/**
+ * Draws of the request space (each a request per endpoint and list parameter): one, for the request
+ * budget; in the self-test a second draw killed no mutant the first left alive.
+ */
+const RUNS = 1;
 
 /** A record written with its keys in order, so that the same record compares equal however it is served. */
 function canonical(value: unknown): string {

@@ -8,6 +8,12 @@ export interface OptionSpec {
   short?: string;
 }
 
+/**
+ * Generated cases per property when --runs is not given: the self-test runs as many (scripts/self-test-worker.ts),
+ * so every kill it proves holds at the CLI's own count.
+ */
+export const DEFAULT_RUNS = 15;
+
 /** Every option, declared once: parsing and --help both come from this table. */
 export const optionTable = {
   target: { type: 'string', arg: '<name|url>', help: 'named target from the config file, or a base URL; default: the embedded reference' },
@@ -23,7 +29,7 @@ export const optionTable = {
     arg: '<path>',
     help: "a model-based check's command replay path, printed with its --fc-path (with --only, --seed and --fc-path)",
   },
-  runs: { type: 'string', arg: '<n>', help: 'generated cases per property (default 20)' },
+  runs: { type: 'string', arg: '<n>', help: `generated cases per property (default ${DEFAULT_RUNS})` },
   only: { type: 'string', arg: '<ids>', multiple: true, help: 'run only these check ids or globs, comma-separated (e.g. AUTH-*,KEPT-001)' },
   skip: { type: 'string', arg: '<ids>', multiple: true, help: 'leave out these check ids or globs' },
   list: { type: 'boolean', help: 'list the checks (id, level, section, title) without running them' },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { integerOption, type OptionValues } from './options.ts';
+import { DEFAULT_RUNS, integerOption, type OptionValues } from './options.ts';
 import { configFileProblem } from './schema.ts';
 import { UsageError } from '../core/errors.ts';
 import { readJsonSource } from '../core/json-file.ts';
@@ -46,7 +46,7 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   const reportToStdout = args.out === '-';
   const outDir = reportToStdout ? join(tmpdir(), `conform-journal-${randomUUID()}`) : resolve(cwd, args.out ?? 'conform-report');
   const seed = integerOption('seed', args.seed, -(2 ** 31), 2 ** 31 - 1) ?? randomSeed();
-  const runs = integerOption('runs', args.runs, 1, 10_000) ?? 20;
+  const runs = integerOption('runs', args.runs, 1, 10_000) ?? DEFAULT_RUNS;
   const only = splitList(args.only ?? []);
   const skip = splitList(args.skip ?? []);
   const timeoutMs = integerOption('timeout', args.timeout, 100, 600_000) ?? 10_000;

@@ -4,6 +4,7 @@ import type { Auth, Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import { isModificationStamp, isObject, recordOf, rowsOf, withSortedLists, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
+import type { Discovery } from './discovery.ts';
 import { cursorWindow } from './paging.ts';
 import { profiles, type ProfileName } from '../spec/profiles.ts';
 
@@ -124,6 +125,31 @@ export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
   // Lists of plain values (tags, players) have no stated order: sorted, so that only a change of content differs.
   return JSON.stringify(withSortedLists([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
+}
+
+/**
+ * The snapshot stateSnapshot takes of the first user, made of the run's shared reads (the collection
+ * walk, uses, proposal outcomes, types, players) when they cover what it reads, else read afresh. For
+ * a check's "before", taken while no check writes (a check that reads starts before any toggle): the
+ * shared reads then hold exactly what a fresh snapshot would read.
+ */
+export async function sharedStateSnapshot(
+  api: Api,
+  discover: Discovery,
+  profile: ProfileName,
+  probe: { id?: string | number; title?: string } = {},
+): Promise<string> {
+  const walked = await discover.collection().catch(() => undefined);
+  if (!walked || walked.pages.length > SNAPSHOT_PAGES) return stateSnapshot(api, 'primary', profile, probe);
+  const reads = [discover.shared('GET /types.php')];
+  if (profiles[profile].has('players')) reads.push(discover.shared('GET /players.php'));
+  reads.push(
+    discover.uses().then((u) => u.exchange),
+    discover.shared('GET /proposals.php?include_other=1'),
+  );
+  const others = await Promise.all(reads).catch(() => undefined);
+  if (!others) return stateSnapshot(api, 'primary', profile, probe);
+  return JSON.stringify(withSortedLists([walked.rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
 }
 
 function stripStamps(row: Row): Row {
