@@ -22,14 +22,14 @@ import {
   withSortedLists,
 } from '../src/harness/index.ts';
 
-/** User ids to smuggle in: the second user's real id when its household names it, else small ids. */
+/** User ids to smuggle in: the real user ids the second user's household names, else small ids. */
 async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
-  const ids: (string | number)[] = [1, 2, 3];
+  const ids: (string | number)[] = [];
   if (t.target.keys.other !== undefined && profiles[t.target.profile].has('players')) {
     const rows = rowsOf((await t.discover.shared('GET /players.php (second user)')).response.json) ?? [];
-    for (const row of rows) if (row.represents_user_id != null) ids.unshift(row.represents_user_id as string | number);
+    for (const row of rows) if (row.represents_user_id != null) ids.push(row.represents_user_id as string | number);
   }
-  return [...new Set(ids)];
+  return ids.length > 0 ? [...new Set(ids)] : [1, 2, 3];
 }
 
 /** What a read shows: its rows, or the record it holds, without the envelope (which may carry a volatile field). */
