@@ -153,6 +153,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       sections: ['§3', '§4'],
       title: 'the toggle sets is_kept to exactly the value sent, in both directions',
       toggles: true,
+      lane: 'own-items',
       accepts: TOGGLE_FREEDOMS,
     },
     async (t) => {
@@ -183,6 +184,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       sections: ['§3', '§4'],
       title: 'the toggle leaves every other field of the full record unchanged',
       toggles: true,
+      lane: 'own-items',
       accepts: [
         ...TOGGLE_FREEDOMS,
         'a modification stamp of the record in any naming style (updated_at, lastModified, version, revision …) that moves',
@@ -222,6 +224,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       sections: ['§4', '§7'],
       title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing',
       toggles: true,
+      lane: 'own-items',
       accepts: [
         'any 4xx for an invalid is_kept or a missing one (the status is not stated, §7)',
         'any answer but a 5xx to malformed JSON or to an id no item has, provided nothing changes (their statuses are not shown, §7)',
@@ -298,6 +301,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       title: 'a new kept value shows in list rows and in the kept filter',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
+      lane: 'own-items',
       accepts: [...TOGGLE_FREEDOMS, 'a row showing 0 as null: then kept=false may leave it out'],
     },
     async (t) => {
@@ -380,6 +384,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       sections: ['§3', '§4'],
       title: 'sending the value an item already has leaves it unchanged, for 0 and for 1',
       toggles: true,
+      lane: 'own-items',
       accepts: [...TOGGLE_FREEDOMS, 'any answer but a 5xx to a toggle that changes nothing'],
     },
     async (t) => {

@@ -10,7 +10,10 @@ import { keyArgs, withReference } from './support/reference.ts';
 
 /** Runs `checks` through a schedule, each taking `ms[id]` once its turn starts; returns when each started and ended. */
 async function simulate(checks: ScheduledCheck[], ms: Record<string, number>, lanes: ToggleLane[] = ['set-apart', 'second-user']) {
-  const schedule = new Schedule(checks, async (lane) => lanes.includes(lane));
+  return simulateWith(new Schedule(checks, async (lane) => lanes.includes(lane)), checks, ms);
+}
+
+async function simulateWith(schedule: Schedule, checks: ScheduledCheck[], ms: Record<string, number>) {
   const origin = performance.now();
   const times: Record<string, { start: number; end: number }> = {};
   // Started in reverse, so that the order of arrival is not the order of declaration.
@@ -64,6 +67,44 @@ describe('the schedule of a run', () => {
     expect(t['TOG-2']!.start).toBeGreaterThanOrEqual(t['TOG-1']!.end - 1);
     expect(t['TOG-3']!.start).toBeGreaterThanOrEqual(t['TOG-2']!.end - 1);
     expect(overlaps(t['TOG-4']!, t['TOG-1']!)).toBe(true);
+  });
+
+  it('runs togglers of their own items all at once, before the main lane, and deals each a share', async () => {
+    const own: ScheduledCheck[] = [
+      { id: 'READ-1', role: 'reader' },
+      { id: 'TOG-1', role: 'toggler' },
+      { id: 'OWN-1', role: 'toggler', lane: 'own-items' },
+      { id: 'OWN-2', role: 'toggler', lane: 'own-items' },
+      { id: 'TOG-2', role: 'toggler' },
+    ];
+    const dealt: string[][] = [];
+    const schedule = new Schedule(
+      own,
+      async (lane, count) => lane === 'own-items' && count === 2,
+      (ids) => dealt.push([...ids]),
+    );
+    const t = await simulateWith(schedule, own, { 'READ-1': 20, 'TOG-1': 30, 'OWN-1': 40, 'OWN-2': 40, 'TOG-2': 30 });
+    expect(dealt).toEqual([['OWN-1', 'OWN-2']]);
+    expect(overlaps(t['OWN-1']!, t['OWN-2']!)).toBe(true);
+    expect(t['OWN-1']!.start).toBeGreaterThanOrEqual(t['READ-1']!.end - 1);
+    for (const main of ['TOG-1', 'TOG-2']) expect(t[main]!.start).toBeGreaterThanOrEqual(Math.max(t['OWN-1']!.end, t['OWN-2']!.end) - 1);
+    expect(t['TOG-2']!.start).toBeGreaterThanOrEqual(t['TOG-1']!.end - 1);
+  });
+
+  it('runs togglers of their own items in the main lane, in declaration order, when the collection is too small to deal', async () => {
+    const own: ScheduledCheck[] = [
+      { id: 'OWN-1', role: 'toggler', lane: 'own-items' },
+      { id: 'OWN-2', role: 'toggler', lane: 'own-items' },
+    ];
+    const dealt: string[][] = [];
+    const schedule = new Schedule(
+      own,
+      async () => false,
+      (ids) => dealt.push([...ids]),
+    );
+    const t = await simulateWith(schedule, own, { 'OWN-1': 30, 'OWN-2': 30 });
+    expect(dealt).toEqual([[]]);
+    expect(t['OWN-2']!.start).toBeGreaterThanOrEqual(t['OWN-1']!.end - 1);
   });
 
   it('lets nobody wait for a check the run does not start', async () => {

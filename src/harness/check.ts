@@ -52,7 +52,11 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
   const meta: CheckMeta = { ...info, area: areaBeingDeclared() };
   test.concurrent(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
     const s = session();
-    s.schedule ??= new Schedule(selectedChecks(ctx.task.file), (lane) => s.discovery.laneAvailable(lane));
+    s.schedule ??= new Schedule(
+      selectedChecks(ctx.task.file),
+      (lane, checks) => s.discovery.laneAvailable(lane, checks),
+      (ids) => s.discovery.dealShares(ids),
+    );
     const turn = s.schedule.turn(info.id);
     try {
       await judge(ctx, s, info, body, turn.start);

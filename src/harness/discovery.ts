@@ -15,6 +15,11 @@ import type { ToggleLane } from './meta.ts';
 const SET_APART_FROM = 20;
 /** How many items are set apart for the set-apart lane (KEPT-006's model works on three). */
 const SET_APART_COUNT = 3;
+/**
+ * Below this many items per check that toggles its own items, the collection is not dealt out: those
+ * checks join the main lane and each sees every item, as the others do.
+ */
+const OWN_SHARE_FROM = 10;
 
 /**
  * The one full read of a collection a run makes per user: a cursor walk of at most this many pages
@@ -60,6 +65,7 @@ export class Discovery {
   private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
   private readonly itemUses = new Map<string, Promise<Exchange>>();
   private readonly listReads = new Map<string, Promise<Exchange>>();
+  private shares = new Map<string, number>();
 
   /** @param users whose shared reads start together, when the first check needs a collection */
   constructor(
@@ -125,16 +131,34 @@ export class Discovery {
     return rows.filter((r) => typeof r.Title === 'string').slice(0, SET_APART_COUNT);
   }
 
-  /** The rows of the primary collection that the main lane's toggling checks may toggle or watch: all but those set apart. */
+  /**
+   * The rows of the primary collection that a toggling check may toggle or watch: all but those set
+   * apart; for a check of the own-items lane, only its share (every n-th of them, dealt in turn).
+   */
   async toggleRows(): Promise<Row[]> {
+    const rows = await this.mainRows();
+    const share = this.shares.get(currentCheck()?.id ?? '');
+    return share === undefined ? rows : rows.filter((_, i) => i % this.shares.size === share);
+  }
+
+  private async mainRows(): Promise<Row[]> {
     const [{ rows }, apart] = await Promise.all([this.collection(), this.setApart()]);
     const excluded = new Set(apart.map((r) => idOf(r.id)));
     return rows.filter((r) => !excluded.has(idOf(r.id)));
   }
 
-  /** Whether a lane's items are there: the set-apart items, or a second user (whose items no main-lane check touches). */
-  async laneAvailable(lane: ToggleLane): Promise<boolean> {
+  /** The checks of the own-items lane, in declaration order: each gets a share of the collection (toggleRows). */
+  dealShares(checkIds: readonly string[]): void {
+    this.shares = new Map(checkIds.map((id, i) => [id, i]));
+  }
+
+  /**
+   * Whether a lane's items are there: the set-apart items, a second user (whose items no main-lane check
+   * touches), or enough items to deal each check of the own-items lane a share.
+   */
+  async laneAvailable(lane: ToggleLane, sharers = 1): Promise<boolean> {
     if (lane === 'second-user') return this.users.includes('other');
+    if (lane === 'own-items') return (await this.mainRows()).length >= OWN_SHARE_FROM * sharers;
     return (await this.setApart()).length > 0;
   }
 

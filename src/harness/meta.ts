@@ -9,7 +9,7 @@ import type { Capability, ProfileName } from '../spec/profiles.ts';
 export type Level = 'MUST' | 'SHOULD' | 'ROBUSTNESS';
 
 /** A lane of toggling checks beside the main one: see CheckInfo.lane. */
-export type ToggleLane = 'set-apart' | 'second-user';
+export type ToggleLane = 'set-apart' | 'second-user' | 'own-items';
 
 /** Static description of a check; reporters read it before and after the run. */
 export interface CheckInfo {
@@ -32,6 +32,9 @@ export interface CheckInfo {
   /**
    * A toggling check whose items are its own: the items set apart for it, or the second user's, which
    * no check of another lane toggles or watches. It runs beside the main lane when those items exist.
+   * `own-items`: the check toggles and reads only the items of its own share of the collection
+   * (Discovery.toggleRows deals one to each such check), so these checks run all at once, before the
+   * main lane's togglers, which watch the whole collection.
    */
   lane?: ToggleLane;
   /**

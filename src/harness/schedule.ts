@@ -30,6 +30,7 @@ export interface Turn {
 }
 
 const MAIN_LANE = 'main';
+const OWN_LANE = 'own-items:';
 
 /**
  * When each check of a run may start (issue 15: the run's cost is its longest chain of requests).
@@ -38,7 +39,9 @@ const MAIN_LANE = 'main';
  *  - togglers wait until every reader has ended, so that no oracle reads a kept flag in flux; then
  *    they run one at a time, in the order of declaration, in the main lane. A toggler that declares a
  *    lane of its own (items set apart for it, or the second user's items) runs beside the main lane
- *    when its items are there, since no check of another lane touches or watches them.
+ *    when its items are there, since no check of another lane touches or watches them. Togglers of
+ *    their own items (each a share of the collection) run all at once, each in a lane of its own,
+ *    and the main lane waits for them: its checks watch the whole collection.
  * Turns follow the order of declaration, not of arrival, so a run's schedule does not depend on timing.
  */
 export class Schedule {
@@ -48,11 +51,13 @@ export class Schedule {
 
   /**
    * @param checks the checks the run will start, in declaration order
-   * @param laneAvailable whether a declared lane's items are there (else its checks join the main lane)
+   * @param laneAvailable whether a declared lane's items are there for its checks (else they join the main lane)
+   * @param dealShares told, once, the checks that toggle their own items, in declaration order: each gets a share
    */
   constructor(
     private readonly checks: readonly ScheduledCheck[],
-    private readonly laneAvailable: (lane: ToggleLane) => Promise<boolean>,
+    private readonly laneAvailable: (lane: ToggleLane, checks: number) => Promise<boolean>,
+    private readonly dealShares: (checkIds: readonly string[]) => void = () => {},
   ) {
     for (const { id } of checks) this.ended.set(id, new Promise<void>((resolve) => this.release.set(id, resolve)));
   }
@@ -70,16 +75,24 @@ export class Schedule {
     const lanes = await (this.lanes ??= this.assignLanes());
     const lane = lanes.get(check.id);
     const before = this.checks.slice(0, this.checks.indexOf(check)).filter((c) => c.role === 'toggler' && lanes.get(c.id) === lane);
-    await Promise.all(before.map((c) => this.ended.get(c.id)));
+    const ownFirst = lane === MAIN_LANE ? this.checks.filter((c) => lanes.get(c.id)?.startsWith(OWN_LANE)) : [];
+    await Promise.all([...before, ...ownFirst].map((c) => this.ended.get(c.id)));
   }
 
   /** Each toggler's lane, decided once for the run, when the first toggler's turn comes. */
   private async assignLanes(): Promise<Map<string, string>> {
     const declared = [...new Set(this.checks.flatMap((c) => (c.role === 'toggler' && c.lane ? [c.lane] : [])))];
     const available = new Set<string>();
-    for (const lane of declared) if (await this.laneAvailable(lane).catch(() => false)) available.add(lane);
-    return new Map(
-      this.checks.filter((c) => c.role === 'toggler').map((c) => [c.id, c.lane !== undefined && available.has(c.lane) ? c.lane : MAIN_LANE] as const),
-    );
+    for (const lane of declared) {
+      const checks = this.checks.filter((c) => c.role === 'toggler' && c.lane === lane).length;
+      if (await this.laneAvailable(lane, checks).catch(() => false)) available.add(lane);
+    }
+    const laneOf = (c: ScheduledCheck): string => {
+      if (c.lane === undefined || !available.has(c.lane)) return MAIN_LANE;
+      return c.lane === 'own-items' ? `${OWN_LANE}${c.id}` : c.lane;
+    };
+    const lanes = new Map(this.checks.filter((c) => c.role === 'toggler').map((c) => [c.id, laneOf(c)] as const));
+    this.dealShares([...lanes].filter(([, lane]) => lane.startsWith(OWN_LANE)).map(([id]) => id));
+    return lanes;
   }
 }
