@@ -93,6 +93,7 @@ describe('authentication (§5)', () => {
       sections: ['§3', '§5'],
       title: 'the kept toggle without a valid key changes nothing',
       toggles: true,
+      lane: 'own-items',
       accepts: [...REFUSAL_FREEDOMS, 'the single-item read bare or inside an envelope; is_kept as 0/1, a boolean or null'],
     },
     async (t) => {

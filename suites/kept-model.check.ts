@@ -111,24 +111,61 @@ async function runItemByItem(setup: () => Promise<{ model: Model; real: Real }>,
   const steps = [...sequence];
   if (steps.some((step) => itemOf(step) === undefined)) return fc.asyncModelRun(setup, steps);
   const { model, real } = await setup();
-  const chains = new Map<string, { step: Step; index: number }[]>();
-  for (const [index, step] of steps.entries()) chains.set(itemOf(step)!, [...(chains.get(itemOf(step)!) ?? []), { step, index }]);
-  const failures: { index: number; error: unknown }[] = [];
+  const failure = await runChains(model, real, [steps]);
+  if (failure) throw failure.error;
+}
+
+interface ChainFailure {
+  run: number;
+  index: number;
+  error: unknown;
+}
+
+/**
+ * Runs several sequences as if one after another with the model carried over, each item's commands of
+ * every sequence in order, the items all at once: an item may be in the third sequence while another is
+ * still in the first, since no command of one item reads or writes another's flag. Returns the failure
+ * of the earliest sequence that failed (its earliest command); an item stops at its own first failure.
+ */
+async function runChains(model: Model, real: Real, sequences: readonly Step[][]): Promise<ChainFailure | undefined> {
+  const chains = new Map<string, { step: Step; run: number; index: number }[]>();
+  for (const [run, steps] of sequences.entries())
+    for (const [index, step] of steps.entries()) chains.set(itemOf(step)!, [...(chains.get(itemOf(step)!) ?? []), { step, run, index }]);
+  const failures: ChainFailure[] = [];
   await Promise.all(
     [...chains.values()].map(async (chain) => {
-      for (const { step, index } of chain) {
+      for (const { step, run, index } of chain) {
         if (!step.check(model)) continue;
         try {
           await step.run(model, real);
         } catch (error) {
-          failures.push({ index, error });
+          failures.push({ run, index, error });
           return;
         }
       }
     }),
   );
-  const first = failures.sort((a, b) => a.index - b.index)[0];
-  if (first) throw first.error;
+  return failures.sort((a, b) => a.run - b.run || a.index - b.index)[0];
+}
+
+/** A drawn sequence by its commands (fast-check prints only the commands that ran). */
+const signature = (sequence: Iterable<Step>): string => [...sequence].map(String).join(',');
+
+/**
+ * The runs fast-check will make, drawn the same way (fc.sample with the run's seed) and run ahead as one
+ * set of item chains (runChains): a run of passing sequences costs the longest item's chain, not the sum
+ * of each sequence's. Returns each sequence's signature and the run that failed first, if one did.
+ */
+async function runAhead(t: CheckContext, draw: fc.Arbitrary<Iterable<Step>>, runs: number): Promise<Ahead | undefined> {
+  const sequences = fc.sample(draw, { seed: t.target.seed, numRuns: runs }).map((sequence) => [...sequence]);
+  if (sequences.some((steps) => steps.some((step) => itemOf(step) === undefined))) return undefined;
+  const failure = await runChains(new Map(), { t }, sequences);
+  return { signatures: sequences.map(signature), ...(failure ? { failure } : {}) };
+}
+
+interface Ahead {
+  signatures: string[];
+  failure?: ChainFailure;
 }
 
 describe('kept toggle as a state machine (§3)', () => {
@@ -163,10 +200,20 @@ describe('kept toggle as a state machine (§3)', () => {
       // has failed, fast-check shrinks and replays sequences on their own: each run then starts knowing nothing.
       let carried: Model | undefined;
       let failed = false;
+      const runs = Math.min(t.target.runs, 10);
+      const draw = t.commands(commands, { maxCommands: 12 });
+      // The passing runs are made ahead, all at once item by item (runAhead); fast-check then meets each
+      // sequence already judged. The first that failed ahead is run again for real, from a model that
+      // knows nothing, so that what fast-check prints and shrinks are commands that ran, with their answers.
+      const ahead = t.target.fcPath === undefined && t.target.fcReplayPath === undefined ? await runAhead(t, draw, runs) : undefined;
+      let next = 0;
       await t.property(
-        t.commands(commands, { maxCommands: 12 }),
+        draw,
         async (sequence) => {
-          const model: Model = failed || !carried ? new Map() : new Map(carried);
+          const run = next++;
+          const judged = ahead && !failed && run < ahead.signatures.length && signature(sequence) === ahead.signatures[run];
+          if (judged && run !== ahead.failure?.run) return;
+          const model: Model = failed || !carried || ahead ? new Map() : new Map(carried);
           try {
             await runItemByItem(async () => ({ model, real: { t } }), sequence);
           } catch (error) {
@@ -174,9 +221,14 @@ describe('kept toggle as a state machine (§3)', () => {
             carried = undefined;
             throw error;
           }
+          if (judged) {
+            // Failed ahead, passed again now: what was seen ahead still stands.
+            failed = true;
+            throw ahead.failure!.error;
+          }
           if (!failed) carried = model;
         },
-        { runs: Math.min(t.target.runs, 10) },
+        { runs },
       );
     },
   );
