@@ -51,9 +51,12 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     async (t) => {
       const { rows } = await t.discover.collection();
       const expected = Math.min(DEFAULT_PAGE, rows.length);
-      // The default holds for both ways of paging (§4 table: per_page defaults to 50 whatever else is sent).
-      for (const body of [{}, { cursor: null }]) {
-        const page = await fetchPage(t.api, body);
+      // The default holds for both ways of paging and with a page number sent (§4 table: per_page defaults to 50
+      // whatever else is sent). The pages are read together; a failure is reported in this order.
+      const bodies = [{}, { cursor: null }, { page: 1 }];
+      const pages = await Promise.all(bodies.map((body) => fetchPage(t.api, body)));
+      for (const [i, body] of bodies.entries()) {
+        const page = pages[i]!;
         ensure(
           'C4.3',
           page.rows.length === expected,

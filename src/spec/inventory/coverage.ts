@@ -111,6 +111,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   "C4.1 the list is scoped to the key's user": [['SCOPE-005'], ['scope-list-leaks-foreign-item']],
   'C4.2 a GET with no body lists page 1': [['PAGE-008'], ['get-lists-page-2']],
   'C4.3 default page size 50': [['PAGE-001'], ['page-default-20']],
+  'C4.3 default page size 50 when only page is sent': [['PAGE-001'], ['blind1-default-size-with-page']],
   'C4.3 at most 200 rows for a per_page above 200': [['PAGE-002', 'PAGE-010'], ['page-no-maximum']],
   'C4.3 a stated page size is never above 200': [['PAGE-010'], ['page-states-oversized-size']],
   'C4.3 an oversized per_page never sets the paging step': [['PAGE-010'], ['page-offset-honours-oversized']],

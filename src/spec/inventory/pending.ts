@@ -159,7 +159,6 @@ export const pending: Readonly<Record<string, string>> = {
     'FRAME-002 names one item in each list body (as id and artifact_id); no check sends a second item of the same user, no mutant writes to it',
   'C1.2 a list body shaped like a new item creates none':
     'FRAME-002 sends list bodies shaped like a new item and looks for it afterwards, but no mutant creates one',
-  'C4.3 default page size 50 when only page is sent': blind(NEW, 'blind1-default-size-with-page'),
   'C4.3 per_page 200 gives 200 rows where the collection has them': blind(NEW, 'blind1-per-page-200-gives-199'),
   'C4.6 query is honoured when paging by cursor': blind(NEW, 'blind1-query-ignored-cursor'),
   'C4.6 query is honoured beside a filter': NEW,
