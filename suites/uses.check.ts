@@ -207,7 +207,33 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const sample = idle === undefined ? frequent : [...frequent, idle];
       t.need(sample[0], 'no use names a player and the household lists none');
       const key = useKey(uses);
-      const answers = await Promise.all(sample.map((id) => t.api.uses({ player_id: id })));
+      // player_id beside artifact_id (§4: each keeps only the uses it names): an item whose uses the most
+      // frequent player took part in only some of, where the uses name their item in a field told apart.
+      const itemField = itemFieldOf(uses, new Set((await t.discover.collection()).ids), { ownId: true });
+      const itemOfUse = (use: Row) => (itemField === undefined ? undefined : itemRefOf(use[itemField]));
+      const player = sample[0]!;
+      const mixedItem = [...new Set(uses.map(itemOfUse))].find(
+        (item) =>
+          item !== undefined &&
+          uses.some((u) => itemOfUse(u) === item && tookPart(u).has(player)) &&
+          uses.some((u) => itemOfUse(u) === item && !tookPart(u).has(player)),
+      );
+      const [answers, combined] = await Promise.all([
+        Promise.all(sample.map((id) => t.api.uses({ player_id: id }))),
+        mixedItem === undefined ? undefined : t.api.uses({ artifact_id: mixedItem, player_id: player }),
+      ]);
+      if (combined) {
+        const label = `GET /uses.php?artifact_id=${mixedItem}&player_id=${player}`;
+        const got = okRows('C4.15', combined, label);
+        const expected = uses.filter((u) => itemOfUse(u) === mixedItem && tookPart(u).has(player));
+        const { missing, extra } = difference(expected, got, key);
+        ensure(
+          'C4.15',
+          missing.length === 0 && extra.length === 0,
+          `${label} returned ${got.length} use(s); player ${player} took part in ${expected.length} use(s) of item ${mixedItem} (${missing.length} missing, ${extra.length} not among them)`,
+          combined,
+        );
+      }
       sample.forEach((id, i) => {
         const label = `GET /uses.php?player_id=${id}`;
         const got = okRows('C4.15', answers[i]!, label);

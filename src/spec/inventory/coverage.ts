@@ -166,6 +166,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   "C4.14 scoped to the key's user": [['SCOPE-003'], ['scope-item-read-any-user']],
   "C4.15 artifact_id keeps exactly that item's uses": [['USES-003'], ['uses-artifact-filter-ignored', 'uses-artifact-filter-repeats-newest']],
   "C4.15 player_id keeps exactly the player's uses": [['USES-004'], ['uses-player-filter-ignored', 'uses-player-filter-first-participant']],
+  'C4.15 player_id is honoured beside artifact_id': [['USES-004'], ['blind1-uses-player-ignored-with-artifact']],
   'C4.15 an artifact_id no item has: empty list or 4xx, no 5xx': [['USES-005'], ['uses-bad-item-crashes']],
   "C4.15 a malformed artifact_id: refused or ignored, never another item's uses": [['USES-005'], ['uses-bad-item-first-item']],
   'C4.16 player_id on /uses.php on staging': [['STAGE-004'], ['staging-honours-player-filter']],

@@ -399,7 +399,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C2.8 tags in staging rows under tag': STAGING_ROW_MODE,
   'C4.14 a flag that is 0 is still in the record': blind(stated('READ-001'), 'blind1-item-zero-flags-omitted'),
   'C4.15 without a parameter every use is listed': NEW,
-  'C4.15 player_id is honoured beside artifact_id': blind(NEW, 'blind1-uses-player-ignored-with-artifact'),
   'C4.15 artifact_id is honoured beside player_id': NEW,
   'C2.9 players and participants under artifact_id': NEW,
   'C2.9 players and participants under player_id': NEW,
