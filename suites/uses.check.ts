@@ -12,6 +12,7 @@ import {
   okRows,
   participantIdsOf,
   playerIdsOf,
+  profiles,
   rowsOf,
   shapeOf,
   together,
@@ -114,6 +115,25 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const problem = useProblemOf(use);
         ensure('C2.9', problem === undefined, problem!);
       }
+      // A participant is a player (its id is among the use's players, §2): where the household lists that
+      // player with names, the participant carries the same first and last name, not the display name.
+      if (!profiles[t.target.profile].has('players')) return;
+      const household = await t.discover.shared('GET /players.php');
+      const players = new Map(((is2xx(household) ? rowsOf(household.response.json) : undefined) ?? []).map((p) => [idOf(p.id), p] as const));
+      const named = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+      for (const use of uses)
+        for (const participant of (use.participants as Row[]).filter(isObject)) {
+          const player = players.get(idOf(participant.id));
+          for (const field of ['FirstName', 'LastName']) {
+            const [stated, listed] = [participant[field], player?.[field]];
+            ensure(
+              'C2.9',
+              !named(stated) || !named(listed) || stated.trim() === listed.trim(),
+              `use ${asText(use.id)}: participant ${asText(participant.id)} carries ${field} ${asJson(stated)}, but GET /players.php lists that player with ${field} ${asJson(listed)}`,
+              household,
+            );
+          }
+        }
     },
   );
 

@@ -66,6 +66,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C2.8 is_digital left out of staging list rows': [['STAGE-001'], ['staging-rows-carry-is_digital']],
   'C2.8 is_in_secondary_collection left out of staging list rows': [['STAGE-001'], ['staging-rows-carry-is_in_secondary_collection']],
   'C2.8 the staging single read still returns the whole record': [['STAGE-006'], ['staging-single-read-projected']],
+  'C2.9 participant FirstName is the first name, not the display name': [['USES-001'], ['blind1-participant-firstname-display']],
   'C2.9 players': [['USES-001'], ['uses-without-players']],
   'C2.9 players is deduplicated': [['USES-001'], ['uses-players-not-deduplicated']],
   'C2.9 participants': [['USES-001'], ['uses-without-participants']],

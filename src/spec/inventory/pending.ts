@@ -49,7 +49,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C2.1 is_digital in the primary single read': stated('READ-001'),
   'C2.4 tagged items keep their collection columns': blind(NEW, 'blind1-collection-dropped-tagged'),
   'C1.5 each flag filter reads its own flag, not another one': blind(NEW, 'blind1-digital-reads-physical'),
-  'C2.9 participant FirstName is the first name, not the display name': blind(NEW, 'blind1-participant-firstname-display'),
   'C3.6 no proposal outcome is listed as a use': blind(NEW, 'blind1-uses-include-proposals'),
   'C2.11 no player of another household, even one that is a user': blind(NEW, 'blind1-players-linked-users'),
   'C4.22 no type is dropped from the end of the list': blind(NEW, 'blind1-types-drop-last'),
