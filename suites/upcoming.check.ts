@@ -3,6 +3,7 @@ import {
   check,
   ensure,
   idOf,
+  is2xx,
   isDateOrDateTime,
   itemFieldOf,
   itemFlag,
@@ -188,6 +189,37 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
           exchange,
         );
       }
+    },
+  );
+
+  check(
+    {
+      id: 'UPCOMING-005',
+      level: 'MUST',
+      sections: ['§2', '§3', '§4'],
+      title: 'an item listed in the upcoming interactions leaves them once it is no longer kept',
+      toggles: true,
+      lane: 'own-items',
+      accepts: ['any 2xx for the toggle, with any body', 'the item named under any field, as an id or a nested item'],
+    },
+    async (t) => {
+      // The run's read of the list, made before any toggle, names the items listed; one of this check's own.
+      const { rows, itemField } = await upcoming(t);
+      const mine = new Set((await t.discover.toggleRows()).map((r) => idOf(r.id)));
+      const id = t.need(
+        rows.map((r) => itemRefOf(r[itemField])).find((ref) => ref !== undefined && mine.has(ref)),
+        "no item of this check's share of the collection is listed in the upcoming interactions",
+      );
+      const ex = await t.kept.set(id, 0);
+      ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: 0} on item ${id}: expected success, got ${ex.response.status}`, ex);
+      const after = await t.api.upcoming();
+      const still = okRows('C4.23', after, 'GET /upcoming-interactions.php').some((r) => itemRefOf(r[itemField]) === id);
+      ensure(
+        'C2.15',
+        !still,
+        `after setting is_kept=0 on item ${id}, GET /upcoming-interactions.php still lists it (upcoming interactions are for kept items)`,
+        after,
+      );
     },
   );
 });

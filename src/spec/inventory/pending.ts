@@ -88,7 +88,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C3.2 is_in_secondary_collection unchanged when unkeeping': TOGGLE_FIELD,
   'C3.2 is_physical unchanged when unkeeping': TOGGLE_FIELD,
   'C3.2 is_digital unchanged when unkeeping': TOGGLE_FIELD,
-  'C3.4 upcoming interactions follow the new value': blind(NEW, 'blind1-upcoming-cached'),
   'C3.4 the proposals default coverage follows the new value': NEW,
   'C4.1 no Authorization header on /artifacts.php': AUTH_ENDPOINT,
   'C4.1 no Authorization header on /artifact.php': AUTH_ENDPOINT,
