@@ -104,14 +104,14 @@ export const clauses: readonly Clause[] = [
     id: 'C2.15',
     section: '§2',
     statement: 'Each upcoming interaction gives a date by which a kept item should be used, computed from its recorded uses.',
-    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004'],
+    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004', 'UPCOMING-005'],
   },
   // §3 states
   {
     id: 'C3.1',
     section: '§3',
     statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).',
-    checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007', 'FRAME-001', 'FRAME-002'],
+    checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007', 'FRAME-001', 'FRAME-002', 'UPCOMING-005'],
   },
   {
     id: 'C3.2',
@@ -201,7 +201,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.23',
     section: '§4',
     statement: 'GET /upcoming-interactions.php lists interact-by dates of kept items, from uses.',
-    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004'],
+    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004', 'UPCOMING-005'],
   },
   {
     id: 'C4.24',
