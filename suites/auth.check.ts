@@ -13,13 +13,19 @@ import {
   type Exchange,
 } from '../src/harness/index.ts';
 
-/** Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data. */
-async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[]): Promise<void> {
+/**
+ * Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data.
+ * `keyInBody` adds a list request that carries the key in its body instead of the header (§5: the key travels in the
+ * Authorization header; the client masks it in every report).
+ */
+async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[], keyInBody = false): Promise<void> {
   const { rows } = await t.discover.collection();
   const known = fingerprints(rows);
   // An empty collection still has endpoints to guard: the single read then asks for an id no item has.
   const absentId = await t.discover.unusedId();
   const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId });
+  if (keyInBody)
+    probes.push({ name: 'POST /artifacts.php with the key as api_key in the body', send: (auth) => t.api.list({ api_key: t.target.keys.primary }, auth) });
   const exchanges = await Promise.all(credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))));
   for (const { label, probe, ex } of exchanges) {
     ensureNo5xx('C7.2', ex, `${probe.name} with ${label}`);
@@ -49,10 +55,10 @@ describe('authentication (§5)', () => {
       level: 'MUST',
       sections: ['§5'],
       keptBlind: true,
-      title: 'every endpoint refuses a request without an Authorization header and returns no user data',
+      title: 'every endpoint refuses a request without an Authorization header and returns no user data, also with the key in a list body',
       accepts: REFUSAL_FREEDOMS,
     },
-    (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }]),
+    (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }], true),
   );
 
   check(

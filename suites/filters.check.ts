@@ -131,6 +131,8 @@ function commonTitleWord(rows: readonly Row[]): string | undefined {
 
 /** Two flag filters sent together: an item must satisfy both (§4: each is a filter), in page mode. */
 const TWO_FLAGS: Filters = { kept: true, physical: false };
+/** The page size without per_page (§4 table, §8). */
+const DEFAULT_PAGE = 50;
 
 describe('filters and search (§4 POST /artifacts.php)', () => {
   check(
@@ -392,7 +394,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: two flags in page mode, a search with a type filter, a search read by page and by small cursor pages',
+        'filters and search keep their meaning under both ways of paging: two flags in page mode, a search with a type filter, a search read by page and by small cursor pages, and a search without per_page in pages of 50',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -454,6 +456,17 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         `query ${JSON.stringify(word)} by cursor is not in id order (${direction}): ${foundIds[outOfOrder - 1]} before ${foundIds[outOfOrder]}`,
         search.pages[0]?.exchange,
       );
+      // The search without per_page: the default page size holds for a search too (§4 table, §8: 50).
+      if (search.complete) {
+        const plain = await fetchPage(t.api, { query: word });
+        const expected = Math.min(DEFAULT_PAGE, found.length);
+        ensure(
+          'C4.3',
+          plain.rows.length === expected,
+          `query ${JSON.stringify(word)} finds ${found.length} items, but without per_page it returned ${plain.rows.length} rows; the default page size is ${DEFAULT_PAGE}, so ${expected} were due`,
+          plain.exchange,
+        );
+      }
       // The search with a type filter: the search's answer narrowed to that type, nothing more or less.
       const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
       if (type !== undefined && search.complete) {

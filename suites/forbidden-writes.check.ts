@@ -29,23 +29,43 @@ interface WriteProbe {
   path: string;
 }
 
+/** A flag value flipped in the form it was served (0/1, a boolean or "0"/"1"), or undefined for any other value. */
+function flipped(value: unknown): unknown {
+  if (value === 0 || value === 1) return 1 - value;
+  if (typeof value === 'boolean') return !value;
+  if (value === '0' || value === '1') return value === '0' ? '1' : '0';
+  return undefined;
+}
+
 /**
  * Sends each probe with a payload that does no harm even if a broken server accepts it: an id no
  * item has, and fields that restate nothing real. Every pair not answered 403 is reported, and the
- * whole visible state must be unchanged after.
+ * whole visible state must be unchanged after. `flipping` names a real item and flips one independent
+ * flag, since a server that writes before it refuses shows only on a real change: if the state moved, the
+ * same door then sends the original value, which puts back what it wrote (§1: nothing but the toggle writes).
  */
-async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe[], restating?: WriteProbe): Promise<void> {
+async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe[], restating?: WriteProbe, flipping?: WriteProbe): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
-  const real = restating ? await t.discover.anyItem() : undefined;
+  const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
+  const realId = real ? idOf(real.id) : undefined;
+  const flip = flipping && real && realId !== undefined && flipped(real.is_physical) !== undefined ? { id: real.id, is_physical: real.is_physical } : undefined;
   const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all([
     ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
-    ...(restating && real && idOf(real.id) !== undefined && typeof real.Title === 'string'
-      ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: idOf(real.id)! }, json: { id: real.id, Title: real.Title } }) }]
+    ...(restating && real && realId !== undefined && typeof real.Title === 'string'
+      ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: realId }, json: { id: real.id, Title: real.Title } }) }]
+      : []),
+    ...(flipping && flip
+      ? [
+          {
+            p: flipping,
+            ex: await t.api.probe(flipping.method, flipping.path, { query: { id: realId! }, json: { ...flip, is_physical: flipped(flip.is_physical) } }),
+          },
+        ]
       : []),
   ]);
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
@@ -56,10 +76,17 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
     wrong[0]?.ex,
   );
   const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+  let putBack = '';
+  if (after !== before && flipping && flip) {
+    await t.api.probe(flipping.method, flipping.path, { query: { id: realId! }, json: flip });
+    const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    putBack = again === before ? '; the same door with the original value put it back' : '; the same door with the original value did not put it back';
+  }
+  const flipNote = flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : '';
   ensure(
     'C1.2',
     after === before,
-    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')})`,
+    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}`,
     exchanges.at(-1)?.ex,
   );
 }
@@ -103,15 +130,33 @@ interface EnumerationProbes {
   known: string[];
 }
 
-async function enumerationProbes(t: CheckContext): Promise<EnumerationProbes> {
+/** A user search sent as a POST (§1: any enumeration of users is refused, whatever the method). */
+const USER_SEARCH: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
+  method: 'POST',
+  path: '/users.php',
+  query: {},
+  userId: undefined,
+};
+
+async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
-  const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({ path, query: { all: 1 }, userId: undefined }));
-  const byId = (await otherUserIds(t)).map((userId) => ({ path: USER_BY_ID_PATH, query: { id: userId }, userId }));
-  const probes = [...listings, ...byId];
+  const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
+    method: 'GET' as Method,
+    path,
+    query: { all: 1 } as Record<string, string | number>,
+    userId: undefined,
+  }));
+  const byId = (await otherUserIds(t)).map((userId) => ({
+    method: 'GET' as Method,
+    path: USER_BY_ID_PATH,
+    query: { id: userId } as Record<string, string | number>,
+    userId,
+  }));
+  const probes = [...listings, ...byId, ...(withSearch ? [USER_SEARCH] : [])];
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
     t.api.probe('GET', NO_SUCH_PATH, { query: { all: 1 } }),
-    ...probes.map(({ path, query }) => t.api.probe('GET', path, { query })),
+    ...probes.map(({ method, path, query }) => t.api.probe(method, path, method === 'GET' ? { query } : { query, json: {} })),
   ]);
   return { answers, userIds: probes.map((p) => p.userId), baseline, known: fingerprints(rows) };
 }
@@ -122,13 +167,15 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'WRITE-001',
       level: 'MUST',
       sections: ['§1', '§7'],
-      title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing',
+      title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item',
       accepts: ['any body with the 403'],
     },
     (t) =>
       refusedWithForbidden(
         t,
         applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path }))),
+        undefined,
+        { method: 'PATCH', path: endpoints.item },
       ),
   );
 
@@ -154,21 +201,23 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§5'],
       keptBlind: true,
-      title: 'no attempt at user enumeration lists users or other user data',
+      title: 'no attempt at user enumeration lists users or other user data, also a user search sent as a POST',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
         "the /api/… path is probed only under a base URL at a host's root",
         "/user.php asked for the second user's ids (from its household's represents_user_id): any answer without that user's record",
+        'a POST /users.php (a user search) answered with any status, as long as it lists no users',
       ],
     },
     async (t) => {
-      const { answers, userIds, baseline, known } = await enumerationProbes(t);
+      const { answers, userIds, baseline, known } = await enumerationProbes(t, true);
       for (const [i, ex] of answers.entries()) {
-        ensureNo5xx('C7.2', ex, `GET ${ex.request.url}`);
+        const what = `${ex.request.method} ${ex.request.url}`;
+        ensureNo5xx('C7.2', ex, what);
         // The answer every unknown path gets holds no user listing, whatever it holds.
         const leak = sameAnswer(ex, baseline) ? undefined : (userDataIn(ex, known) ?? userRecordIn(ex, userIds[i]));
-        ensure('C1.3', leak === undefined, `GET ${ex.request.url} answered ${ex.response.status} and ${leak}: enumerating users must be refused`, ex);
+        ensure('C1.3', leak === undefined, `${what} answered ${ex.response.status} and ${leak}: enumerating users must be refused`, ex);
       }
     },
   );

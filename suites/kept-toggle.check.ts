@@ -342,11 +342,23 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
   );
 
   check(
-    { id: 'KEPT-005', level: 'MUST', sections: ['§3'], title: 'toggling one item changes no other item', toggles: true, accepts: TOGGLE_FREEDOMS },
+    {
+      id: 'KEPT-005',
+      level: 'MUST',
+      sections: ['§3'],
+      title: 'toggling one item changes no other item, not even one with the same title',
+      toggles: true,
+      accepts: TOGGLE_FREEDOMS,
+    },
     async (t) => {
       const rows = await t.discover.toggleRows();
       if (rows.length < 2) t.skip('fewer than two items, so there is no other item to watch');
-      const item = await richestItem(t);
+      // An item sharing its title with another watched one, where there is such a pair: a toggle keyed on the title
+      // rather than the id then shows on the namesake (§3: the item named, nothing else).
+      const near = rows.slice(0, MAX_ROWS_PER_PAGE - 1);
+      const titled = (r: Row) => typeof r.Title === 'string' && r.Title !== '';
+      const namesake = near.find((r) => titled(r) && near.some((o) => o !== r && o.Title === r.Title));
+      const item = namesake ?? (await richestItem(t));
       const id = String(item.id);
       const witnesses = rows.filter((r) => idOf(r.id) !== id).slice(0, 199);
       // The items set apart for KEPT-006 change beside this check: they are not watched.

@@ -34,12 +34,20 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq to every row',
+      title: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq to every row of a page of the size asked for',
       requires: ['list-fields'],
       accepts: ['any type, unit or null for each of the eight fields (their meaning beyond the names is not shown, §2)'],
     },
     async (t) => {
-      const { rows, exchange } = await firstPage('C2.4', t, { fields: 'collection' });
+      const [{ rows, exchange }, collection] = await Promise.all([firstPage('C2.4', t, { fields: 'collection' }), t.discover.collection()]);
+      // The heavier rows keep the page size asked for (§4 table, §8: per_page up to 200).
+      const expected = Math.min(MAX_ROWS_PER_PAGE, collection.rows.length);
+      ensure(
+        'C4.3',
+        rows.length === expected,
+        `POST /artifacts.php {"per_page":${MAX_ROWS_PER_PAGE},"fields":"collection"} returned ${rows.length} rows; the collection has ${collection.rows.length}, so ${expected} fit the page`,
+        exchange,
+      );
       for (const row of rows) {
         const absent = COLLECTION_FIELDS.filter((f) => !(f in row));
         ensure('C2.4', absent.length === 0, `with fields "collection", the row of item ${asText(row.id)} lacks ${absent.join(', ')}`, exchange);
@@ -126,7 +134,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'fields and include combine in one request, also when paging by cursor',
+      title: 'fields and include combine in one request, also when paging by cursor (last_use still YYYY-MM-DD or null)',
       requires: ['list-fields', 'list-include'],
       accepts: ['any value of the ten fields', 'cursor pages in ascending or descending id order'],
     },
@@ -136,6 +144,13 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       for (const row of rows) {
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
         ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${asText(row.id)} lacks ${absent.join(', ')}`, exchange);
+        // last_use keeps its form on cursor pages too (§2: a date YYYY-MM-DD, or null).
+        ensure(
+          'C2.6',
+          row.last_use === null || isIsoDate(row.last_use),
+          `with both fields and include, by cursor, the row of item ${asText(row.id)} has last_use ${asJson(row.last_use)}, not YYYY-MM-DD or null`,
+          exchange,
+        );
       }
     },
   );

@@ -404,7 +404,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§8'],
       keptBlind: true,
-      title: 'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, and the next page follows on',
+      title:
+        'a per_page above 200 is never honoured: at most 200 rows, a stated page size of at most 200, has_more true while items remain, and the next page follows on',
       accepts: [
         'clamping to 200, answering with the default page, or refusing (any 4xx: per_page is no filter)',
         'a page size stated under any usual name, or none stated',
@@ -430,6 +431,16 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
             `${label} states ${stated?.name} ${stated?.value}; a page size above ${MAX_ROWS_PER_PAGE} must not be honoured`,
             ex,
           );
+          // Fewer rows than the collection holds: another page exists, whatever size was served (§4 rule 2).
+          if (first.length > 0 && first.length < rows.length) {
+            const more = flag(envelopeField(ex.response.json, 'has_more'));
+            ensure(
+              'C4.4',
+              more === true,
+              `${label} served ${first.length} of the ${rows.length} items, yet has_more is ${asText(more)}: another page exists`,
+              ex,
+            );
+          }
           if ('cursor' in paging || first.length === 0 || first.length >= rows.length) continue;
           // Served as a page of `size` rows, page 2 must be what page 2 at that size is: no item skipped or repeated.
           const size = first.length;

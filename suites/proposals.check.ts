@@ -57,8 +57,13 @@ const ROW_FREEDOMS = [
 ];
 
 async function proposals(clause: ClauseId, t: CheckContext, query: Query): Promise<{ rows: Row[]; exchange: Exchange }> {
-  // The default answer is the run's shared read; others are asked for.
-  const exchange = await (Object.keys(query).length === 0 ? t.discover.shared('GET /proposals.php') : t.api.proposals(query));
+  // The default answer and the one sorted by the default key are the run's shared reads; others are asked for.
+  const keys = Object.keys(query);
+  const exchange = await (keys.length === 0
+    ? t.discover.shared('GET /proposals.php')
+    : keys.length === 1 && query.sort === 'explicit_declines'
+      ? t.discover.shared('GET /proposals.php?sort=explicit_declines')
+      : t.api.proposals(query));
   return { rows: okRows(clause, exchange, `GET /proposals.php?${new URLSearchParams(query as Record<string, string>).toString()}`), exchange };
 }
 
@@ -140,7 +145,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-003',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: 'each sort key orders the rows in both directions; the default is explicit_declines descending',
+      title: 'each sort key orders the rows in both directions; the default is explicit_declines descending, also when that sort is named without a direction',
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
@@ -166,6 +171,14 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ordered(byDefault.rows, fields.declines, 'desc'),
         'without sort or direction, rows are not ordered by explicit declines descending',
         byDefault.exchange,
+      );
+      // The default key named without a direction keeps the default direction (§4: with the default sort, descending).
+      const named = await proposals('C4.19', t, { sort: 'explicit_declines' } as Query);
+      ensure(
+        'C4.19',
+        ordered(named.rows, fields.declines, 'desc'),
+        'with sort=explicit_declines (the default sort) and no direction, rows are not ordered by explicit declines descending',
+        named.exchange,
       );
       const sorts = Object.entries(key).filter((entry): entry is [string, string] => entry[1] !== undefined);
       const queries = sorts.flatMap(([sort, field]) => (['asc', 'desc'] as const).map((direction) => ({ sort, field, direction })));

@@ -108,7 +108,7 @@ describe('staging subset (§2, §4, §9)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'staging list rows carry exactly id, Title and tags',
+      title: "staging list rows carry exactly id, Title and tags, the item's own tags also in a search",
       ...staging,
       accepts: ['ids as numbers or strings', 'any envelope key for the rows'],
     },
@@ -128,6 +128,19 @@ describe('staging subset (§2, §4, §9)', () => {
           const problem = rowProblem(row);
           ensure('C2.8', problem === undefined, problem!, exchange);
         }
+      }
+      // A search's rows carry the item's own tags, as the walk shows them (§2: the owner's labels; §4 Staging: rows carry tags).
+      const tagged = (await t.discover.itemsWithTags()).find((r) => typeof r.Title === 'string' && r.Title.trim() !== '');
+      if (tagged) {
+        const body = { query: tagged.Title, per_page: MAX_ROWS_PER_PAGE };
+        const searched = await t.api.list(body);
+        const found = okRows('C2.8', searched, `POST /artifacts.php ${JSON.stringify(body)}`).find((r) => idOf(r.id) === idOf(tagged.id));
+        ensure(
+          'C2.8',
+          found === undefined || sameUnordered(found.tags, tagged.tags),
+          `the search for its title lists item ${asText(tagged.id)} with tags ${asJson(found?.tags)}; the collection shows ${asJson(tagged.tags)}`,
+          searched,
+        );
       }
     },
   );

@@ -46,6 +46,7 @@ const sharedReads = {
   // These follow the kept flags (§4).
   'GET /proposals.php': (api: Api) => api.proposals({}),
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
+  'GET /proposals.php?sort=explicit_declines': (api: Api) => api.proposals({ sort: 'explicit_declines' }),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
 } as const;
 export type SharedRead = keyof typeof sharedReads;
