@@ -1,0 +1,57 @@
+import { ITEM_FIELDS, type LIST_MODES } from './axes.ts';
+
+/**
+ * Mutant families: elements of the inventory that an existing check already sends and inspects, each
+ * proven by a mutant of its own that breaks that element alone (fixtures/mutants/element-families.ts builds
+ * them from these tables). Each member names its element's key, the check that covers it and its mutant;
+ * coverage.ts takes them in as it takes its other lines.
+ */
+export interface FamilyMember {
+  /** The element's key in the inventory (`${clause} ${name}`). */
+  key: string;
+  check: string;
+  mutant: string;
+}
+
+/** A mode or value name as it reads in a mutant id: lower case, words joined by dashes. */
+export const slug = (words: string): string =>
+  words
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+type ListMode = (typeof LIST_MODES)[number];
+
+/** Listing modes whose every row LIST-002 inspects, and the fields another mutant already drops there alone. */
+export const ROW_MODES_SENT = [
+  'GET without a body',
+  'page',
+  'per_page',
+  'query',
+  'tag',
+  'the kept filter',
+  'the physical filter',
+  'type_id with one id',
+  'fields "collection"',
+  'include uses_summary',
+] as const satisfies readonly ListMode[];
+const ROW_MODE_PROVEN: Readonly<Partial<Record<ListMode, readonly string[]>>> = { page: ['type'], 'include uses_summary': ['is_digital'] };
+
+export interface RowModeMember extends FamilyMember {
+  mode: (typeof ROW_MODES_SENT)[number];
+  field: (typeof ITEM_FIELDS)[number];
+}
+
+/** §4 rule 3 × the listing modes LIST-002 sends: rows of one mode lack one field. */
+export const rowModeFamily: readonly RowModeMember[] = ROW_MODES_SENT.flatMap((mode) =>
+  ITEM_FIELDS.filter((field) => !ROW_MODE_PROVEN[mode]?.includes(field)).map((field) => ({
+    mode,
+    field,
+    key: `C4.10 ${field} in every row under ${mode}`,
+    check: 'LIST-002',
+    mutant: `rows-under-${slug(mode)}-without-${slug(field)}`,
+  })),
+);
+
+/** Every member of every family. */
+export const familyMembers: readonly FamilyMember[] = [...rowModeFamily];
