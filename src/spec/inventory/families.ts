@@ -1,4 +1,4 @@
-import { ITEM_FIELDS, type LIST_MODES } from './axes.ts';
+import { COLLECTION_FIELDS, ITEM_FIELDS, type LIST_MODES } from './axes.ts';
 
 /**
  * Mutant families: elements of the inventory that an existing check already sends and inspects, each
@@ -53,5 +53,33 @@ export const rowModeFamily: readonly RowModeMember[] = ROW_MODES_SENT.flatMap((m
   })),
 );
 
+/** Fields of the single record the toggle could change, which KEPT-002 compares around each toggle. */
+export const TOGGLE_RECORD_FIELDS = ['Title', 'type', 'type_id', ...COLLECTION_FIELDS] as const;
+/** The §3 flags whose clearing on keeping other mutants already make (kept-frame.ts): here on unkeeping. */
+export const UNKEEP_FLAGS = ['is_in_secondary_collection', 'is_physical', 'is_digital'] as const;
+
+export interface ToggleFieldMember extends FamilyMember {
+  field: (typeof TOGGLE_RECORD_FIELDS)[number] | (typeof UNKEEP_FLAGS)[number];
+  /** The toggle's value that changes the field; undefined: either value. */
+  on?: 0 | 1;
+}
+
+/** §3 and §4 "changes nothing else" × the record's fields: a toggle changes one field of the item beside is_kept. */
+export const toggleFieldFamily: readonly ToggleFieldMember[] = [
+  ...TOGGLE_RECORD_FIELDS.map((field) => ({
+    field,
+    key: `C3.3 ${field} of the toggled item unchanged`,
+    check: 'KEPT-002',
+    mutant: `toggle-changes-${slug(field)}`,
+  })),
+  ...UNKEEP_FLAGS.map((field) => ({
+    field,
+    on: 0 as const,
+    key: `C3.2 ${field} unchanged when unkeeping`,
+    check: 'KEPT-002',
+    mutant: `unkeep-clears-${slug(field)}`,
+  })),
+];
+
 /** Every member of every family. */
-export const familyMembers: readonly FamilyMember[] = [...rowModeFamily];
+export const familyMembers: readonly FamilyMember[] = [...rowModeFamily, ...toggleFieldFamily];
