@@ -81,5 +81,72 @@ export const toggleFieldFamily: readonly ToggleFieldMember[] = [
   })),
 ];
 
+/** The body field a client sends for each extra field the inventory names (axes.ts EXTRA_BODY_FIELDS). */
+export const BODY_FIELDS = {
+  Title: 'Title',
+  type: 'type',
+  type_id: 'type_id',
+  is_digital: 'is_digital',
+  is_in_secondary_collection: 'is_in_secondary_collection',
+  tags: 'tags',
+  MnP: 'MnP',
+  MxP: 'MxP',
+  SS: 'SS',
+  MnT: 'MnT',
+  MxT: 'MxT',
+  Wt: 'Wt',
+  Yr: 'Yr',
+  Acq: 'Acq',
+  'a get-rid-of setting': 'get_rid_of',
+  'a user id': 'user_id',
+  "a second id (the other user's item)": 'artifact_id',
+} as const satisfies Readonly<Record<string, string>>;
+export type BodyField = keyof typeof BODY_FIELDS;
+
+export interface BodyWriteMember extends FamilyMember {
+  field: BodyField;
+}
+
+/** Extra fields FRAME-001 sends in a toggle body beside id and is_kept (the record's fields, a user id, the other user's item as artifact_id). */
+const TOGGLE_FRAME_SENT: readonly BodyField[] = [
+  'type',
+  'type_id',
+  'is_digital',
+  'is_in_secondary_collection',
+  'tags',
+  // Acq is left out: the item FRAME-001 toggles may have none, and a null is sent back unchanged.
+  ...COLLECTION_FIELDS.filter((f) => f !== 'Acq'),
+  'a get-rid-of setting',
+  'a user id',
+  "a second id (the other user's item)",
+];
+
+/** §3 "changes nothing else" × the fields a toggle body can carry: the toggle also applies one of them. */
+export const toggleFrameFamily: readonly BodyWriteMember[] = TOGGLE_FRAME_SENT.map((field) => ({
+  field,
+  key: `C3.3 ${field} sent beside id and is_kept is not applied`,
+  check: 'FRAME-001',
+  mutant: `toggle-applies-body-${slug(BODY_FIELDS[field])}`,
+}));
+
+/** Extra fields FRAME-002 sends in list bodies naming an item, which the rows and the item's record it compares around them show (Acq left out as for FRAME-001). */
+const LIST_WRITE_SENT: readonly BodyField[] = [
+  'Title',
+  'type',
+  'is_digital',
+  'is_in_secondary_collection',
+  'tags',
+  ...COLLECTION_FIELDS.filter((f) => f !== 'Acq'),
+  'a get-rid-of setting',
+];
+
+/** §1 and §5 (a list request is a read) × the fields a list body can carry: a list request writes one of them to the item it names. */
+export const listWriteFamily: readonly BodyWriteMember[] = LIST_WRITE_SENT.map((field) => ({
+  field,
+  key: `C1.2 a list body carrying ${field} changes no item`,
+  check: 'FRAME-002',
+  mutant: `list-body-writes-${slug(BODY_FIELDS[field])}`,
+}));
+
 /** Every member of every family. */
-export const familyMembers: readonly FamilyMember[] = [...rowModeFamily, ...toggleFieldFamily];
+export const familyMembers: readonly FamilyMember[] = [...rowModeFamily, ...toggleFieldFamily, ...toggleFrameFamily, ...listWriteFamily];
