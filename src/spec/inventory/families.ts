@@ -1,4 +1,4 @@
-import { COLLECTION_FIELDS, ITEM_FIELDS, type LIST_MODES } from './axes.ts';
+import { COLLECTION_FIELDS, FLAG_FILTERS, FLAG_WRONG_VALUES, ITEM_FIELDS, type LIST_MODES, TYPE_ID_WRONG_VALUES } from './axes.ts';
 
 /**
  * Mutant families: elements of the inventory that an existing check already sends and inspects, each
@@ -148,5 +148,47 @@ export const listWriteFamily: readonly BodyWriteMember[] = LIST_WRITE_SENT.map((
   mutant: `list-body-writes-${slug(BODY_FIELDS[field])}`,
 }));
 
+export type WrongValue = (typeof FLAG_WRONG_VALUES)[number] | (typeof TYPE_ID_WRONG_VALUES)[number];
+
+export interface BadFilterMember extends FamilyMember {
+  filter: (typeof FLAG_FILTERS)[number] | 'type_id';
+  value: WrongValue;
+}
+
+/** The wrong kinds of value ERR-004 sends to each filter (a list to a flag filter and the mixed type_id lists it does not). */
+const ERR_SENT: Readonly<Record<BadFilterMember['filter'], readonly WrongValue[]>> = {
+  ...(Object.fromEntries(FLAG_FILTERS.map((f) => [f, FLAG_WRONG_VALUES.filter((v) => v !== 'a list')])) as Record<(typeof FLAG_FILTERS)[number], WrongValue[]>),
+  type_id: ['a word', 'a boolean', 'an object', 'a list of one word'],
+};
+
+/** §4 rule 4 and §7 × every filter × every wrong kind of value: one filter ignores one kind of value instead of refusing it. */
+export const badFilterFamily: readonly BadFilterMember[] = Object.entries(ERR_SENT).flatMap(([filter, values]) =>
+  values.map((value) => ({
+    filter: filter as BadFilterMember['filter'],
+    value,
+    key: `C4.11 ${filter} given ${value}: 400 with errors`,
+    check: 'ERR-004',
+    mutant: `err-${slug(filter)}-accepts-${slug(value)}`,
+  })),
+);
+
+/** The type_id lists with one bad entry among valid ids, which LIST-001 sends: one kind of bad entry ignored. */
+export const badTypeListFamily: readonly BadFilterMember[] = (['a list with one word after valid ids', 'a list with one object among valid ids'] as const).map(
+  (value) => ({
+    filter: 'type_id',
+    value,
+    key: `C4.11 type_id given ${value}: 400 with errors`,
+    check: 'LIST-001',
+    mutant: `err-type-id-accepts-${slug(value)}`,
+  }),
+);
+
 /** Every member of every family. */
-export const familyMembers: readonly FamilyMember[] = [...rowModeFamily, ...toggleFieldFamily, ...toggleFrameFamily, ...listWriteFamily];
+export const familyMembers: readonly FamilyMember[] = [
+  ...rowModeFamily,
+  ...toggleFieldFamily,
+  ...toggleFrameFamily,
+  ...listWriteFamily,
+  ...badFilterFamily,
+  ...badTypeListFamily,
+];
