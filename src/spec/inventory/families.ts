@@ -183,6 +183,33 @@ export const badTypeListFamily: readonly BadFilterMember[] = (['a list with one 
   }),
 );
 
+/** The endpoints of §4, each of which needs the Authorization header. */
+export const ENDPOINTS = [
+  '/artifacts.php',
+  '/artifact.php',
+  '/uses.php',
+  '/players.php',
+  '/proposals.php',
+  '/types.php',
+  '/upcoming-interactions.php',
+  '/artifact-kept.php',
+] as const;
+
+export interface AuthEndpointMember extends FamilyMember {
+  path: (typeof ENDPOINTS)[number];
+}
+
+/**
+ * §4 and §5 × every endpoint: one endpoint serves a request without the header. AUTH-001 sends the toggle an id
+ * no item has (harmless if accepted), which a served toggle refuses too; AUTH-004 sends it a real item.
+ */
+export const authEndpointFamily: readonly AuthEndpointMember[] = ENDPOINTS.map((path) => ({
+  path,
+  key: `C4.1 no Authorization header on ${path}`,
+  check: path === '/artifact-kept.php' ? 'AUTH-004' : 'AUTH-001',
+  mutant: `auth-missing-header-served-on-${slug(path.replace(/\.php$/, ''))}`,
+}));
+
 /** Every member of every family. */
 export const familyMembers: readonly FamilyMember[] = [
   ...rowModeFamily,
@@ -191,4 +218,5 @@ export const familyMembers: readonly FamilyMember[] = [
   ...listWriteFamily,
   ...badFilterFamily,
   ...badTypeListFamily,
+  ...authEndpointFamily,
 ];

@@ -18,7 +18,6 @@ const ACQ_SENT_NULL =
   'the item FRAME-001 and FRAME-002 name has no Acq in the reference data, and a null is sent back unchanged (nothing of its kind can be told apart safely); a mutant that applies Acq from the body changes nothing there and survives';
 const ERR_UNSENT = 'no check sends this value to this filter; no mutant accepts it';
 const FILTER_DIRECTION = 'FILT-006 compares exact sets, but no mutant breaks this direction of this value alone';
-const AUTH_ENDPOINT = 'AUTH-001 sends every endpoint without the header, but no mutant serves this endpoint alone without it';
 const PRIMARY_UNSTATED =
   'READ-001 reads the primary single record but states only is_kept, the three flags and tags; no check states this field there, no mutant drops it';
 const NEW = 'new in the inventory: no check states it yet, no mutant breaks it';
@@ -55,14 +54,6 @@ export const pending: Readonly<Record<string, string>> = {
     "FRAME-001 sends the other user's item as its second id, never another item of the same user; no check sends this, no mutant applies it",
   'C3.4 upcoming interactions follow the new value': blind(NEW, 'blind1-upcoming-cached'),
   'C3.4 the proposals default coverage follows the new value': NEW,
-  'C4.1 no Authorization header on /artifacts.php': AUTH_ENDPOINT,
-  'C4.1 no Authorization header on /artifact.php': AUTH_ENDPOINT,
-  'C4.1 no Authorization header on /uses.php': AUTH_ENDPOINT,
-  'C4.1 no Authorization header on /players.php': AUTH_ENDPOINT,
-  'C4.1 no Authorization header on /proposals.php': AUTH_ENDPOINT,
-  'C4.1 no Authorization header on /types.php': blind(AUTH_ENDPOINT, 'blind1-types-no-key'),
-  'C4.1 no Authorization header on /upcoming-interactions.php': AUTH_ENDPOINT,
-  'C4.1 no Authorization header on /artifact-kept.php': AUTH_ENDPOINT,
   "C5.2 no other user's data from /artifacts.php under GET without a body": SCOPE_DRAWN,
   "C5.2 no other user's data from /artifacts.php under page": SCOPE_DRAWN,
   "C5.2 no other user's data from /artifacts.php under per_page": SCOPE_DRAWN,
