@@ -1,4 +1,4 @@
-import { COLLECTION_FIELDS, FLAG_FILTERS, FLAG_WRONG_VALUES, ITEM_FIELDS, type LIST_MODES, TYPE_ID_WRONG_VALUES } from './axes.ts';
+import { COLLECTION_FIELDS, FLAG_FILTERS, FLAG_WRONG_VALUES, ITEM_FIELDS, type LIST_MODES, STAGING_ROW_FIELDS, TYPE_ID_WRONG_VALUES } from './axes.ts';
 
 /**
  * Mutant families: elements of the inventory that an existing check already sends and inspects, each
@@ -50,6 +50,32 @@ export const rowModeFamily: readonly RowModeMember[] = ROW_MODES_SENT.flatMap((m
     key: `C4.10 ${field} in every row under ${mode}`,
     check: 'LIST-002',
     mutant: `rows-under-${slug(mode)}-without-${slug(field)}`,
+  })),
+);
+
+export interface StagingRowMember extends FamilyMember {
+  mode: 'GET without a body' | 'per_page' | 'page' | 'query' | 'tag';
+  field: (typeof STAGING_ROW_FIELDS)[number];
+}
+
+/**
+ * The staging list modes whose rows a check inspects, the check and the fields it names when one is missing:
+ * STAGE-001 every field of its plain and per_page lists; FILT-003 the tags of the rows a tag returns.
+ */
+const STAGING_ROW_MODES: readonly { mode: StagingRowMember['mode']; check: string; fields: readonly StagingRowMember['field'][] }[] = [
+  { mode: 'GET without a body', check: 'STAGE-001', fields: STAGING_ROW_FIELDS },
+  { mode: 'per_page', check: 'STAGE-001', fields: STAGING_ROW_FIELDS },
+  { mode: 'tag', check: 'FILT-003', fields: ['tags'] },
+];
+
+/** §2 and §4 Staging × the staging list modes: staging rows of one mode lack one of their three fields. */
+export const stagingRowFamily: readonly StagingRowMember[] = STAGING_ROW_MODES.flatMap(({ mode, check, fields }) =>
+  fields.map((field) => ({
+    mode,
+    field,
+    key: `C2.8 ${field} in staging rows under ${mode}`,
+    check,
+    mutant: `staging-rows-under-${slug(mode)}-without-${slug(field)}`,
   })),
 );
 
@@ -219,4 +245,5 @@ export const familyMembers: readonly FamilyMember[] = [
   ...badFilterFamily,
   ...badTypeListFamily,
   ...authEndpointFamily,
+  ...stagingRowFamily,
 ];
