@@ -236,6 +236,40 @@ export const authEndpointFamily: readonly AuthEndpointMember[] = ENDPOINTS.map((
   mutant: `auth-missing-header-served-on-${slug(path.replace(/\.php$/, ''))}`,
 }));
 
+export interface FilterDirectionMember extends FamilyMember {
+  filter: (typeof FLAG_FILTERS)[number] | 'type_id';
+  value: 'true' | 'false' | 'one id' | 'a list of ids';
+  /** drops: the filter lets an item that fails it through; keeps: it leaves out an item that meets it. */
+  way: 'drops' | 'keeps';
+}
+
+const directionKey = ({ filter, value, way }: Omit<FilterDirectionMember, keyof FamilyMember>): string =>
+  filter === 'type_id'
+    ? `C4.8 type_id with ${value} ${way === 'drops' ? 'drops items of other types' : 'keeps every item of its types'}`
+    : `C4.8 ${filter} ${value} ${way === 'drops' ? 'drops every item that fails it' : 'keeps every item that meets it'}`;
+
+/** Directions another mutant already breaks alone (coverage.ts). */
+const DIRECTION_PROVEN = [
+  'C4.8 kept true drops every item that fails it',
+  'C4.8 kept true keeps every item that meets it',
+  'C4.8 type_id with one id drops items of other types',
+  'C4.8 type_id with a list of ids keeps every item of its types',
+];
+
+/** §4 (a filter keeps exactly the items that satisfy it) × each filter value FILT-006 sends × both directions. */
+export const filterDirectionFamily: readonly FilterDirectionMember[] = [
+  ...FLAG_FILTERS.flatMap((filter) => (['true', 'false'] as const).map((value) => ({ filter, value }))),
+  ...(['one id', 'a list of ids'] as const).map((value) => ({ filter: 'type_id' as const, value })),
+]
+  .flatMap((fv) => (['drops', 'keeps'] as const).map((way) => ({ ...fv, way })))
+  .map((m) => ({
+    ...m,
+    key: directionKey(m),
+    check: 'FILT-006',
+    mutant: `filter-${slug(m.filter)}-${slug(m.value)}-${m.way === 'drops' ? 'lets-a-failing-item-in' : 'leaves-a-matching-item-out'}`,
+  }))
+  .filter((m) => !DIRECTION_PROVEN.includes(m.key));
+
 /** Every member of every family. */
 export const familyMembers: readonly FamilyMember[] = [
   ...rowModeFamily,
@@ -246,4 +280,5 @@ export const familyMembers: readonly FamilyMember[] = [
   ...badTypeListFamily,
   ...authEndpointFamily,
   ...stagingRowFamily,
+  ...filterDirectionFamily,
 ];
