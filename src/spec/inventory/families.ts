@@ -181,9 +181,12 @@ export interface BadFilterMember extends FamilyMember {
   value: WrongValue;
 }
 
-/** The wrong kinds of value ERR-004 sends to each filter (a list to a flag filter and the mixed type_id lists it does not). */
+/** The wrong kinds of value ERR-004 sends to each filter (the mixed type_id lists are LIST-001's). */
 const ERR_SENT: Readonly<Record<BadFilterMember['filter'], readonly WrongValue[]>> = {
-  ...(Object.fromEntries(FLAG_FILTERS.map((f) => [f, FLAG_WRONG_VALUES.filter((v) => v !== 'a list')])) as Record<(typeof FLAG_FILTERS)[number], WrongValue[]>),
+  ...(Object.fromEntries(FLAG_FILTERS.map((f): [string, readonly WrongValue[]] => [f, FLAG_WRONG_VALUES])) as Record<
+    (typeof FLAG_FILTERS)[number],
+    readonly WrongValue[]
+  >),
   type_id: ['a word', 'a boolean', 'an object', 'a list of one word'],
 };
 
