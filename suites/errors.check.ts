@@ -185,7 +185,8 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const { rows } = await t.discover.collection();
       const numericTypes = typeIdsAreNumeric(rows);
       const bodies: Record<string, unknown>[] = [
-        ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [{ [f]: 'maybe' }, { [f]: 7 }, { [f]: { on: true } }]),
+        // A list holding a boolean is no true or false either.
+        ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [{ [f]: 'maybe' }, { [f]: 7 }, { [f]: { on: true } }, { [f]: [true] }]),
         { type_id: true },
         { type_id: { id: 1 } },
         // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).

@@ -9,6 +9,7 @@ import {
   isModificationStamp,
   isSet,
   profiles,
+  recordOf,
   rowsOf,
   sameUnordered,
   withSortedLists,
@@ -196,7 +197,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       const absentId = await t.discover.unusedId();
       const probeTitle = 'conform probe (a list request must not create it)';
       const apart = new Set((await t.discover.setApart()).map((r) => idOf(r.id)));
-      const snapshot = () => listState(t, apart, { id: absentId, title: probeTitle });
+      const snapshot = () => listState(t, apart, id, { id: absentId, title: probeTitle });
       const before = await snapshot();
       const fields = Object.entries(record).filter(([name]) => name !== 'id' && !isModificationStamp(name) && name !== 'type_id');
       const changed = Object.fromEntries(fields.map(([name, value]) => [name, otherValue(name === 'is_kept' ? start : value)]));
@@ -233,21 +234,36 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
 
 /**
  * What a list request could have changed, read afresh: the first 1,000 items by id (the whole of a
- * smaller collection) but those set apart for the set-apart lane, which change beside this check, with
- * the uses of the item the bodies name and any item titled like the probe.
+ * smaller collection) but those set apart for the set-apart lane, which change beside this check, the
+ * full record of the item the bodies name (it carries fields list rows do not: the collection columns,
+ * get-rid-of), with the uses of the item the bodies name and any item titled like the probe.
  */
-async function listState(t: CheckContext, apart: ReadonlySet<string | undefined>, probe: { id: string | number; title: string }): Promise<string> {
-  const [window, ...others] = await Promise.all([
+async function listState(
+  t: CheckContext,
+  apart: ReadonlySet<string | undefined>,
+  named: string,
+  probe: { id: string | number; title: string },
+): Promise<string> {
+  const [window, read, ...others] = await Promise.all([
     t.discover.freshWindow(5),
+    t.api.item(named),
     t.api.uses({ artifact_id: probe.id }),
     t.api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE }),
   ]);
+  const unstamped = (r: Row) => Object.fromEntries(Object.entries(r).filter(([name]) => !isModificationStamp(name)));
   const rows = window.pages
     .flatMap((p) => p.rows)
     .filter((r) => !apart.has(idOf(r.id)))
-    .map((r) => Object.fromEntries(Object.entries(r).filter(([name]) => !isModificationStamp(name))));
+    .map(unstamped);
+  const record = is2xx(read) ? recordOf(read.response.json, named) : undefined;
   // Tags and other lists of plain values may come in any order (§2 orders none of them).
-  return JSON.stringify(withSortedLists([rows, ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
+  return JSON.stringify(
+    withSortedLists([
+      rows,
+      record ? unstamped(record) : read.response.status,
+      ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json]),
+    ]),
+  );
 }
 
 /** Where two snapshots first differ, in a few words: enough to find the change in the failure. */

@@ -1,3 +1,5 @@
+import { familyMembers } from './families.ts';
+
 /**
  * Which checks cover an element of the inventory and which mutants (fixtures/mutants/) prove those checks bite
  * on it, keyed by the element's key (`${clause} ${name}`). An element of the inventory that is neither here
@@ -305,4 +307,6 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   "C5.2 no other user's data from /uses.php under player_id of the other user's player": [['SCOPE-007'], ['scope-leak-uses-player-id']],
   'C4.10 type in every row under page': [['LIST-002'], ['page-two-rows-without-type']],
   'C4.10 is_digital in every row under include uses_summary': [['LIST-002'], ['include-rows-without-is-digital']],
+  // Mutant families (families.ts): an element a check already sends and inspects, broken alone by a mutant of fixtures/mutants/element-families.ts.
+  ...Object.fromEntries(familyMembers.map((m) => [m.key, [[m.check], [m.mutant]] as const])),
 };
