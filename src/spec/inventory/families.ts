@@ -1,4 +1,4 @@
-import { COLLECTION_FIELDS, FLAG_FILTERS, FLAG_WRONG_VALUES, ITEM_FIELDS, type LIST_MODES, STAGING_ROW_FIELDS, TYPE_ID_WRONG_VALUES } from './axes.ts';
+import { COLLECTION_FIELDS, FLAG_FILTERS, FLAG_WRONG_VALUES, ITEM_FIELDS, type LIST_MODES, STAGING_ROW_FIELDS, type TYPE_ID_WRONG_VALUES } from './axes.ts';
 
 /**
  * Mutant families: elements of the inventory that an existing check already sends and inspects, each
