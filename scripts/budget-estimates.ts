@@ -1,19 +1,65 @@
 /**
  * Regenerates src/runner/budget-estimates.json, the table --budget plans with: each check's requests in a
- * seed-1 run against the embedded reference, and its value (how many self-test mutants name it in `kills`).
- * With --detections, every check also runs against each self-test mutant (seed 1; several minutes) and the
- * table records, per check, the mutants it failed at MUST level: --budget then buys coverage.
+ * seed-1 run against the embedded reference (what a full run costs), its requests in a lean seed-1 run
+ * (as a budgeted run runs it: what a budget pays), and its value (how many self-test mutants name it in
+ * `kills`). With --detections, every check also runs lean against each self-test mutant (seed 1; long: use
+ * --workers 1 on a shared machine) and the table records, per check, the mutants it failed at MUST level:
+ * --budget then buys coverage.
  *   npx conform --seed 1 --out /tmp/conform-seed1 --reporter json -q
- *   node --import tsx scripts/budget-estimates.ts /tmp/conform-seed1/report.json [--detections]
+ *   node --import tsx scripts/budget-estimates.ts /tmp/conform-seed1/report.json [--detections] [--workers N]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { allMutants } from '../fixtures/mutants/index.ts';
+import { startReference } from '../fixtures/reference/server.ts';
 import type { RunResult } from '../src/runner/results.ts';
 import { budgetTable, type BudgetTable } from '../src/runner/budget.ts';
+import { DEFAULT_RUNS } from '../src/config/options.ts';
+import { defaultGate } from '../src/config/plan.ts';
+import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
+import { execute } from '../src/runner/execute.ts';
+import { openTarget } from '../src/runner/open-target.ts';
+import { SuiteRunner } from '../src/runner/vitest-host.ts';
 import { defaultWorkers, selfTest } from './mutation-score.ts';
 
 const REGENERATE =
-  'npx conform --seed 1 --out /tmp/conform-seed1 --reporter json -q && node --import tsx scripts/budget-estimates.ts /tmp/conform-seed1/report.json --detections';
+  'npx conform --seed 1 --out /tmp/conform-seed1 --reporter json -q && node --import tsx scripts/budget-estimates.ts /tmp/conform-seed1/report.json --detections --workers 1';
+
+/** Per check, its requests in a lean seed-1 run of every check against the embedded reference (as the CLI starts it). */
+async function leanRequests(): Promise<Map<string, number>> {
+  const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
+  const server = await startReference();
+  const target = await openTarget({
+    kind: 'remote',
+    baseUrl: server.url,
+    profile: 'primary',
+    label: 'lean',
+    keys: { primary: server.keys.primary, other: server.keys.other },
+  });
+  try {
+    const { result } = await execute(
+      runner,
+      target,
+      {
+        settings: { seed: 1, runs: DEFAULT_RUNS, timeoutMs: 10_000, concurrency: 8, rps: 0, maxRequests: DEFAULT_MAX_REQUESTS },
+        deadlineSeconds: 300,
+        only: [],
+        skip: [],
+        gate: defaultGate,
+        waivers: [],
+        lean: true,
+      },
+      { journalPath: join(mkdtempSync(join(tmpdir(), 'conform-lean-')), 'journal.jsonl') },
+    );
+    if (result.verdict !== 'conforms') throw new Error(`the lean run against the reference: ${result.verdict} (${result.reason})`);
+    return new Map(result.checks.map((c) => [c.id, c.requests ?? 0]));
+  } finally {
+    await target.close();
+    await server.close();
+    await runner.close();
+  }
+}
 
 function lastDetections(): Map<string, string[]> | undefined {
   const last = budgetTable().checks.filter((c) => c.detects !== undefined);
@@ -21,9 +67,9 @@ function lastDetections(): Map<string, string[]> | undefined {
 }
 
 /** Per check, the self-test mutants it fails at MUST level when every check runs against each of them. */
-async function detections(): Promise<Map<string, string[]>> {
+async function detections(workers: number): Promise<Map<string, string[]>> {
   const judged = new Set(allMutants.filter((m) => m.open === undefined && m.kills.length > 0).map((m) => m.id));
-  const rows = await selfTest((id) => judged.has(id), { seeds: [1], workers: defaultWorkers(), ignoreKills: true });
+  const rows = await selfTest((id) => judged.has(id), { seeds: [1], workers, ignoreKills: true, lean: true });
   const found = new Map<string, string[]>();
   for (const row of rows.filter((r) => r.kind === 'mutant')) {
     const run = row.runs[0];
@@ -45,8 +91,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (mutant.open !== undefined) continue;
     for (const id of mutant.kills) kills.set(id, (kills.get(id) ?? 0) + 1);
   }
+  const workersAt = process.argv.indexOf('--workers');
+  const workers = workersAt === -1 ? defaultWorkers() : Number(process.argv[workersAt + 1]);
+  const lean = await leanRequests();
   // Without --detections, the last measured detections stay (they name mutants, not requests).
-  const detected = process.argv.includes('--detections') ? await detections() : lastDetections();
+  const detected = process.argv.includes('--detections') ? await detections(workers) : lastDetections();
   const table: BudgetTable = {
     $comment: `generated by: ${REGENERATE}`,
     checks: report.checks.map((c) => ({
@@ -55,6 +104,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       area: c.area,
       sections: [...c.sections],
       requests: c.requests ?? 0,
+      leanRequests: lean.get(c.id) ?? c.requests ?? 0,
       kills: kills.get(c.id) ?? 0,
       ...(detected ? { detects: (detected.get(c.id) ?? []).sort() } : {}),
     })),
@@ -62,6 +112,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(new URL('../src/runner/budget-estimates.json', import.meta.url), `${JSON.stringify(table, null, 2)}\n`);
   const mutantsFound = new Set(table.checks.flatMap((c) => c.detects ?? [])).size;
   console.log(
-    `${table.checks.length} checks, ${table.checks.reduce((s, c) => s + c.requests, 0)} requests${detected ? `; ${mutantsFound} mutants found at MUST level` : ''}`,
+    `${table.checks.length} checks, ${table.checks.reduce((s, c) => s + c.requests, 0)} requests (lean: ${table.checks.reduce((s, c) => s + (c.leanRequests ?? 0), 0)})${detected ? `; ${mutantsFound} mutants found at MUST level` : ''}`,
   );
 }

@@ -193,6 +193,8 @@ export interface SelfTestOptions {
   ignoreKills?: boolean;
   /** Every run with --budget N (scripts/budget-bench.ts); implies ignoreKills, the budget chooses the checks. */
   budget?: number;
+  /** Every run with its checks lean, as a budgeted run runs them, but all of them (scripts/budget-estimates.ts). */
+  lean?: boolean;
 }
 
 export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
@@ -210,7 +212,7 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
   const workers = options.workers ?? defaultWorkers();
   const [firstSeed, ...laterSeeds] = seeds as [number, ...number[]];
   const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [] : t.expected);
-  const budget = options.budget !== undefined ? { budget: options.budget } : {};
+  const budget = { ...(options.budget !== undefined ? { budget: options.budget } : {}), ...(options.lean ? { lean: true } : {}) };
   const first = await runJobs(
     targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t), ...budget })),
     workers,

@@ -34,15 +34,26 @@ import {
 async function richestItem(t: CheckContext): Promise<Row> {
   const rows = (await t.discover.toggleRows()).slice(0, MAX_ROWS_PER_PAGE - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
+  return byRichness(rows)[0]!;
+}
+
+/** Rows with the most independent flags and tags set first. */
+function byRichness(rows: readonly Row[]): Row[] {
   const score = (r: Row) =>
     [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length + (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
-  return [...rows].sort((a, b) => score(b) - score(a))[0]!;
+  return [...rows].sort((a, b) => score(b) - score(a));
 }
 
 /** At most this many full records are read to choose the witnesses of KEPT-002: the first items by id. */
 const RECORD_SAMPLE = 100;
 /** Full records read at once while choosing the witnesses of KEPT-002. */
 const RECORD_BATCH = 10;
+/**
+ * In a lean (budgeted) run, KEPT-002 reads this many records only, of the richest rows (most flags and tags
+ * set), and toggles at most LEAN_WITNESSES of them.
+ */
+const LEAN_RECORD_BATCH = 3;
+const LEAN_WITNESSES = 2;
 
 /** A value that shows nothing: what a toggle that reset the field would leave behind. */
 function isBlank(value: unknown): boolean {
@@ -64,7 +75,7 @@ const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModification
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  const sample = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
+  const sample = (t.target.lean ? byRichness(rows).slice(0, LEAN_RECORD_BATCH) : rows.slice(0, RECORD_SAMPLE)).map((r) => idOf(r.id) ?? String(r.id));
   type Read = { id: string; record: Record<string, unknown> };
   const shown = (r: Read) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
   // Records are read a batch at a time until every watched field any of them holds shows a value in one
@@ -81,7 +92,7 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   }
   const uncovered = new Set(records.flatMap(shown));
   const chosen: typeof records = [];
-  while (uncovered.size > 0) {
+  while (uncovered.size > 0 && !(t.target.lean && chosen.length >= LEAN_WITNESSES)) {
     const gain = (r: Read) => shown(r).filter((f) => uncovered.has(f)).length;
     const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     chosen.push(best);

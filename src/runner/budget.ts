@@ -14,11 +14,17 @@ export interface BudgetEstimate {
   sections: string[];
   /** Requests the check sent in a seed-1 run against the embedded reference (restores included). */
   requests: number;
+  /**
+   * Requests it sent in a lean seed-1 run (as a budgeted run runs it: LEAN_RUNS cases per property, smaller
+   * samples): what a budget pays for it. Absent: `requests`.
+   */
+  leanRequests?: number;
   /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
   kills: number;
   /**
-   * Self-test mutants the check failed at MUST level when every check ran against each of them (seed 1).
-   * With it, a budget buys the most mutants not yet found per request; without it, `kills` per request.
+   * Self-test mutants the check failed at MUST level when every check ran against each of them (seed 1,
+   * lean like a budgeted run). With it, a budget buys the most mutants not yet found per request; without
+   * it, `kills` per request.
    */
   detects?: string[];
 }
@@ -33,6 +39,13 @@ export interface BudgetTable {
  * writes back and verifies its items) and the end-of-run sweep; restores are never refused, even past it.
  */
 export const RESTORE_RESERVE = 6;
+
+/**
+ * Cases per property in a budgeted run (the checks run lean, TargetContext.lean): a property's requests
+ * grow with its runs while most of its kills come on the first ones, and the budget table measures what
+ * the checks still find at this count.
+ */
+export const LEAN_RUNS = 2;
 
 let table: BudgetTable | undefined;
 
@@ -53,6 +66,11 @@ function estimateOf(id: string, rows: ReadonlyMap<string, BudgetEstimate>, fallb
   return rows.get(id) ?? { id, level: 'MUST', area: id, sections: [], requests: fallback, kills: 1 };
 }
 
+/** What a budgeted run pays for a check: its requests when it runs lean. */
+export function leanCost(e: BudgetEstimate): number {
+  return Math.max(1, e.leanRequests ?? e.requests);
+}
+
 /**
  * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
  * request, a MUST check for every section no chosen check judges yet; then the rest by value per request;
@@ -64,7 +82,7 @@ export function chooseWithin(limit: number, ids: readonly string[], estimates: r
   const rows = new Map(estimates.map((e) => [e.id, e]));
   const dearest = Math.max(1, ...estimates.map((e) => e.requests));
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
-  const cost = (e: BudgetEstimate) => Math.max(1, e.requests);
+  const cost = leanCost;
   let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE;
   const chosen = new Set<string>();
   const found = new Set<string>();
