@@ -125,6 +125,9 @@ const TOGGLE_FREEDOMS = [
 const PROBE_ITEMS = 5;
 
 const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
+/** A lean (budgeted) run's KEPT-003: one invalid value of each kind (a number, a boolean, a string, null), over two items. */
+const LEAN_INVALID_VALUES: readonly unknown[] = [2, true, '1', null];
+const LEAN_PROBE_ITEMS = 2;
 
 /** Whether a getter from together() returns rather than throws. */
 function succeeded(outcome: () => unknown): boolean {
@@ -245,7 +248,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // Refused (a 4xx) and no change: invalid values and a missing one (C7.3). Malformed JSON: any answer but
       // a 5xx (its status is not shown), no change (C4.24); it sends the value the item does not have.
       const probes: { label: string; refused: boolean; clause?: ClauseId; send: (item: Row, start: 0 | 1) => Promise<Exchange> }[] = [
-        ...INVALID_VALUES.map((value) => ({
+        ...(t.target.lean ? LEAN_INVALID_VALUES : INVALID_VALUES).map((value) => ({
           label: `is_kept ${JSON.stringify(value)}`,
           refused: true,
           send: (item: Row) => t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } }),
@@ -269,7 +272,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // time and each read-back can only show its own probe's effect. Probes sharing an item run in order
       // (a read-back is the next probe's "before"), and an item stops at its first failure. Failures are
       // reported in the order of the probes.
-      const items = rows.slice(0, PROBE_ITEMS);
+      const items = rows.slice(0, t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS);
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       /** Sends one probe to an item and reads the item back. */
       const probe = async (index: number, k: number): Promise<void> => {
