@@ -40,13 +40,6 @@ export interface BudgetTable {
  */
 export const RESTORE_RESERVE = 6;
 
-/**
- * Cases per property in a budgeted run (the checks run lean, TargetContext.lean): a property's requests
- * grow with its runs while most of its kills come on the first ones, and the budget table measures what
- * the checks still find at this count.
- */
-export const LEAN_RUNS = 2;
-
 let table: BudgetTable | undefined;
 
 export function budgetTable(): BudgetTable {
@@ -190,10 +183,11 @@ export function budgetLeftOut(
     });
 }
 
-export function budgetReport(budget: AppliedBudget, checks: readonly CheckResult[], spent: number): RunBudget {
+export function budgetReport(budget: AppliedBudget, checks: readonly CheckResult[], spent: number, propertyRuns: number): RunBudget {
   return {
     limit: budget.limit,
     spent,
+    propertyRuns,
     estimatedFull: budget.estimatedFull,
     estimatedChosen: budget.estimatedChosen,
     notJudged: checks.filter(isBudgetUnjudged).map((c) => c.id),

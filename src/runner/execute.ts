@@ -14,7 +14,8 @@ import { stopRun } from '../harness/stop.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
-import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, isBudgetUnjudged, LEAN_RUNS, planBudget } from './budget.ts';
+import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, isBudgetUnjudged, planBudget } from './budget.ts';
+import { LEAN_RUNS } from '../config/options.ts';
 
 /**
  * What a run takes from its plan (the self-test makes one per job). `lean`: the checks run as a budgeted
@@ -150,7 +151,9 @@ export async function execute(
     transport: runTransport(checks, target.counts(), hooks.declaredRateLimit),
     checks: decision.checks,
     safety,
-    ...(budget ? { budget: budgetReport(budget, decision.checks, target.counts().requests + checkClientSent(declaredChecks(modules).values())) } : {}),
+    ...(budget
+      ? { budget: budgetReport(budget, decision.checks, target.counts().requests + checkClientSent(declaredChecks(modules).values()), context.runs) }
+      : {}),
   };
   return { result, harnessErrors };
 }

@@ -184,6 +184,8 @@ export interface RunBudget {
   limit: number;
   /** Requests the run sent: pre-flight, checks (their restores included) and the end-of-run sweep. */
   spent: number;
+  /** Cases per property: a budgeted run's checks run lean (fewer cases, smaller samples), as the budget table measured them. */
+  propertyRuns: number;
   /** Estimated requests of the whole selection without a budget (pre-flight included). */
   estimatedFull: number;
   /** Estimated requests of the checks the budget chose (pre-flight included). */
