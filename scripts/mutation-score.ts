@@ -192,6 +192,8 @@ export interface SelfTestOptions {
   workers?: number;
   /** Run every check against each mutant, whatever it names as kills (scripts/blind-score.ts). */
   ignoreKills?: boolean;
+  /** With ignoreKills: these checks only, against every target (scripts/budget-estimates.ts --detections-of). */
+  checks?: readonly string[];
   /** Every run with --budget N (scripts/budget-bench.ts); implies ignoreKills, the budget chooses the checks. */
   budget?: number;
   /** Every run with its checks lean, as a budgeted run runs them, but all of them (scripts/budget-estimates.ts). */
@@ -212,7 +214,7 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
   ];
   const workers = options.workers ?? defaultWorkers();
   const [firstSeed, ...laterSeeds] = seeds as [number, ...number[]];
-  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [] : t.expected);
+  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [...(options.checks ?? [])] : t.expected);
   const budget = { ...(options.budget !== undefined ? { budget: options.budget } : {}), ...(options.lean ? { lean: true } : {}) };
   const first = await runJobs(
     targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t), ...budget })),

@@ -106,7 +106,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     const only = ['PAGE-010', 'FILT-006'];
     const estimate = budgetTable()
       .checks.filter((c) => only.includes(c.id))
-      .reduce((sum, c) => sum + leanCost(c), PREFLIGHT_REQUESTS + RESTORE_RESERVE);
+      .reduce((sum, c) => sum + leanCost(c), PREFLIGHT_REQUESTS + RESTORE_RESERVE + (budgetTable().sharedReads ?? 0));
     expect(planBudget(estimate, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
     const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '600' });
     expect(run.code, run.stdout).toBe(3);
