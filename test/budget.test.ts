@@ -29,6 +29,8 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     }
     expect(report.counts.passed).toBeGreaterThan(10);
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
+    // The table prices the checks as they run here (lean, shared reads once): none it chose is cut short.
+    expect(report.checks.filter((c) => /a request was refused/.test(c.message ?? '')).map((c) => c.id)).toEqual([]);
     expect(run.stdout).toContain(`Budget: ${budget.spent} of 120 requests spent`);
     expect(run.stdout).toContain(`not judged (budget), the run is incomplete without them: ${budget.notJudged.join(', ')}`);
     expect(verdictLine(run.stdout)).toMatch(/^verdict: incomplete \(the --budget 120 left checks unjudged.*; exit 3$/);
@@ -55,6 +57,10 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     expect(leanTotal).toBeLessThan(fullTotal);
     expect(total).toBeLessThan(fullTotal);
     expect(report.budget!.estimatedFull).toBe(PREFLIGHT_REQUESTS + fullTotal);
+    // The run's shared reads are told apart where they were sent; the table prices them once.
+    const shared = report.checks.reduce((sum, c) => sum + (c.sharedRequests ?? 0), 0);
+    expect(shared).toBeGreaterThan(0);
+    expect(shared).toBeLessThanOrEqual(budgetTable().sharedReads!);
   });
 
   it('with --allow-incomplete the same budget conforms (exit 0), and the verdict says the run is partial', async () => {
@@ -177,6 +183,9 @@ describe('choosing within a budget', () => {
     expect(choice.estimatedChosen).toBe(3 + 18);
     expect(choice.estimatedFull).toBe(3 + 50);
     expect(chooseWithin(overhead + 17, ['P-1', 'Q-1'], lean).chosen).toEqual(['P-1']);
+    // The run's shared reads are paid once, before any check.
+    expect(chooseWithin(overhead + 18, ['P-1', 'Q-1'], lean, 5).chosen).toEqual(['P-1']);
+    expect(chooseWithin(overhead + 23, ['P-1', 'Q-1'], lean, 5)).toMatchObject({ chosen: ['P-1', 'Q-1'], estimatedChosen: 3 + 5 + 18 });
   });
 
   it('leaves out what does not fit, and estimates the full run with the pre-flight', () => {
