@@ -14,6 +14,7 @@ function budgetLines(run: RunResult, style: Style): string[] {
       'bold',
       `Budget: ${budget.spent} of ${budget.limit} requests spent (--budget ${budget.limit}); a full run needs about ${budget.estimatedFull}; ${budget.notJudged.length} check(s) not judged (budget)`,
     ),
+    `  the chosen checks ran lean: ${budget.propertyRuns} case(s) per property and smaller samples, as the budget table measured them (a full run judges them with more)`,
   ];
   const left = run.checks.filter(isBudgetUnjudged);
   const consequence =

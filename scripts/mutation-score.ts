@@ -3,8 +3,9 @@
  * must fail every check it names, under every seed. Jobs (one target under one fast-check seed) run
  * in worker processes, each with its own SuiteRunner (scripts/self-test-worker.ts). Prints a table,
  * the clause-element table with its checks and mutants, and a summary; or JSON with --json.
- *   node --import tsx scripts/mutation-score.ts [--json] [--only id,…] [--items N] [--seeds 1,2,3,4,5] [--workers N]
+ *   node --import tsx scripts/mutation-score.ts [--json] [--only id,…] [--items N] [--seeds 1,2,3,4,5] [--workers N] [--lean]
  * --items N gives every user N items (default 120): the checks must bite at scale too.
+ * --lean runs the checks as a budgeted run does (src/runner/budget.ts): the clean targets must conform lean too.
  */
 import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -191,8 +192,12 @@ export interface SelfTestOptions {
   workers?: number;
   /** Run every check against each mutant, whatever it names as kills (scripts/blind-score.ts). */
   ignoreKills?: boolean;
+  /** With ignoreKills: these checks only, against every target (scripts/budget-estimates.ts --detections-of). */
+  checks?: readonly string[];
   /** Every run with --budget N (scripts/budget-bench.ts); implies ignoreKills, the budget chooses the checks. */
   budget?: number;
+  /** Every run with its checks lean, as a budgeted run runs them, but all of them (scripts/budget-estimates.ts). */
+  lean?: boolean;
 }
 
 export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
@@ -209,8 +214,8 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
   ];
   const workers = options.workers ?? defaultWorkers();
   const [firstSeed, ...laterSeeds] = seeds as [number, ...number[]];
-  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [] : t.expected);
-  const budget = options.budget !== undefined ? { budget: options.budget } : {};
+  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [...(options.checks ?? [])] : t.expected);
+  const budget = { ...(options.budget !== undefined ? { budget: options.budget } : {}), ...(options.lean ? { lean: true } : {}) };
   const first = await runJobs(
     targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t), ...budget })),
     workers,
@@ -397,7 +402,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const workers = workersArg === undefined ? defaultWorkers() : Number(workersArg);
   if (!(Number.isSafeInteger(workers) && workers > 0)) throw new Error('--workers needs a positive integer');
   const started = Date.now();
-  const rows = await selfTest(only ? (id) => only.has(id) : undefined, { seeds, workers, ...(itemsPerUser === undefined ? {} : { itemsPerUser }) });
+  // --lean: the checks run as a budgeted run runs them (a clean target must pass lean too; a mutant's kills are proven at full strength).
+  const lean = args.includes('--lean');
+  const rows = await selfTest(only ? (id) => only.has(id) : undefined, {
+    seeds,
+    workers,
+    ...(itemsPerUser === undefined ? {} : { itemsPerUser }),
+    ...(lean ? { lean } : {}),
+  });
   const seconds = Math.round((Date.now() - started) / 1000);
   if (args.includes('--json')) {
     process.stdout.write(`${JSON.stringify(rows)}\n`);

@@ -28,6 +28,8 @@ export interface Job {
   only: readonly string[];
   /** --budget N for the run (scripts/budget-bench.ts): the checks it can afford, most valuable first. */
   budget?: number;
+  /** The checks run lean, as a budgeted run runs them (scripts/budget-estimates.ts). */
+  lean?: boolean;
 }
 
 /** What a failed or erred check printed: its message and the evidence attached to it (bodies trimmed as in the report). */
@@ -74,6 +76,7 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
       gate: defaultGate,
       waivers: [],
       ...(job.budget !== undefined ? { budget: job.budget } : {}),
+      ...(job.lean ? { lean: true } : {}),
     };
     const { result, harnessErrors } = await execute(runner, target, plan, {
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),

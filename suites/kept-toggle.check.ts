@@ -34,15 +34,26 @@ import {
 async function richestItem(t: CheckContext): Promise<Row> {
   const rows = (await t.discover.toggleRows()).slice(0, MAX_ROWS_PER_PAGE - 1);
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
+  return byRichness(rows)[0]!;
+}
+
+/** Rows with the most independent flags and tags set first. */
+function byRichness(rows: readonly Row[]): Row[] {
   const score = (r: Row) =>
     [r.is_physical, r.is_digital, r.is_in_secondary_collection].filter(isSet).length + (Array.isArray(r.tags) && r.tags.length > 0 ? 2 : 0);
-  return [...rows].sort((a, b) => score(b) - score(a))[0]!;
+  return [...rows].sort((a, b) => score(b) - score(a));
 }
 
 /** At most this many full records are read to choose the witnesses of KEPT-002: the first items by id. */
 const RECORD_SAMPLE = 100;
 /** Full records read at once while choosing the witnesses of KEPT-002. */
 const RECORD_BATCH = 10;
+/**
+ * In a lean (budgeted) run, KEPT-002 reads this many records only, of the richest rows (most flags and tags
+ * set), and toggles at most LEAN_WITNESSES of them.
+ */
+const LEAN_RECORD_BATCH = 3;
+const LEAN_WITNESSES = 2;
 
 /** A value that shows nothing: what a toggle that reset the field would leave behind. */
 function isBlank(value: unknown): boolean {
@@ -64,7 +75,7 @@ const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModification
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  const sample = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
+  const sample = (t.target.lean ? byRichness(rows).slice(0, LEAN_RECORD_BATCH) : rows.slice(0, RECORD_SAMPLE)).map((r) => idOf(r.id) ?? String(r.id));
   type Read = { id: string; record: Record<string, unknown> };
   const shown = (r: Read) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
   // Records are read a batch at a time until every watched field any of them holds shows a value in one
@@ -81,7 +92,7 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   }
   const uncovered = new Set(records.flatMap(shown));
   const chosen: typeof records = [];
-  while (uncovered.size > 0) {
+  while (uncovered.size > 0 && !(t.target.lean && chosen.length >= LEAN_WITNESSES)) {
     const gain = (r: Read) => shown(r).filter((f) => uncovered.has(f)).length;
     const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     chosen.push(best);
@@ -114,6 +125,9 @@ const TOGGLE_FREEDOMS = [
 const PROBE_ITEMS = 5;
 
 const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
+/** A lean (budgeted) run's KEPT-003: one invalid value of each kind (a number, a boolean, a string, null), over two items. */
+const LEAN_INVALID_VALUES: readonly unknown[] = [2, true, '1', null];
+const LEAN_PROBE_ITEMS = 2;
 
 /** Whether a getter from together() returns rather than throws. */
 function succeeded(outcome: () => unknown): boolean {
@@ -237,7 +251,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // Refused (a 4xx) and no change: invalid values and a missing one (C7.3). Malformed JSON: any answer but
       // a 5xx (its status is not shown), no change (C4.24); it sends the value the item does not have.
       const probes: { label: string; refused: boolean; clause?: ClauseId; send: (item: Row, start: 0 | 1) => Promise<Exchange> }[] = [
-        ...INVALID_VALUES.map((value) => ({
+        ...(t.target.lean ? LEAN_INVALID_VALUES : INVALID_VALUES).map((value) => ({
           label: `is_kept ${JSON.stringify(value)}`,
           refused: true,
           send: (item: Row) => t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } }),
@@ -261,7 +275,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // time and each read-back can only show its own probe's effect. Probes sharing an item run in order
       // (a read-back is the next probe's "before"), and an item stops at its first failure. Failures are
       // reported in the order of the probes.
-      const items = rows.slice(0, PROBE_ITEMS);
+      const items = rows.slice(0, t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS);
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       /** Sends one probe to an item and reads the item back. */
       const probe = async (index: number, k: number): Promise<void> => {

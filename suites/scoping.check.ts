@@ -144,7 +144,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
       accepts: ["any status for another user's id (it is not shown, §7), 200 with null or an empty envelope included, as long as the record is not in it"],
     },
     async (t) => {
-      const foreign = (await foreignItems(t)).slice(0, 5);
+      // A lean (budgeted) run asks for two of them.
+      const foreign = (await foreignItems(t)).slice(0, t.target.lean ? 2 : 5);
       if (foreign.length === 0) t.skip('the second user has no item whose id the first user lacks');
       // The first foreign item is also asked for with a user id beside it: the key still decides whose item is read.
       const probes: { row: Row; extra: Record<string, string | number> }[] = [

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { PREFLIGHT_REQUESTS } from '../src/http/request-budget.ts';
-import { budgetTable, chooseWithin, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
+import { budgetTable, chooseWithin, leanCost, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
+import { LEAN_RUNS } from '../src/config/options.ts';
 import { helpText } from '../src/cli/args.ts';
 import { runCli } from './support/cli.ts';
 
@@ -28,9 +29,38 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     }
     expect(report.counts.passed).toBeGreaterThan(10);
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
+    // The table prices the checks as they run here (lean, shared reads once): none it chose is cut short.
+    expect(report.checks.filter((c) => /a request was refused/.test(c.message ?? '')).map((c) => c.id)).toEqual([]);
     expect(run.stdout).toContain(`Budget: ${budget.spent} of 120 requests spent`);
     expect(run.stdout).toContain(`not judged (budget), the run is incomplete without them: ${budget.notJudged.join(', ')}`);
     expect(verdictLine(run.stdout)).toMatch(/^verdict: incomplete \(the --budget 120 left checks unjudged.*; exit 3$/);
+  });
+
+  it('a budgeted run runs its checks lean, as the table measured them: fewer property cases, smaller samples, fewer requests', async () => {
+    const run = await runCli(['--budget', '10000', '--seed', '1', '-q']);
+    expect(run.code, run.stdout).toBe(0);
+    const report = run.report();
+    expect(report.budget!.propertyRuns).toBe(LEAN_RUNS);
+    expect(report.budget!.notJudged).toEqual([]);
+    expect(run.stdout).toContain(`the chosen checks ran lean: ${LEAN_RUNS} case(s) per property`);
+    const table = new Map(budgetTable().checks.map((c) => [c.id, c]));
+    // A model-based property, a sampled read, a toggling check with fewer witnesses, a probe list cut to one value of a kind.
+    for (const id of ['KEPT-006', 'READ-001', 'KEPT-002', 'KEPT-003']) {
+      const sent = report.checks.find((c) => c.id === id)!.requests!;
+      const row = table.get(id)!;
+      expect(row.leanRequests, id).toBeLessThan(row.requests);
+      expect(sent, id).toBeLessThan(row.requests);
+    }
+    const total = report.checks.reduce((sum, c) => sum + (c.requests ?? 0), 0);
+    const leanTotal = budgetTable().checks.reduce((sum, c) => sum + (c.leanRequests ?? c.requests), 0);
+    const fullTotal = budgetTable().checks.reduce((sum, c) => sum + c.requests, 0);
+    expect(leanTotal).toBeLessThan(fullTotal);
+    expect(total).toBeLessThan(fullTotal);
+    expect(report.budget!.estimatedFull).toBe(PREFLIGHT_REQUESTS + fullTotal);
+    // The run's shared reads are told apart where they were sent; the table prices them once.
+    const shared = report.checks.reduce((sum, c) => sum + (c.sharedRequests ?? 0), 0);
+    expect(shared).toBeGreaterThan(0);
+    expect(shared).toBeLessThanOrEqual(budgetTable().sharedReads!);
   });
 
   it('with --allow-incomplete the same budget conforms (exit 0), and the verdict says the run is partial', async () => {
@@ -82,7 +112,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     const only = ['PAGE-010', 'FILT-006'];
     const estimate = budgetTable()
       .checks.filter((c) => only.includes(c.id))
-      .reduce((sum, c) => sum + c.requests, PREFLIGHT_REQUESTS + RESTORE_RESERVE);
+      .reduce((sum, c) => sum + leanCost(c), PREFLIGHT_REQUESTS + RESTORE_RESERVE + (budgetTable().sharedReads ?? 0));
     expect(planBudget(estimate, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
     const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '600' });
     expect(run.code, run.stdout).toBe(3);
@@ -143,6 +173,19 @@ describe('choosing within a budget', () => {
     // X-2 finds m1 and m2 cheapest; X-1 then adds nothing, X-3 adds m3.
     expect(chooseWithin(overhead + 15, all, detecting).chosen).toEqual(['X-2', 'X-3']);
     expect(chooseWithin(overhead + 25, all, detecting).chosen).toEqual(['X-1', 'X-2', 'X-3']);
+  });
+
+  it('pays for a check what it costs lean (leanRequests), and still estimates the full run at full cost', () => {
+    const overhead = 3 + 6;
+    const lean = [{ ...row('P-1', 'p', 40, 5), leanRequests: 8 }, row('Q-1', 'q', 10, 1)];
+    const choice = chooseWithin(overhead + 18, ['P-1', 'Q-1'], lean);
+    expect(choice.chosen).toEqual(['P-1', 'Q-1']);
+    expect(choice.estimatedChosen).toBe(3 + 18);
+    expect(choice.estimatedFull).toBe(3 + 50);
+    expect(chooseWithin(overhead + 17, ['P-1', 'Q-1'], lean).chosen).toEqual(['P-1']);
+    // The run's shared reads are paid once, before any check.
+    expect(chooseWithin(overhead + 18, ['P-1', 'Q-1'], lean, 5).chosen).toEqual(['P-1']);
+    expect(chooseWithin(overhead + 23, ['P-1', 'Q-1'], lean, 5)).toMatchObject({ chosen: ['P-1', 'Q-1'], estimatedChosen: 3 + 5 + 18 });
   });
 
   it('leaves out what does not fit, and estimates the full run with the pre-flight', () => {

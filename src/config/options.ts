@@ -14,6 +14,13 @@ export interface OptionSpec {
  */
 export const DEFAULT_RUNS = 15;
 
+/**
+ * Cases per property in a budgeted run (its checks run lean, TargetContext.lean): a property's requests
+ * grow with its runs while most of its kills come on the first ones; the budget table
+ * (src/runner/budget-estimates.json) measures what the checks still find at this count.
+ */
+export const LEAN_RUNS = 2;
+
 /** Every option, declared once: parsing and --help both come from this table. */
 export const optionTable = {
   target: { type: 'string', arg: '<name|url>', help: 'named target from the config file, or a base URL; default: the embedded reference' },
@@ -74,7 +81,7 @@ export const optionTable = {
   budget: {
     type: 'string',
     arg: '<n>',
-    help: 'send at most N requests in all, pre-flight included: the checks worth most per request run first (every MUST section judged once before any twice), the rest are listed as not judged (budget) and the run is incomplete (exit 3) unless --allow-incomplete. Restores of kept values are always sent, even past N (safety first)',
+    help: `send at most N requests in all, pre-flight included: the checks worth most per request run first (every MUST section judged once before any twice), lean (properties at ${LEAN_RUNS} cases, smaller samples), the rest are listed as not judged (budget) and the run is incomplete (exit 3) unless --allow-incomplete. Restores of kept values are always sent, even past N (safety first)`,
   },
   // The gate: what fails a run (stream i13b).
   'fail-on': {

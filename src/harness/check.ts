@@ -142,6 +142,7 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
     await s.discovery.settled();
   });
   recorded.requests = scope.seqs.length;
+  if (scope.sharedSeqs.length > 0) recorded.sharedRequests = scope.sharedSeqs.length;
   recorded.runSentSoFar = s.client.counts().requests;
   const transport = checkTransport(scope.transport, s.client.counts().rps);
   if (transport) recorded.transport = transport;

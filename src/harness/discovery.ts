@@ -1,4 +1,4 @@
-import { currentCheck, inForeground, keptKey } from '../http/check-scope.ts';
+import { asRunShared, currentCheck, inForeground, keptKey } from '../http/check-scope.ts';
 import { fail, okJson, okRows } from './expect.ts';
 import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirection, type Page } from './paging.ts';
 import type { Api } from '../http/api.ts';
@@ -90,7 +90,7 @@ export class Discovery {
   }
 
   private collectionOnly(user: KeyRef): Promise<Collection> {
-    return sharedRead(this.walks, user, () => this.walk(user));
+    return sharedRead(this.walks, user, () => asRunShared(() => this.walk(user)));
   }
 
   /**
@@ -99,7 +99,7 @@ export class Discovery {
    */
   uses(user: KeyRef = 'primary'): Promise<Uses> {
     return sharedRead(this.usesReads, user, async () => {
-      const exchange = await this.api.uses({}, user);
+      const exchange = await asRunShared(() => this.api.uses({}, user));
       return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
     });
   }
@@ -118,7 +118,7 @@ export class Discovery {
    * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
-    return sharedRead(this.sharedReads, read, () => sharedReads[read](this.api));
+    return sharedRead(this.sharedReads, read, () => asRunShared(() => sharedReads[read](this.api)));
   }
 
   /**

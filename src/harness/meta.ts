@@ -68,6 +68,8 @@ export interface CheckMeta extends CheckInfo {
   failure?: RecordedFailure;
   /** Requests sent while the check ran, retries included; the run's shared reads count where they were sent. */
   requests?: number;
+  /** Of those, the run's shared reads (walks, every use, snapshots): any check needing them first would have sent them. */
+  sharedRequests?: number;
   /** Retries, 429s and rate-limit waits while the check ran (absent when there were none). */
   transport?: CheckTransport;
   /** How long the check waited for its turn (schedule.ts) before it sent anything: not part of its duration. */

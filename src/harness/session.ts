@@ -6,7 +6,7 @@ import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
-import { currentCheck } from '../http/check-scope.ts';
+import { currentCheck, isRunShared } from '../http/check-scope.ts';
 import { listenForStop } from './stop.ts';
 import { markBudgetSpent } from '../http/request-budget.ts';
 
@@ -42,7 +42,11 @@ export function session(): Session {
     ...(target.checkBudget !== undefined ? { budget: target.checkBudget, onBudgetSpent: () => markBudgetSpent(currentCheck()) } : {}),
     // The worker has no terminal of its own: vitest carries console lines to the CLI's progress reporter.
     onRateLimit: (notice) => console.info(encodeNotice(notice)),
-    onSend: (seq) => currentCheck()?.seqs.push(seq),
+    onSend: (seq) => {
+      const scope = currentCheck();
+      scope?.seqs.push(seq);
+      if (scope && isRunShared()) scope.sharedSeqs.push(seq);
+    },
     inBackground: () => currentCheck()?.background === true,
     onTransport: (share) => {
       const tally = currentCheck()?.transport;

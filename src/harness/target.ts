@@ -38,6 +38,11 @@ export interface TargetContext extends CheckSettings {
   network?: NetworkOptions;
   /** --budget: the requests the checks may send (the run's budget less the pre-flight and a sweep reserve). */
   checkBudget?: number;
+  /**
+   * A budgeted run's checks (src/runner/budget.ts): properties run fewer cases and some checks read a
+   * smaller sample, as the budget table measured them (their requests and the mutants they still find).
+   */
+  lean?: boolean;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

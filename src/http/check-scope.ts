@@ -15,6 +15,8 @@ export interface CheckScope {
   background: boolean;
   /** Sequence numbers of the requests sent on the check's behalf, retries included. */
   seqs: number[];
+  /** Those of them that were the run's shared reads (walks, every use, snapshots), sent for whichever check asked first. */
+  sharedSeqs: number[];
   /** The retries, 429s and rate-limit pauses met by those requests. */
   transport: TransportTally;
   /**
@@ -35,7 +37,7 @@ export interface SeenKept {
 const storage = new AsyncLocalStorage<CheckScope>();
 
 export function newScope(id: string, toggles: boolean, quiet: () => Promise<void>, background = false): CheckScope {
-  return { id, toggles, background, seqs: [], transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 }, seenKept: new Map(), quiet };
+  return { id, toggles, background, seqs: [], sharedSeqs: [], transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 }, seenKept: new Map(), quiet };
 }
 
 export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promise<T> {
@@ -46,6 +48,17 @@ export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promis
 export function inForeground<T>(body: () => Promise<T>): Promise<T> {
   const scope = storage.getStore();
   return scope?.background ? storage.run({ ...scope, background: false }, body) : body();
+}
+
+const runShared = new AsyncLocalStorage<true>();
+
+/** Runs `body`, one of the run's shared reads, so that its requests are told apart (--budget prices them once). */
+export function asRunShared<T>(body: () => Promise<T>): Promise<T> {
+  return runShared.run(true, body);
+}
+
+export function isRunShared(): boolean {
+  return runShared.getStore() === true;
 }
 
 /** The check on whose behalf the current code runs; undefined outside checks (CLI, restores, pact). */

@@ -14,17 +14,30 @@ export interface BudgetEstimate {
   sections: string[];
   /** Requests the check sent in a seed-1 run against the embedded reference (restores included). */
   requests: number;
+  /**
+   * Requests it sent in a lean seed-1 run (as a budgeted run runs it: LEAN_RUNS cases per property, smaller
+   * samples), less the run's shared reads it happened to send first (BudgetTable.sharedReads): what a
+   * budget pays for it. Absent: `requests`.
+   */
+  leanRequests?: number;
   /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
   kills: number;
   /**
-   * Self-test mutants the check failed at MUST level when every check ran against each of them (seed 1).
-   * With it, a budget buys the most mutants not yet found per request; without it, `kills` per request.
+   * Self-test mutants the check failed at MUST level when every check ran against each of them (seed 1,
+   * lean like a budgeted run). With it, a budget buys the most mutants not yet found per request; without
+   * it, `kills` per request.
    */
   detects?: string[];
 }
 
 export interface BudgetTable {
   $comment: string;
+  /**
+   * The run's shared reads in that lean run (each user's collection walk and uses, the catalog, players,
+   * proposals, upcoming, types: whichever check needs one first sends it) and the reads the harness sends
+   * outside any check: a budgeted run pays them once.
+   */
+  sharedReads?: number;
   checks: BudgetEstimate[];
 }
 
@@ -54,24 +67,43 @@ function estimateOf(id: string, rows: ReadonlyMap<string, BudgetEstimate>, fallb
 }
 
 /**
+ * What a budgeted run pays for a check: its requests when it runs lean. None for a check that only judges
+ * the run's shared reads, which the checks that start them pay for (the table counts a read once, for the
+ * check that sent it).
+ */
+export function leanCost(e: BudgetEstimate): number {
+  return e.leanRequests ?? e.requests;
+}
+
+/**
  * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
  * request, a MUST check for every section no chosen check judges yet; then the rest by value per request;
- * each only while the estimated total (pre-flight and sweep reserve included) fits. A check's value is the
+ * each only while the estimated total (pre-flight, the run's shared reads and the sweep reserve included) fits. A check's value is the
  * self-test mutants it finds that no check chosen before it finds (greedy coverage), or, for a check the
  * table has no detections of, the mutants that name it.
  */
-export function chooseWithin(limit: number, ids: readonly string[], estimates: readonly BudgetEstimate[] = budgetTable().checks): BudgetChoice {
+export function chooseWithin(
+  limit: number,
+  ids: readonly string[],
+  estimates: readonly BudgetEstimate[] = budgetTable().checks,
+  sharedReads = estimates === budgetTable().checks ? (budgetTable().sharedReads ?? 0) : 0,
+): BudgetChoice {
   const rows = new Map(estimates.map((e) => [e.id, e]));
   const dearest = Math.max(1, ...estimates.map((e) => e.requests));
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
-  const cost = (e: BudgetEstimate) => Math.max(1, e.requests);
-  let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE;
+  const cost = leanCost;
+  // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
+  const price = (e: BudgetEstimate) => Math.max(1, cost(e));
+  let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE + sharedReads;
   const chosen = new Set<string>();
   const found = new Set<string>();
   const judged = new Set<string>();
   const gain = (e: BudgetEstimate) => (e.detects ? e.detects.filter((m) => !found.has(m)).length : e.kills);
   const better = (a: BudgetEstimate, b: BudgetEstimate) =>
-    gain(b) / cost(b) - gain(a) / cost(a) || b.kills / cost(b) - a.kills / cost(a) || cost(a) - cost(b) || a.id.localeCompare(b.id, 'en', { numeric: true });
+    gain(b) / price(b) - gain(a) / price(a) ||
+    b.kills / price(b) - a.kills / price(a) ||
+    cost(a) - cost(b) ||
+    a.id.localeCompare(b.id, 'en', { numeric: true });
   /** Takes, one at a time, the best of the candidates `eligible` admits that still fit. */
   const takeWhile = (eligible: (e: BudgetEstimate) => boolean) => {
     for (;;) {
@@ -172,10 +204,11 @@ export function budgetLeftOut(
     });
 }
 
-export function budgetReport(budget: AppliedBudget, checks: readonly CheckResult[], spent: number): RunBudget {
+export function budgetReport(budget: AppliedBudget, checks: readonly CheckResult[], spent: number, propertyRuns: number): RunBudget {
   return {
     limit: budget.limit,
     spent,
+    propertyRuns,
     estimatedFull: budget.estimatedFull,
     estimatedChosen: budget.estimatedChosen,
     notJudged: checks.filter(isBudgetUnjudged).map((c) => c.id),

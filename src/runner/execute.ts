@@ -15,9 +15,13 @@ import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
 import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, isBudgetUnjudged, planBudget } from './budget.ts';
+import { LEAN_RUNS } from '../config/options.ts';
 
-/** What a run takes from its plan (the self-test makes one per job). */
-export type ExecutePlan = Pick<RunPlan, 'settings' | 'deadlineSeconds' | 'only' | 'skip' | 'gate' | 'waivers' | 'budget'>;
+/**
+ * What a run takes from its plan (the self-test makes one per job). `lean`: the checks run as a budgeted
+ * run runs them, without its limit (scripts/budget-estimates.ts measures them so); --budget implies it.
+ */
+export type ExecutePlan = Pick<RunPlan, 'settings' | 'deadlineSeconds' | 'only' | 'skip' | 'gate' | 'waivers' | 'budget'> & { lean?: boolean };
 
 /** What only the caller of one run knows. */
 export interface RunHooks {
@@ -56,10 +60,12 @@ export async function execute(
   const userPattern = selectionPattern(plan.only, plan.skip);
   const budget = plan.budget !== undefined ? planBudget(plan.budget, plan.only, plan.skip, target.counts().requests) : undefined;
   const pattern = budget ? budget.pattern : userPattern;
+  const lean = budget !== undefined || plan.lean === true;
   const startedAt = Date.now();
   const deadline = startedAt + plan.deadlineSeconds * 1000;
   const context: TargetContext = {
     ...plan.settings,
+    ...(lean ? { lean, runs: Math.min(plan.settings.runs, LEAN_RUNS) } : {}),
     ...paceFor(plan.settings.rps, hooks.declaredRateLimit),
     runId: `${process.pid}-${++runCounter}`,
     baseUrl: target.baseUrl,
@@ -145,7 +151,9 @@ export async function execute(
     transport: runTransport(checks, target.counts(), hooks.declaredRateLimit),
     checks: decision.checks,
     safety,
-    ...(budget ? { budget: budgetReport(budget, decision.checks, target.counts().requests + checkClientSent(declaredChecks(modules).values())) } : {}),
+    ...(budget
+      ? { budget: budgetReport(budget, decision.checks, target.counts().requests + checkClientSent(declaredChecks(modules).values()), context.runs) }
+      : {}),
   };
   return { result, harnessErrors };
 }

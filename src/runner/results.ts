@@ -29,6 +29,8 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
   durationMs: number;
   /** Requests sent while the check ran; the run's shared reads (walks, uses) count where they were sent. */
   requests?: number;
+  /** Of those, the run's shared reads (walks, every use, snapshots), sent for whichever check needed them first; absent when none. */
+  sharedRequests?: number;
   /** Retries, 429s and rate-limit waits while the check ran; absent when there were none. */
   transport?: CheckTransport;
   /** The check read the seed (it ran a property or drew a seeded choice): under another --seed it may send other requests. */
@@ -116,6 +118,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     area: meta.area,
     durationMs: Math.round(Math.max(0, (diagnostic?.duration ?? 0) - (meta.waitedMs ?? 0))),
     ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
+    ...(meta.sharedRequests !== undefined ? { sharedRequests: meta.sharedRequests } : {}),
     ...(meta.transport !== undefined ? { transport: meta.transport } : {}),
     ...(meta.seeded ? { seeded: true as const } : {}),
   };
@@ -184,6 +187,8 @@ export interface RunBudget {
   limit: number;
   /** Requests the run sent: pre-flight, checks (their restores included) and the end-of-run sweep. */
   spent: number;
+  /** Cases per property: a budgeted run's checks run lean (fewer cases, smaller samples), as the budget table measured them. */
+  propertyRuns: number;
   /** Estimated requests of the whole selection without a budget (pre-flight included). */
   estimatedFull: number;
   /** Estimated requests of the checks the budget chose (pre-flight included). */
