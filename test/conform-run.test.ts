@@ -91,7 +91,7 @@ describe('failures report whole, and say what they could not read', () => {
       expect(run.code).toBe(1);
       const byId = new Map(run.report().checks.map((c) => [c.id, c]));
       const write = byId.get('WRITE-001')!.message ?? '';
-      expect(write).toMatch(/^8 of 24 writes other than the kept toggle were not answered 403/);
+      expect(write).toMatch(/^8 of 25 writes other than the kept toggle were not answered 403/);
       for (const path of [
         '/artifacts.php',
         '/artifact-kept.php',
