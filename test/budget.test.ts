@@ -114,7 +114,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
       .checks.filter((c) => only.includes(c.id))
       .reduce((sum, c) => sum + leanCost(c), PREFLIGHT_REQUESTS + RESTORE_RESERVE + (budgetTable().sharedReads ?? 0));
     expect(planBudget(estimate, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
-    const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '600' });
+    const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '2000' });
     expect(run.code, run.stdout).toBe(3);
     const report = run.report();
     const refused = report.checks.filter((c) => /^not judged \(budget\): a request was refused/.test(c.message ?? ''));
