@@ -382,7 +382,7 @@ function render(rows: readonly Row[], options: Options, load: { before: number; 
       `target: ${row.name} <= ${row.targetS} s: ${met(wall <= row.targetS!)} (${wall.toFixed(2)} s; critical path ${path} requests, at least ${((path * options.rttMs) / 1000).toFixed(1)} s of round trips)`,
     );
     // Issue 26's targets for the same rows: a shorter chain, and a run paced close to requests ÷ rps (start-up included).
-    const spec = NETWORK_ROWS.find((r) => r.name === row.name);
+    const spec = NETWORK_ROWS.find((r) => row.name === `network, ${r.name}`);
     if (spec && 'laterTargetS' in spec)
       lines.push(`target (issue 26): ${row.name} <= ${spec.laterTargetS} s: ${met(wall <= spec.laterTargetS)} (${wall.toFixed(2)} s)`);
     if (spec && 'paceTarget' in spec) {
