@@ -81,3 +81,15 @@ export const TYPE_ID_WRONG_VALUES = [
   'a list with one word after valid ids',
   'a list with one object among valid ids',
 ] as const;
+
+/** The endpoints of §4, each of which needs the Authorization header. */
+export const ENDPOINTS = [
+  '/artifacts.php',
+  '/artifact.php',
+  '/uses.php',
+  '/players.php',
+  '/proposals.php',
+  '/types.php',
+  '/upcoming-interactions.php',
+  '/artifact-kept.php',
+] as const;

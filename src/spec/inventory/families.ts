@@ -1,4 +1,13 @@
-import { COLLECTION_FIELDS, FLAG_FILTERS, FLAG_WRONG_VALUES, ITEM_FIELDS, type LIST_MODES, STAGING_ROW_FIELDS, type TYPE_ID_WRONG_VALUES } from './axes.ts';
+import {
+  COLLECTION_FIELDS,
+  ENDPOINTS,
+  FLAG_FILTERS,
+  FLAG_WRONG_VALUES,
+  ITEM_FIELDS,
+  type LIST_MODES,
+  STAGING_ROW_FIELDS,
+  type TYPE_ID_WRONG_VALUES,
+} from './axes.ts';
 
 /**
  * Mutant families: elements of the inventory that an existing check already sends and inspects, each
@@ -211,18 +220,6 @@ export const badTypeListFamily: readonly BadFilterMember[] = (['a list with one 
     mutant: `err-type-id-accepts-${slug(value)}`,
   }),
 );
-
-/** The endpoints of §4, each of which needs the Authorization header. */
-export const ENDPOINTS = [
-  '/artifacts.php',
-  '/artifact.php',
-  '/uses.php',
-  '/players.php',
-  '/proposals.php',
-  '/types.php',
-  '/upcoming-interactions.php',
-  '/artifact-kept.php',
-] as const;
 
 export interface AuthEndpointMember extends FamilyMember {
   path: (typeof ENDPOINTS)[number];

@@ -1,4 +1,4 @@
-import { FLAG_FILTERS, ITEM_FIELDS } from './axes.ts';
+import { ENDPOINTS, FLAG_FILTERS, ITEM_FIELDS } from './axes.ts';
 import { badFilterValues, filterBothWays, listWritesNothing, rowFieldsEverywhere, scopingEverywhere, stagingRowFieldsEverywhere } from './expand.ts';
 import type { InventorySentence } from './types.ts';
 import { error, field, freedom, limit, omission, prose, requirement, rule, statement, value } from './types.ts';
@@ -8,16 +8,7 @@ export const listSentences: readonly InventorySentence[] = [
   requirement('8b16b7ce', 'every endpoint is under the base URL and needs the Authorization header', [
     statement('C4.1', 'no endpoint serves a request without the header', [
       error('no Authorization header'),
-      ...[
-        '/artifacts.php',
-        '/artifact.php',
-        '/uses.php',
-        '/players.php',
-        '/proposals.php',
-        '/types.php',
-        '/upcoming-interactions.php',
-        '/artifact-kept.php',
-      ].map((e) => error(`no Authorization header on ${e}`)),
+      ...ENDPOINTS.map((e) => error(`no Authorization header on ${e}`)),
     ]),
   ]),
   requirement('e0eb2844', "whatever an endpoint answers belongs to the key's user", [
