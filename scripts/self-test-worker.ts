@@ -136,7 +136,7 @@ async function serve(itemsPerUser: number | undefined): Promise<void> {
   const send = (message: FromWorker) => process.send!(message);
   const mutants = await loadMutants();
   const datasetFor = datasets(itemsPerUser);
-  const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
+  const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000, keepThread: true });
   process.on('message', (message: ToWorker) => {
     if (message.type === 'stop') {
       void runner.close().finally(() => process.exit(0));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import type { TargetContext } from '../harness/target.ts';
+import { KeptThread } from './kept-thread.ts';
 
 export const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -36,10 +37,13 @@ export class SuiteRunner {
   private constructor(
     private readonly vitest: Vitest,
     private readonly relay: Relay,
+    private readonly keptThread: KeptThread | undefined,
   ) {}
 
-  static async create(options: { checkTimeoutMs: number }): Promise<SuiteRunner> {
+  /** `keepThread`: one worker thread for every run of this runner (src/runner/kept-thread.ts). */
+  static async create(options: { checkTimeoutMs: number; keepThread?: boolean }): Promise<SuiteRunner> {
     const relay = new Relay();
+    const keptThread = options.keepThread ? new KeptThread() : undefined;
     // vitest's logger installs SIGINT/SIGTERM handlers that exit the process; the CLI handles signals
     // itself so that kept values are restored first. Removing them after start-up left a window in
     // which a signal ended the run with 143, so they are never installed.
@@ -61,7 +65,7 @@ export class SuiteRunner {
           maxConcurrency: 1_000,
           sequence: { concurrent: true },
           isolate: false,
-          pool: 'threads',
+          pool: keptThread ?? 'threads',
           testTimeout: options.checkTimeoutMs,
           hookTimeout: options.checkTimeoutMs,
           passWithNoTests: true,
@@ -69,15 +73,18 @@ export class SuiteRunner {
         { cacheDir: join(tmpdir(), 'conform-vite-cache'), logLevel: 'silent', clearScreen: false },
       ),
     );
-    return new SuiteRunner(vitest, relay);
+    return new SuiteRunner(vitest, relay, keptThread);
   }
 
   async run(target: TargetContext, options: { testNamePattern?: RegExp; reporters?: Reporter[] } = {}): Promise<SuiteRun> {
     this.vitest.provide('conform', target);
-    if (options.testNamePattern) this.vitest.setGlobalTestNamePattern(options.testNamePattern);
-    else this.vitest.resetGlobalTestNamePattern();
     this.relay.current = options.reporters ?? [];
-    const specifications = await this.vitest.getRelevantTestSpecifications();
+    // The pattern goes with the run's specification, not the global configuration, which a kept thread
+    // received once, when it started.
+    const pattern = options.testNamePattern;
+    const specifications = (await this.vitest.getRelevantTestSpecifications()).map((spec) =>
+      pattern ? spec.project.createSpecification(spec.moduleId, { testNamePattern: pattern }) : spec,
+    );
     const result = await this.vitest.runTestSpecifications(specifications, true);
     return { modules: result.testModules, unhandled: result.unhandledErrors };
   }
@@ -93,6 +100,7 @@ export class SuiteRunner {
 
   async close(): Promise<void> {
     await this.vitest.close();
+    await this.keptThread?.end();
   }
 }
 
