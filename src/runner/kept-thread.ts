@@ -87,12 +87,16 @@ class Lease implements PoolWorker {
   send(message: WorkerRequest): void {
     if (message.type === 'start') {
       const config = JSON.stringify(message.context.config);
-      if (config === this.handshaken) return this.answer('started');
+      if (config === this.handshaken) {
+        this.answer('started');
+        return;
+      }
       this.keeper.markHandshaken(config);
     }
     if (message.type === 'stop') {
       this.stopAsked = true;
-      return this.answer('stopped');
+      this.answer('stopped');
+      return;
     }
     this.held().send(message);
   }
