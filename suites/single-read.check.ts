@@ -1,6 +1,8 @@
 import { asJson, describe, check, ensure, idOf, itemFlag, type CheckContext, type Row } from '../src/harness/index.ts';
 
 const FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
+/** The list row's other fields: the record carries more than the row (§2), so these as well. */
+const ROW_FIELDS = ['id', 'Title', 'type', 'type_id'] as const;
 
 /** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
 const SAMPLE = 10;
@@ -49,8 +51,14 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       id: 'READ-001',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: 'the single read returns is_kept, the three independent flags and tags, agreeing with the list row',
-      accepts: ['flags as 0/1, booleans or null (not set)', 'the record bare or inside an envelope', 'tags in any order'],
+      title: "the single read returns the list row's fields, is_kept, the three independent flags and tags, agreeing with the list row",
+      accepts: [
+        'flags as 0/1, booleans or null (not set)',
+        'the record bare or inside an envelope',
+        'tags in any order',
+        'ids as numbers or strings',
+        'fields beyond the list row',
+      ],
     },
     async (t) => {
       const rows = await sample(t);
@@ -59,6 +67,11 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       rows.forEach((row, i) => {
         const record = records[i]!;
         const what = `GET /artifact.php?id=${idOf(row.id)}`;
+        for (const name of ROW_FIELDS) {
+          ensure('C2.1', record[name] !== undefined, `${what}: the record must carry ${name}, as the list row does; it has no ${name}`);
+          if (row[name] !== undefined && row[name] !== null)
+            ensure('C2.1', String(record[name]) === String(row[name]), `${what}: ${name} is ${asJson(record[name])}, its list row shows ${asJson(row[name])}`);
+        }
         for (const name of FLAGS) {
           const value = itemFlag(record[name]);
           ensure('C4.14', value !== undefined, `${what}: the record must carry ${name} as a flag; it carries ${asJson(record[name])}`);
