@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +72,9 @@ export class SuiteRunner {
           passWithNoTests: true,
           // Transformed modules kept on disk between runs (keyed by content): a run starts faster the second
           // time. Not for a kept thread, whose runs load the area files under a new query each time.
-          ...(keptThread ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: userCacheDir('conform-module-cache') } }),
+          // One directory per install: vitest empties a cache made under another lockfile, which would pull
+          // modules from under a run of another install sharing the directory.
+          ...(keptThread ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: userCacheDir(`conform-module-cache-${installId}`) } }),
         },
         { cacheDir: userCacheDir('conform-vite-cache'), logLevel: 'silent', clearScreen: false },
       ),
@@ -106,6 +109,8 @@ export class SuiteRunner {
     await this.keptThread?.end();
   }
 }
+
+const installId = createHash('sha1').update(packageRoot).digest('hex').slice(0, 12);
 
 /** A cache directory of this user's own (a shared temporary directory may hold another user's, not writable). */
 const userCacheDir = (name: string): string => join(tmpdir(), `${name}-${process.getuid?.() ?? 'user'}`);
