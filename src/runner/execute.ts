@@ -110,6 +110,9 @@ export async function execute(
   const ids = checkIds(modules);
   const left = budget ? budgetLeftOut(modules, ids.deselected, plan) : [];
   const checks = [...checkResults(modules), ...left].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  // A suite module that failed to load leaves no check either: that is no verdict, not a selection to fix.
+  const loadError = checks.length === 0 ? modules.flatMap((m) => m.errors())[0] : undefined;
+  if (loadError) throw new Error(`the checks could not be loaded: ${loadError.message}`);
   if (checks.length === 0 && unhandled.length === 0 && !hooks.interrupted?.()) {
     throw new UsageError(`the selection (--only ${plan.only.join(',') || '-'} --skip ${plan.skip.join(',') || '-'}) matches no check; see conform --list`);
   }
