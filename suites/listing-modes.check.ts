@@ -64,12 +64,14 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const item = t.need(rows[0], 'the collection is empty, so no mode lists a row');
       const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
       const title = String(item.Title ?? '');
+      // Each search also carries a second parameter, so that one request judges the combinations as well
+      // (a search beside a filter, a tag on a numbered page, two filters, a filter while paging by cursor).
       const searches: Record<string, unknown>[] = [
-        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))) },
-        ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]) }] : []),
-        { kept: true },
-        { physical: false },
-        { type_id: item.type_id },
+        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [item.type_id] },
+        ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]), page: 1 }] : []),
+        { kept: true, secondary_collection: false },
+        { physical: false, digital: true },
+        { cursor: null, type_id: item.type_id },
       ];
       const modes: Record<string, unknown>[] = [
         { page: 2, per_page: SMALL_PAGE },

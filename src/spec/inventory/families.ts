@@ -40,9 +40,17 @@ export const ROW_MODES_SENT = [
   'tag',
   'the kept filter',
   'the physical filter',
+  'the digital filter',
+  'the secondary_collection filter',
   'type_id with one id',
+  'type_id with a list of ids',
   'fields "collection"',
   'include uses_summary',
+  'fields with include',
+  'several filters together',
+  'cursor with a filter',
+  'query with a filter',
+  'page with tag',
 ] as const satisfies readonly ListMode[];
 const ROW_MODE_PROVEN: Readonly<Partial<Record<ListMode, readonly string[]>>> = { page: ['type'], 'include uses_summary': ['is_digital'] };
 
