@@ -69,9 +69,12 @@ const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModification
 
 /**
  * Witnesses of KEPT-002, chosen by the data: full records (single reads) of the first items, from
- * which a few are picked that together hold a non-blank value in every field any of them shows.
- * A toggle that resets a field (to 0, null, an empty list) then changes some witness visibly.
+ * which a few are picked that together hold a non-blank value in every field any of them shows, and
+ * each independent flag both set and not set. A toggle that resets a field (to 0, null, an empty list)
+ * or sets a flag then changes some witness visibly.
  */
+const INDEPENDENT_FLAGS = ['is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
+
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
@@ -90,13 +93,16 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
     const batch = sample.slice(records.length, records.length + RECORD_BATCH);
     records.push(...(await Promise.all(batch.map(async (id) => ({ id, record: await t.discover.record(id) })))));
   }
-  const uncovered = new Set(records.flatMap(shown));
+  // An independent flag is witnessed set and not set where the records read show both: a toggle that sets
+  // it shows only on an item without it, one that clears it only on an item with it.
+  const traits = (r: Read) => [...shown(r), ...INDEPENDENT_FLAGS.filter((f) => f in r.record).map((f) => `${f}=${isSet(r.record[f]) ? 1 : 0}`)];
+  const uncovered = new Set(records.flatMap(traits));
   const chosen: typeof records = [];
   while (uncovered.size > 0 && !(t.target.lean && chosen.length >= LEAN_WITNESSES)) {
-    const gain = (r: Read) => shown(r).filter((f) => uncovered.has(f)).length;
+    const gain = (r: Read) => traits(r).filter((f) => uncovered.has(f)).length;
     const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
     chosen.push(best);
-    for (const f of shown(best)) uncovered.delete(f);
+    for (const f of traits(best)) uncovered.delete(f);
   }
   return chosen.length > 0 ? chosen : [records[0]!];
 }

@@ -217,7 +217,9 @@ describe('user scoping (§4 rule 1, §5)', () => {
       if (other.rows.length === 0) t.skip('the second user has no items');
       const foreign = new Set(other.rows.map((r) => `${idOf(r.id)}\u0000${asText(r.Title)}`));
       const leaked = own.rows.filter((r) => foreign.has(`${idOf(r.id)}\u0000${asText(r.Title)}`));
-      ensure('C5.2', leaked.length === 0, `the first user's list holds ${leaked.length} of the second user's items (e.g. id ${asText(leaked[0]?.id)})`);
+      // The evidence is the first user's page that listed the first leaked item.
+      const page = own.pages.find((p) => p.rows.includes(leaked[0]!))?.exchange;
+      ensure('C5.2', leaked.length === 0, `the first user's list holds ${leaked.length} of the second user's items (e.g. id ${asText(leaked[0]?.id)})`, page);
     },
   );
 

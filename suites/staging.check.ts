@@ -115,7 +115,8 @@ describe('staging subset (§2, §4, §9)', () => {
     async (t) => {
       // The whole collection comes from the run's shared cursor walk (200 a page).
       const { pages: walk } = await t.discover.collection();
-      const byTitle = await t.api.list({ per_page: MAX_ROWS_PER_PAGE });
+      // Page 1 named: the same rows judge the numbered-page mode too.
+      const byTitle = await t.api.list({ per_page: MAX_ROWS_PER_PAGE, page: 1 });
       const plain = await t.api.list();
       const pages: { rows: Row[]; exchange: Exchange }[] = [
         ...walk,
@@ -132,9 +133,15 @@ describe('staging subset (§2, §4, §9)', () => {
       // A search's rows carry the item's own tags, as the walk shows them (§2: the owner's labels; §4 Staging: rows carry tags).
       const tagged = (await t.discover.itemsWithTags()).find((r) => typeof r.Title === 'string' && r.Title.trim() !== '');
       if (tagged) {
-        const body = { query: tagged.Title, per_page: MAX_ROWS_PER_PAGE };
+        // The search also names one of the item's tags, which keeps it listed: its rows judge both modes.
+        const body = { query: tagged.Title, tag: String((tagged.tags as unknown[])[0]), per_page: MAX_ROWS_PER_PAGE };
         const searched = await t.api.list(body);
-        const found = okRows('C2.8', searched, `POST /artifacts.php ${JSON.stringify(body)}`).find((r) => idOf(r.id) === idOf(tagged.id));
+        const rows = okRows('C2.8', searched, `POST /artifacts.php ${JSON.stringify(body)}`);
+        for (const row of rows) {
+          const problem = rowProblem(row);
+          ensure('C2.8', problem === undefined, `POST /artifacts.php ${JSON.stringify(body)}: ${problem}`, searched);
+        }
+        const found = rows.find((r) => idOf(r.id) === idOf(tagged.id));
         ensure(
           'C2.8',
           found === undefined || sameUnordered(found.tags, tagged.tags),

@@ -83,6 +83,9 @@ const STAGING_ROW_MODES: readonly { mode: StagingRowMember['mode']; check: strin
   { mode: 'GET without a body', check: 'STAGE-001', fields: STAGING_ROW_FIELDS },
   { mode: 'per_page', check: 'STAGE-001', fields: STAGING_ROW_FIELDS },
   { mode: 'tag', check: 'FILT-003', fields: ['tags'] },
+  { mode: 'page', check: 'STAGE-001', fields: STAGING_ROW_FIELDS },
+  { mode: 'query', check: 'STAGE-001', fields: STAGING_ROW_FIELDS },
+  { mode: 'tag', check: 'STAGE-001', fields: ['id', 'Title'] },
 ];
 
 /** §2 and §4 Staging × the staging list modes: staging rows of one mode lack one of their three fields. */

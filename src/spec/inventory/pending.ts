@@ -10,10 +10,6 @@ const SCOPE_UNSENT =
 const SCOPE_DRAWN = "SCOPE-007 sends this shape with the other user's values in some draws; no mutant leaks under this shape alone";
 const scopeEndpoint = (mutant: string) =>
   `SCOPE-007 sends this shape in some draws; ${mutant} leaks under every request of the endpoint, so no mutant leaks under this shape alone`;
-const STAGING_ROW_MODE =
-  'STAGE-001 inspects staging rows of the cursor walk, per_page 200 and the plain list only, not of this mode; no check names this field missing here, no mutant drops it here alone';
-const STAGING_ID_MODE =
-  'STAGE-001 does not list this mode; a mutant dropping id here alone fails FILT-002, FILT-003 or PAGE-007 only by a side effect (an item not found, items counted twice), whose message does not name the missing field, so none is tied';
 const TOGGLE_SUMMARY =
   'KEPT-002 compares the single record around each toggle, which does not carry the uses summary (only list rows with include do); no check compares it around a toggle, no mutant changes it';
 const ACQ_SENT_NULL =
@@ -92,14 +88,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C4.4 has_more false when no further item matches the filters': blind(NEW, 'blind1-has-more-unfiltered-cursor'),
   'C4.11 a bad filter beside good ones: 400 with errors': NEW,
   'C4.13 default page size 50 on staging': NEW,
-  'C2.8 id in staging rows under page': STAGING_ID_MODE,
-  'C2.8 Title in staging rows under page': STAGING_ROW_MODE,
-  'C2.8 tags in staging rows under page': STAGING_ROW_MODE,
-  'C2.8 id in staging rows under query': STAGING_ID_MODE,
-  'C2.8 Title in staging rows under query': STAGING_ROW_MODE,
-  'C2.8 tags in staging rows under query': STAGING_ROW_MODE,
-  'C2.8 id in staging rows under tag': STAGING_ID_MODE,
-  'C2.8 Title in staging rows under tag': STAGING_ROW_MODE,
   'C4.15 without a parameter every use is listed': NEW,
   'C4.15 artifact_id is honoured beside player_id': NEW,
   'C2.9 players and participants under artifact_id': NEW,
