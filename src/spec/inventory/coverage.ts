@@ -80,7 +80,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C2.11 player name': [['PLAY-001'], ['players-without-name']],
   'C2.11 player FirstName': [['PLAY-001'], ['players-without-FirstName']],
   'C2.11 player LastName': [['PLAY-001'], ['players-without-LastName']],
-  'C2.11 player birth_year': [['PLAY-001'], ['players-without-birth-year']],
+  'C2.11 player birth_year': [['PLAY-001'], ['players-without-birth-year', 'blind4-players-birth-year-age']],
   "C2.11 the household is the key's own": [['PLAY-002'], ['players-other-household-mixed-in']],
   'C2.11 every participant of a use is a household player': [['PLAY-003'], ['uses-stranger-participant', 'uses-stranger-among-participants']],
   'C2.13 explicit declines counted per item': [
