@@ -18,7 +18,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C1.3 PUT, PATCH and DELETE on any endpoint: 403': [['WRITE-001'], ['write-put-item-accepted', 'write-delete-404-before-permission']],
   'C1.3 POST to a read-only endpoint: 403': [['WRITE-002'], ['write-post-uses-created', 'write-post-types-405']],
   'C1.3 a refused write changes nothing': [['WRITE-001'], ['write-refused-but-applied']],
-  'C1.3 user enumeration reveals no user': [['ENUM-001'], ['enum-users-listed', 'enum-users-listed-past-catch-all']],
+  'C1.3 user enumeration reveals no user': [['ENUM-001'], ['enum-users-listed', 'enum-users-listed-past-catch-all', 'blind4-users-trailing-slash']],
   'C1.3 user enumeration, where the path exists: 403': [['ENUM-002'], ['enum-users-405']],
   'C1.4 a JSON catalog at /api-docs?format=json': [['CAT-001'], ['catalog-not-json', 'catalog-html-page']],
   'C1.5 is_in_secondary_collection untouched by the toggle': [['KEPT-002'], ['kept-keep-clears-secondary', 'kept-clears-secondary']],
