@@ -185,7 +185,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.18',
     section: '§4',
     statement: 'Proposals cover kept and secondary items by default; include_other=1 adds the rest.',
-    checks: ['PROP-001', 'PROP-002', 'PROP-003', 'PROP-004', 'PROP-005', 'PROP-006'],
+    checks: ['PROP-001', 'PROP-002', 'PROP-003', 'PROP-004', 'PROP-005', 'PROP-006', 'UPCOMING-005'],
   },
   {
     id: 'C4.19',

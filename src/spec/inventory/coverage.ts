@@ -105,6 +105,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C3.2 the get-rid-of setting': [['KEPT-002'], ['kept-keep-resets-get-rid-of', 'kept-unkeep-marks-get-rid-of']],
   'C3.3 no other item changes': [['KEPT-005'], ['kept-toggles-neighbour', 'blind3-toggle-same-title']],
   'C3.4 upcoming interactions follow the new value': [['UPCOMING-005'], ['blind1-upcoming-cached']],
+  'C3.4 the proposals default coverage follows the new value': [['UPCOMING-005'], ['blind4-proposals-kept-stale']],
   'C3.4 list rows show the new value': [['KEPT-004'], ['kept-list-cached']],
   'C3.4 the kept filter follows the new value': [['KEPT-004'], ['kept-filter-cached']],
   'C3.4 single reads show the new value': [['KEPT-006'], ['kept-read-cache']],
