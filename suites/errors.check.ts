@@ -171,7 +171,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -185,10 +185,16 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const { rows } = await t.discover.collection();
       const numericTypes = typeIdsAreNumeric(rows);
       const bodies: Record<string, unknown>[] = [
-        // A list holding a boolean is no true or false either.
-        ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [{ [f]: 'maybe' }, { [f]: 7 }, { [f]: { on: true } }, { [f]: [true] }]),
+        // A list holding a boolean is no true or false either. The objects go in cursor mode (cursor null): rule 4
+        // holds whichever way the list pages.
+        ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [
+          { [f]: 'maybe' },
+          { [f]: 7 },
+          { [f]: { on: true }, cursor: null },
+          { [f]: [true] },
+        ]),
         { type_id: true },
-        { type_id: { id: 1 } },
+        { type_id: { id: 1 }, cursor: null },
         // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).
         ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'] }] : []),
       ];

@@ -129,8 +129,8 @@ function commonTitleWord(rows: readonly Row[]): string | undefined {
   return fitting.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
 }
 
-/** Two flag filters sent together: an item must satisfy both (§4: each is a filter), in page mode. */
-const TWO_FLAGS: Filters = { kept: true, physical: false };
+/** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
+const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** The page size without per_page (§4 table, §8). */
 const DEFAULT_PAGE = 50;
 
@@ -394,7 +394,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: two flags in page mode, a search with a type filter, a search read by page and by small cursor pages, and a search without per_page in pages of 50',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, and a search without per_page in pages of 50',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -406,25 +406,26 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const { rows, direction } = await t.discover.collection();
       const word = t.need(commonTitleWord(rows), 'no word is shared by two titles, so no search is known to have several answers');
       const ids = (list: readonly Row[]) => list.map((r) => idOf(r.id) ?? '?');
-      // Two flags in page mode, one page with room for every fitting item: exactly those, by title, and the last page (§4 rule 2).
-      const fitting = rows.filter((row) => satisfies(row, TWO_FLAGS) !== 'no');
+      // Three flags in page mode, one page with room for every fitting item: exactly those (not only those among the
+      // first titles), by title, and the last page (§4 rule 2).
+      const fitting = rows.filter((row) => satisfies(row, PAGE_FLAGS) !== 'no');
       if (fitting.length < MAX_ROWS_PER_PAGE) {
-        const body = { ...TWO_FLAGS, per_page: fitting.length + 1, page: 1 };
+        const body = { ...PAGE_FLAGS, per_page: fitting.length + 1, page: 1 };
         const page = await fetchPage(t.api, body);
         const label = `POST /artifacts.php ${JSON.stringify(body)}`;
-        const wrong = page.rows.find((row) => satisfies(row, TWO_FLAGS) === 'no');
+        const wrong = page.rows.find((row) => satisfies(row, PAGE_FLAGS) === 'no');
         ensure(
           'C4.8',
           !wrong,
-          `${label} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy both filters (§4: each one filters)`,
+          `${label} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy every filter (§4: each one filters)`,
           page.exchange,
         );
         const got = new Set(ids(page.rows));
-        const missing = fitting.filter((row) => satisfies(row, TWO_FLAGS) === 'yes' && !got.has(idOf(row.id) ?? '?'));
+        const missing = fitting.filter((row) => satisfies(row, PAGE_FLAGS) === 'yes' && !got.has(idOf(row.id) ?? '?'));
         ensure(
           'C4.8',
           missing.length === 0,
-          `${label} left out ${missing.length} item(s) that satisfy both filters, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`,
+          `${label} left out ${missing.length} item(s) that satisfy every filter, e.g. ${missing[0] ? describeRow(missing[0]) : ''}`,
           page.exchange,
         );
         ensure(
@@ -460,6 +461,12 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       if (search.complete) {
         const plain = await fetchPage(t.api, { query: word });
         const expected = Math.min(DEFAULT_PAGE, found.length);
+        ensure(
+          'C4.4',
+          found.length <= DEFAULT_PAGE || plain.hasMore !== false,
+          `query ${JSON.stringify(word)} finds ${found.length} items, more than the default page of ${DEFAULT_PAGE}, yet page 1 says has_more false (§4 rule 2: it says whether another page exists)`,
+          plain.exchange,
+        );
         ensure(
           'C4.3',
           plain.rows.length === expected,
@@ -497,7 +504,18 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         `query ${JSON.stringify(word)} found ${found.length} item(s), too few to page through`,
       );
       const size = found.length - 1;
-      const second = await fetchPage(t.api, { query: word, per_page: size, page: 2 });
+      // Page 1 at that size is followed by the one row left (§4 rule 2), where page 1 of 50 did not show it already.
+      const [first, second] = await Promise.all([
+        found.length <= DEFAULT_PAGE ? fetchPage(t.api, { query: word, per_page: size, page: 1 }) : undefined,
+        fetchPage(t.api, { query: word, per_page: size, page: 2 }),
+      ]);
+      if (first)
+        ensure(
+          'C4.4',
+          first.hasMore !== false,
+          `query ${JSON.stringify(word)} finds ${found.length} items, so page 1 at ${size} a page is followed by one more, yet it says has_more false (§4 rule 2)`,
+          first.exchange,
+        );
       const stray = second.rows.find((r) => !foundIds.includes(idOf(r.id) ?? '?'));
       ensure(
         'C4.5',

@@ -138,6 +138,14 @@ const USER_SEARCH: { method: Method; path: string; query: Record<string, string 
   userId: undefined,
 };
 
+/** The listing path with a trailing slash: a router may serve it as /users.php while a refusal compares the exact path. */
+const USERS_WITH_SLASH: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
+  method: 'GET',
+  path: '/users.php/',
+  query: {},
+  userId: undefined,
+};
+
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
   const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
@@ -152,7 +160,12 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
     query: { id: userId } as Record<string, string | number>,
     userId,
   }));
-  const probes = [...listings, ...byId, ...(withSearch ? [USER_SEARCH] : [])];
+  // ENUM-001 asks /user.php by id only: ENUM-002 refuses its listing (any status but 403 where it is served).
+  const probes = [
+    ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
+    ...byId,
+    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH] : []),
+  ];
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
     t.api.probe('GET', NO_SUCH_PATH, { query: { all: 1 } }),
@@ -201,13 +214,14 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§5'],
       keptBlind: true,
-      title: 'no attempt at user enumeration lists users or other user data, also a user search sent as a POST',
+      title: 'no attempt at user enumeration lists users or other user data, also a user search sent as a POST and the listing path with a trailing slash',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
         "the /api/… path is probed only under a base URL at a host's root",
         "/user.php asked for the second user's ids (from its household's represents_user_id): any answer without that user's record",
         'a POST /users.php (a user search) answered with any status, as long as it lists no users',
+        'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
       ],
     },
     async (t) => {

@@ -1,4 +1,18 @@
-import { describe, badRequestWithErrors, check, ensure, idOf, okRows, together, typeIdsAreNumeric, type Exchange, type Row } from '../src/harness/index.ts';
+import {
+  describe,
+  badRequestWithErrors,
+  check,
+  ensure,
+  ensureNo5xx,
+  idOf,
+  is4xx,
+  MAX_ROWS_PER_PAGE,
+  okRows,
+  together,
+  typeIdsAreNumeric,
+  type Exchange,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** The fields every list row carries (§4 rule 3). */
 const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
@@ -33,19 +47,36 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§4', '§7'],
       keptBlind: true,
-      title: 'a type_id list with one invalid entry after valid ones answers 400 with an errors list',
+      title:
+        'a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0 is refused or lists only items of that type',
       requires: ['list-filters'],
-      accepts: ['error entries of any shape', 'string type ids: then a word is no invalid type_id'],
+      accepts: [
+        'error entries of any shape',
+        'string type ids: then a word is no invalid type_id',
+        'type_id 0 (an id no type may have): refused with any 4xx, or a page holding only items whose type_id is 0 (none, where no type has it)',
+      ],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
       const valid = [...new Set(rows.map((r) => r.type_id).filter((id) => id !== undefined && id !== null))].slice(0, 2);
       const first = t.need(valid[0], 'no row carries a type_id, so there is no valid entry to put before the invalid one');
       // Wrong kinds no reading of a type id could accept, each after valid ids (and a word, where ids are numbers).
-      const bad: unknown[] = [true, { id: 1 }, ...(typeIdsAreNumeric(rows) ? ['board-game'] : [])];
+      // null is no id either (§4 table: one id or a list of ids).
+      const bad: unknown[] = [null, { id: 1 }, ...(typeIdsAreNumeric(rows) ? ['board-game'] : [])];
       const bodies = bad.map((entry, i) => ({ type_id: i % 2 === 0 ? [first, entry] : [...valid, entry] }));
-      const answers = await together(bodies.map((body) => t.api.list(body)));
+      const [zero, ...answers] = await together([t.api.list({ type_id: 0 }), ...bodies.map((body) => t.api.list(body))]);
       for (const [i, body] of bodies.entries()) badRequestWithErrors('C4.11', answers[i]!(), `POST /artifacts.php ${JSON.stringify(body)}`);
+      // type_id 0: an id of no type (then invalid, or matching nothing) or of one type; never no filter at all (§4 table: type_id filters).
+      const zeroAnswer = zero!();
+      ensureNo5xx('C7.2', zeroAnswer, 'POST /artifacts.php {"type_id":0}');
+      if (is4xx(zeroAnswer)) return;
+      const other = okRows('C4.8', zeroAnswer, 'POST /artifacts.php {"type_id":0}').find((r) => String(r.type_id) !== '0');
+      ensure(
+        'C4.8',
+        other === undefined,
+        `POST /artifacts.php {"type_id":0} listed item ${String(idOf(other?.id))} of type_id ${JSON.stringify(other?.type_id)}: a type filter lists only items of the type asked for`,
+        zeroAnswer,
+      );
     },
   );
 
@@ -55,7 +86,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on cursor pages what fields and include add',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: ['flags as 0/1, booleans or null; extra fields in any mode'],
     },
@@ -74,19 +105,28 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         { cursor: null, type_id: item.type_id },
       ];
       const modes: Record<string, unknown>[] = [
-        { page: 2, per_page: SMALL_PAGE },
+        // A later page carries what fields adds as page 1 does (§4 table: to each row).
+        { page: 2, per_page: SMALL_PAGE, fields: 'collection' },
         // Cursor pages also carry what fields and include add (§4 table: to each row, whatever the paging).
         { cursor: null, per_page: SMALL_PAGE, fields: 'collection', include: ['uses_summary'] },
         // A lean (budgeted) run leaves out the searches and filters: the paging modes and projections remain.
         ...(t.target.lean ? [] : searches),
-        { fields: 'collection' },
-        { include: ['uses_summary'] },
       ];
-      const [plain, empty, ...answers] = await together([t.discover.list(undefined), t.discover.list({}), ...modes.map((body) => t.api.list(body))]);
+      // fields and include each on their own: the bodies the optional-field checks read (shared reads of the run).
+      const shared: Record<string, unknown>[] = [
+        { per_page: MAX_ROWS_PER_PAGE, fields: 'collection' },
+        { per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] },
+      ];
+      const [plain, empty, ...answers] = await together([
+        t.discover.list(undefined),
+        t.discover.list({}),
+        ...modes.map((body) => t.api.list(body)),
+        ...shared.map((body) => t.discover.list(body)),
+      ]);
       const judged: { what: string; ex: () => Exchange; body?: Record<string, unknown> }[] = [
         { what: 'GET /artifacts.php', ex: plain! },
         { what: 'POST /artifacts.php {}', ex: empty! },
-        ...modes.map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
+        ...[...modes, ...shared].map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
       ];
       // The second cursor page, where the first small one has a next cursor.
       const cursorPage = judged.find((j) => j.what.includes('"cursor":null'))!.ex();

@@ -4,6 +4,24 @@ import { describe, check, ensure, idOf, isObject, okRows, participantIdsOf, play
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year'];
 const NAME_FIELDS = ['FirstName', 'LastName'] as const;
 
+/** The earliest year of birth read as plausible for a living household member. */
+const EARLIEST_BIRTH_YEAR = 1850;
+
+/**
+ * Why a birth_year value is no year of birth (§2), or undefined. Unset (null, empty) passes; so does any
+ * value that is not a number at all (its type is not shown). A number, or a numeric string (a date's leading
+ * year counted), must be a whole year between EARLIEST_BIRTH_YEAR and this year: an age such as 35 is not one.
+ */
+function notABirthYear(value: unknown): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const text =
+    typeof value === 'number' ? String(value) : typeof value === 'string' ? (/^\s*(-?\d+(?:\.\d+)?)(?:-\d{1,2}-\d{1,2}.*)?\s*$/.exec(value)?.[1] ?? '') : '';
+  if (text === '') return undefined;
+  const year = Number(text);
+  const now = new Date().getUTCFullYear();
+  return Number.isInteger(year) && year >= EARLIEST_BIRTH_YEAR && year <= now ? undefined : `not a year of birth between ${EARLIEST_BIRTH_YEAR} and ${now}`;
+}
+
 describe('players (§2 Player, §4 GET /players.php)', () => {
   check(
     {
@@ -11,13 +29,14 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       level: 'MUST',
       sections: ['§2'],
       keptBlind: true,
-      title: 'every player carries id, name, FirstName, LastName and birth_year (represents_user_id where set)',
+      title: 'every player carries id, name, FirstName, LastName and birth_year (represents_user_id where set); a birth_year that is set is a year',
       requires: ['players'],
       accepts: [
         'any envelope or a bare list',
         'any value of each field (types are not shown), ids as numbers or strings',
         'fields the spec does not list',
         'represents_user_id null or left out when the player is no user',
+        `birth_year null or empty (not set), a year as a number or a numeric string, or a date beginning with the year (${EARLIEST_BIRTH_YEAR} to this year); a value that is no number at all is not judged`,
       ],
     },
     async (t) => {
@@ -28,6 +47,13 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
         const absent = FIELDS.filter((f) => !(f in player));
         ensure('C2.11', absent.length === 0, `player ${asText(player.id)} lacks ${absent.join(', ')}`, ex);
         ensure('C2.11', idOf(player.id) !== undefined, `a player's id is ${asJson(player.id)}`, ex);
+        const wrongYear = notABirthYear(player.birth_year);
+        ensure(
+          'C2.11',
+          wrongYear === undefined,
+          `player ${asText(player.id)} has birth_year ${asJson(player.birth_year)}, ${wrongYear} (§2: it is the year of birth)`,
+          ex,
+        );
       }
     },
   );

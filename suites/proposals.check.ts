@@ -145,7 +145,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-003',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: 'each sort key orders the rows in both directions; the default is explicit_declines descending, also when that sort is named without a direction',
+      title:
+        'each sort key orders the rows in both directions without changing any count; the default is explicit_declines descending, also when that sort is named without a direction',
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
@@ -153,7 +154,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ],
     },
     async (t) => {
-      const { fields } = await discover(t);
+      const { fields, all } = await discover(t);
+      const whole = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       const key = { explicit_declines: fields.declines, chose_something_else: fields.elsewhere, item_name: fields.name } as const;
       const ordered = (rows: Row[], field: string, dir: 'asc' | 'desc'): boolean => {
         if (field === fields.name) {
@@ -190,6 +192,18 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         // Directions other than desc are not shown (§4): an implementation may refuse asc, or ignore it.
         if (direction === 'asc' && is4xx(exchange)) return;
         const rows = okRows('C4.19', exchange, label);
+        // A sort only orders the rows (§4): each item keeps the counts the unsorted answer gives it (§2).
+        const recounted = rows.find((r) => {
+          const same = whole.get(itemRefOf(r[fields.item]));
+          return same !== undefined && [fields.declines, fields.elsewhere].some((f) => Number(r[f]) !== Number(same[f]));
+        });
+        const unsorted = whole.get(itemRefOf(recounted?.[fields.item]));
+        ensure(
+          'C2.13',
+          !recounted,
+          `${label}: item ${asText(recounted?.[fields.item])} counts ${Number(recounted?.[fields.declines])} explicit declines and ${Number(recounted?.[fields.elsewhere])} chose-something-else, but ${Number(unsorted?.[fields.declines])} and ${Number(unsorted?.[fields.elsewhere])} with include_other=1 and no sort: a sort only orders the rows`,
+          exchange,
+        );
         if (direction === 'asc' && ordered(rows, field, 'desc') && !ordered(rows, field, 'asc')) {
           const desc = answers[queries.findIndex((q) => q.sort === sort && q.direction === 'desc')]!;
           if (is2xx(desc) && sameRows(rows, rowsOf(desc.response.json) ?? [], fields)) return;

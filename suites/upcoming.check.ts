@@ -10,6 +10,7 @@ import {
   itemRefOf,
   okRows,
   readKept,
+  rowsOf,
   shapeOf,
   useDateFieldOf,
   type CheckContext,
@@ -197,22 +198,37 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       id: 'UPCOMING-005',
       level: 'MUST',
       sections: ['§2', '§3', '§4'],
-      title: 'an item listed in the upcoming interactions leaves them once it is no longer kept',
+      title:
+        'an item listed in the upcoming interactions leaves them once it is no longer kept, and leaves the default proposal outcomes too unless it is in the secondary collection',
       toggles: true,
       lane: 'own-items',
-      accepts: ['any 2xx for the toggle, with any body', 'the item named under any field, as an id or a nested item'],
+      accepts: [
+        'any 2xx for the toggle, with any body',
+        'the item named under any field, as an id or a nested item',
+        'proposal outcomes judged only for an item with outcome rows (include_other=1) outside the secondary collection',
+      ],
     },
     async (t) => {
       // The run's read of the list, made before any toggle, names the items listed; one of this check's own.
-      const { rows, itemField } = await upcoming(t);
-      const mine = new Set((await t.discover.toggleRows()).map((r) => idOf(r.id)));
-      const id = t.need(
-        rows.map((r) => itemRefOf(r[itemField])).find((ref) => ref !== undefined && mine.has(ref)),
-        "no item of this check's share of the collection is listed in the upcoming interactions",
-      );
+      const [{ rows, itemField }, share, wide, { ids }] = await Promise.all([
+        upcoming(t),
+        t.discover.toggleRows(),
+        t.discover.shared('GET /proposals.php?include_other=1'),
+        t.discover.collection(),
+      ]);
+      const mine = new Map(share.map((r) => [idOf(r.id), r]));
+      const listed = rows.map((r) => itemRefOf(r[itemField])).filter((ref): ref is string => ref !== undefined && mine.has(ref));
+      // Outcome rows (their field names are not shown, §2) name their item in a field found by what it holds.
+      const outcomes = is2xx(wide) ? (rowsOf(wide.response.json) ?? []) : [];
+      const outcomeField = itemFieldOf(outcomes, new Set(ids));
+      const proposed = new Set(outcomeField === undefined ? [] : outcomes.map((r) => itemRefOf(r[outcomeField])));
+      // Preferably an item that has outcome rows and is outside the secondary collection: unkept, the default
+      // proposal outcomes no longer cover it (§4: by default only kept and secondary-collection items).
+      const judged = listed.find((ref) => proposed.has(ref) && itemFlag(mine.get(ref)!.is_in_secondary_collection) !== true);
+      const id = t.need(judged ?? listed[0], "no item of this check's share of the collection is listed in the upcoming interactions");
       const ex = await t.kept.set(id, 0);
       ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: 0} on item ${id}: expected success, got ${ex.response.status}`, ex);
-      const after = await t.api.upcoming();
+      const [after, byDefault] = await Promise.all([t.api.upcoming(), judged === undefined ? undefined : t.api.proposals({})]);
       const still = okRows('C4.23', after, 'GET /upcoming-interactions.php').some((r) => itemRefOf(r[itemField]) === id);
       ensure(
         'C2.15',
@@ -220,6 +236,15 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
         `after setting is_kept=0 on item ${id}, GET /upcoming-interactions.php still lists it (upcoming interactions are for kept items)`,
         after,
       );
+      if (byDefault && outcomeField !== undefined) {
+        const covered = okRows('C4.18', byDefault, 'GET /proposals.php').some((r) => itemRefOf(r[outcomeField]) === id);
+        ensure(
+          'C4.18',
+          !covered,
+          `after setting is_kept=0 on item ${id} (not in the secondary collection), GET /proposals.php still covers it: by default only kept and secondary-collection items are covered (§3: is_kept now equals 0)`,
+          byDefault,
+        );
+      }
     },
   );
 });

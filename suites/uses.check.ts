@@ -208,18 +208,18 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'player_id keeps exactly the uses the player took part in, each carrying players and participants as in §2',
+      title: "player_id keeps exactly the uses the player took part in (none for another household's player), each carrying players and participants as in §2",
       requires: ['uses-player-filter'],
-      accepts: ['any order of uses', 'ids as numbers or strings'],
+      accepts: ['any order of uses', 'ids as numbers or strings', 'a player_id of another household refused with any 4xx, or answered with no use'],
     },
     async (t) => {
       const [uses, household] = await Promise.all([allUses(t), t.discover.shared('GET /players.php')]);
       const tookPart = (use: Row): Set<string> => new Set([...playersOf(use), ...participantIdsOf(use)]);
       const counts = new Map<string, number>();
       for (const use of uses) for (const p of tookPart(use)) counts.set(p, (counts.get(p) ?? 0) + 1);
-      // The most frequent players (up to four, while their answers stay within a bounded number of
+      // The most frequent players (up to three, while their answers stay within a bounded number of
       // uses; at least one), and one player of the household who took part in nothing.
-      const byFrequency = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, 4);
+      const byFrequency = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, 3);
       let carried = 0;
       const frequent = byFrequency.filter((p, i) => (carried += counts.get(p)!) <= PLAYER_SAMPLE_USES || i === 0);
       const idle = is2xx(household)
@@ -227,6 +227,14 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         : undefined;
       const sample = idle === undefined ? frequent : [...frequent, idle];
       t.need(sample[0], 'no use names a player and the household lists none');
+      // A player of the second user's household (through the second key): not one of this household, so it took
+      // part in none of these uses, and player_id must keep none of them (§4), if it is not refused.
+      const own = new Set((is2xx(household) ? (rowsOf(household.response.json) ?? []) : []).map((p) => idOf(p.id)));
+      const theirs = t.target.keys.other === undefined ? undefined : await t.discover.shared('GET /players.php (second user)');
+      const foreign =
+        theirs && is2xx(theirs)
+          ? (rowsOf(theirs.response.json) ?? []).map((p) => idOf(p.id)).find((id) => id !== undefined && !own.has(id) && !counts.has(id))
+          : undefined;
       const key = useKey(uses);
       // player_id beside artifact_id (§4: each keeps only the uses it names): an item whose uses the most
       // frequent player took part in only some of, where the uses name their item in a field told apart.
@@ -239,10 +247,21 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
           uses.some((u) => itemOfUse(u) === item && tookPart(u).has(player)) &&
           uses.some((u) => itemOfUse(u) === item && !tookPart(u).has(player)),
       );
-      const [answers, combined] = await Promise.all([
+      const [answers, combined, stranger] = await Promise.all([
         Promise.all(sample.map((id) => t.api.uses({ player_id: id }))),
         mixedItem === undefined ? undefined : t.api.uses({ artifact_id: mixedItem, player_id: player }),
+        foreign === undefined ? undefined : t.api.uses({ player_id: foreign }),
       ]);
+      if (stranger && !is4xx(stranger)) {
+        const label = `GET /uses.php?player_id=${foreign} (a player of the second user's household)`;
+        const got = okRows('C4.15', stranger, label);
+        ensure(
+          'C4.15',
+          got.length === 0,
+          `${label} returned ${got.length} use(s), e.g. ${asText(got[0]?.id)}, though that player took part in none of this user's uses: player_id keeps only the uses the player took part in`,
+          stranger,
+        );
+      }
       if (combined) {
         const label = `GET /uses.php?artifact_id=${mixedItem}&player_id=${player}`;
         const got = okRows('C4.15', combined, label);

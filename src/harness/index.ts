@@ -12,7 +12,7 @@ export { together } from './together.ts';
 export { mulberry32 } from '../core/random.ts';
 export { endpoints, type Query } from '../http/api.ts';
 export type { Auth, Exchange, Method } from '../http/exchange.ts';
-export { readKept } from '../safety/kept.ts';
+export { keptIn, readKept } from '../safety/kept.ts';
 export * from '../spec/catalog.ts';
 export * from '../spec/lenient.ts';
 export { LIST_BODY_FIELDS, MAX_ROWS_PER_PAGE } from '../spec/limits.ts';

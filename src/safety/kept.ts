@@ -15,7 +15,11 @@ export async function readKept(
   id: string,
   user: KeyRef = 'primary',
 ): Promise<{ value: 0 | 1; exchange: Exchange; unset: boolean; servedId: unknown }> {
-  const exchange = await api.item(id, user);
+  return keptIn(await api.item(id, user), id, user);
+}
+
+/** The kept flag of item `id` in the answer to a single-item read (as readKept reads it), remembered as the check's last read. */
+export function keptIn(exchange: Exchange, id: string, user: KeyRef = 'primary'): { value: 0 | 1; exchange: Exchange; unset: boolean; servedId: unknown } {
   const { status, json } = exchange.response;
   const ok = status >= 200 && status < 300;
   const record = ok ? recordOf(json, id) : undefined;

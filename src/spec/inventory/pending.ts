@@ -26,7 +26,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C3.3 Acq sent beside id and is_kept is not applied': ACQ_SENT_NULL,
   'C3.3 a second id (another item of the same user) sent beside id and is_kept is not applied':
     "FRAME-001 sends the other user's item as its second id, never another item of the same user; no check sends this, no mutant applies it",
-  'C3.4 the proposals default coverage follows the new value': NEW,
   "C5.2 no other user's data from /artifacts.php under GET without a body": SCOPE_DRAWN,
   "C5.2 no other user's data from /artifacts.php under page": SCOPE_DRAWN,
   "C5.2 no other user's data from /artifacts.php under per_page": SCOPE_DRAWN,
