@@ -95,14 +95,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const item = t.need(rows[0], 'the collection is empty, so no mode lists a row');
       const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
       const title = String(item.Title ?? '');
-      // Each search also carries a second parameter, so that one request judges the combinations as well
-      // (a search beside a filter, a tag on a numbered page, two filters, a filter while paging by cursor).
+      // Each search also carries a second parameter, and fields or include, so that one request judges the
+      // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
+      // paging by cursor; what fields and include add, under each).
+      const summary = { include: ['uses_summary'] };
       const searches: Record<string, unknown>[] = [
-        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [item.type_id] },
-        ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]), page: 1 }] : []),
-        { kept: true, secondary_collection: false },
-        { physical: false, digital: true },
-        { cursor: null, type_id: item.type_id },
+        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [item.type_id], fields: 'collection', ...summary },
+        ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]), page: 1, fields: 'collection', ...summary }] : []),
+        { kept: true, secondary_collection: false, ...summary },
+        { physical: false, digital: true, fields: 'collection' },
+        { cursor: null, type_id: item.type_id, ...summary },
       ];
       const modes: Record<string, unknown>[] = [
         // A later page carries what fields adds as page 1 does (§4 table: to each row).

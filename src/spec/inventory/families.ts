@@ -282,6 +282,17 @@ export const filterDirectionFamily: readonly FilterDirectionMember[] = [
   .filter((m) => !DIRECTION_PROVEN.includes(m.key));
 
 /** Every member of every family. */
+export interface ProjectionModeMember extends FamilyMember {
+  param: 'fields' | 'include';
+  mode: 'cursor' | 'a filter' | 'query' | 'tag';
+}
+
+/** §2 and §4: what fields "collection" and include add, under the modes LIST-002 sends them in beside another parameter. */
+export const projectionModeFamily: readonly ProjectionModeMember[] = [
+  ...(['a filter', 'query', 'tag'] as const).map((mode) => ({ param: 'fields' as const, mode, key: `C2.4 fields "collection" is honoured under ${mode}` })),
+  ...(['cursor', 'a filter', 'query', 'tag'] as const).map((mode) => ({ param: 'include' as const, mode, key: `C2.6 include is honoured under ${mode}` })),
+].map((m) => ({ ...m, check: 'LIST-002', mutant: `${m.param}-ignored-under-${slug(m.mode)}` }));
+
 export const familyMembers: readonly FamilyMember[] = [
   ...rowModeFamily,
   ...toggleFieldFamily,
@@ -292,4 +303,5 @@ export const familyMembers: readonly FamilyMember[] = [
   ...authEndpointFamily,
   ...stagingRowFamily,
   ...filterDirectionFamily,
+  ...projectionModeFamily,
 ];
