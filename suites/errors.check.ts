@@ -187,11 +187,12 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const bodies: Record<string, unknown>[] = [
         // A list holding a boolean is no true or false either. The objects go in cursor mode (cursor null): rule 4
         // holds whichever way the list pages.
+        // The lists go beside a valid filter: one bad value is refused whatever else the body holds.
         ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [
           { [f]: 'maybe' },
           { [f]: 7 },
           { [f]: { on: true }, cursor: null },
-          { [f]: [true] },
+          { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true },
         ]),
         { type_id: true },
         { type_id: { id: 1 }, cursor: null },

@@ -151,6 +151,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C4.10 is_in_secondary_collection in every list row': [['FILT-004'], ['rows-without-is_in_secondary_collection']],
   'C4.10 tags in every list row': [['FILT-004'], ['rows-omit-empty-tags']],
   'C4.11 a flag filter that is not true or false: 400': [['ERR-004'], ['err-flag-word-accepted']],
+  'C4.11 a bad filter beside good ones: 400 with errors': [['ERR-004'], ['err-bad-flag-beside-good-filter-ignored']],
   'C4.11 a type_id that is not an id: 400': [['ERR-004'], ['err-type-word-accepted']],
   'C4.11 the 400 carries a non-empty errors list': [
     ['ERR-001', 'ERR-004'],

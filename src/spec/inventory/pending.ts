@@ -78,7 +78,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C4.8 secondary_collection is honoured beside a query': NEW,
   'C4.9 user_id in the list body is ignored beside a filter': NEW,
   'C4.4 has_more false when no further item matches the filters': blind(NEW, 'blind1-has-more-unfiltered-cursor'),
-  'C4.11 a bad filter beside good ones: 400 with errors': NEW,
   'C4.13 default page size 50 on staging': NEW,
   'C4.15 without a parameter every use is listed': NEW,
   'C4.15 artifact_id is honoured beside player_id': NEW,
