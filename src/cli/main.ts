@@ -1,14 +1,14 @@
 import { rmSync } from 'node:fs';
 import { prepareOutDir } from '../core/out-dir.ts';
 import { join } from 'node:path';
-import { describeRateLimit, ProgressReporter, renderAnnotations, renderJson, renderSummary, terminalStyle, writeReports } from '../../reporters/index.ts';
+import { describeRateLimit, ProgressReporter } from '../../reporters/progress.ts';
+import { terminalStyle } from '../../reporters/style.ts';
 import { commandLineSecrets, resolveRunConfig } from '../config/resolve.ts';
 import type { RunPlan } from '../config/plan.ts';
 import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
 import { keyFingerprints, readJournalFile, writeJournalHeader } from '../safety/journal.ts';
 import { NoVerdictError, PromptCancelled, UsageError } from '../core/errors.ts';
 import { listChecks } from './list.ts';
-import { printMatrix } from './matrix.ts';
 import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
 import { redactor } from '../core/redact.ts';
 import { execute, version } from '../runner/execute.ts';
@@ -39,7 +39,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       case 'serve':
         return await serve(args.values, out);
       case 'matrix':
-        return await printMatrix(out);
+        return await (await import('./matrix.ts')).printMatrix(out);
       case 'restore':
         return await restore(args.values, ctx);
       case 'diff':
@@ -135,6 +135,9 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
       out(
         `the catalog declares a rate limit of ${declared.requests} requests per ${declared.seconds} s (${declared.where}): pacing at ${(START_SHARE * declaredRps!).toPrecision(2)} requests/s\n`,
       );
+    // The report writers are needed only once the run ends: they load while it runs, off the start-up path.
+    const writers = import('../../reporters/index.ts');
+    writers.catch(() => undefined); // awaited after the run; a failed load is reported there, not as an unhandled rejection
     const stopping = new AbortController();
     const onSignal = interruptHandler({ journalPath, stopping, err, restore });
     process.on('SIGINT', onSignal);
@@ -156,6 +159,7 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
       void runner.close().catch(() => undefined);
     });
     for (const message of harnessErrors) err(`conform: harness error: ${message}\n`);
+    const { renderAnnotations, renderJson, renderSummary, writeReports } = await writers;
     const fileReporters = output.reportToStdout ? output.reporters.filter((r) => r !== 'json') : output.reporters;
     const written = writeReports(result, { outDir: output.outDir, reporters: fileReporters, env: io.env, redact: ctx.redact });
     if (output.reportToStdout) {
