@@ -3,7 +3,7 @@
  * describe, and what schema does it declare for an answer. Pure functions over parsed JSON apart from the
  * OpenAPI validator, so each can be unit-tested on a literal document.
  */
-import { Validator } from '@seriousme/openapi-schema-validator';
+import type { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { isObject } from './lenient.ts';
@@ -42,7 +42,9 @@ async function validateOnce(document: unknown): Promise<CatalogCheck> {
       ],
     };
   }
-  const validator = new Validator();
+  // Loaded when a catalog is first validated: only the catalog checks need it, not every run's start-up.
+  const { Validator: OpenApiValidator } = await import('@seriousme/openapi-schema-validator');
+  const validator = new OpenApiValidator();
   const result = await validator.validate(structuredClone(document) as Parameters<Validator['validate']>[0]);
   if (!result.valid) {
     const errors = Array.isArray(result.errors) ? result.errors.map(describeOpenApiError) : [String(result.errors)];
