@@ -202,7 +202,7 @@ export class Discovery {
   list(body?: Record<string, unknown>): Promise<Exchange> {
     if (currentCheck()?.toggles) return this.api.list(body);
     const key = body === undefined ? 'GET' : JSON.stringify(body);
-    this.noteUse(`POST /artifacts.php ${key}`);
+    this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
     return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
   }
 
