@@ -22,6 +22,11 @@ export interface BudgetEstimate {
   leanRequests?: number;
   /** The run's shared reads the check uses, whoever sends them (BudgetTable.sharedReadCosts prices each once). */
   shares?: string[];
+  /**
+   * Items it journaled (wrote through the kept toggle) in that lean run: the end-of-run sweep reads each once.
+   * When the table has these, a budget keeps back the sweep of the checks it chooses instead of RESTORE_RESERVE.
+   */
+  sweepReads?: number;
   /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
   kills: number;
   /**
@@ -66,6 +71,8 @@ export interface BudgetChoice {
   left: string[];
   estimatedFull: number;
   estimatedChosen: number;
+  /** Kept back from the checks' share for the end-of-run sweep (and restores of a check cut short). */
+  sweepReserve: number;
 }
 
 /** A check missing from the table (added since it was generated) is priced like the dearest known one. */
@@ -116,11 +123,15 @@ export function chooseWithin(
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
   const paid = new Set<string>();
   const readCosts = overhead.sharedReadCosts ?? {};
-  const cost = (e: BudgetEstimate) => leanCost(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
+  // With each check's sweep measured, a budget keeps back the sweep of the checks it chooses; otherwise a fixed reserve.
+  const sweepPerCheck = estimates.some((e) => e.sweepReads !== undefined);
+  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? (e.sweepReads ?? 0) : 0);
+  const cost = (e: BudgetEstimate) => leanCost(e) + sweepOf(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
   // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
   const price = (e: BudgetEstimate) => Math.max(1, cost(e));
   const preflight = Math.max(PREFLIGHT_REQUESTS, overhead.preflight ?? 0);
-  let spent = preflight + RESTORE_RESERVE + (overhead.sharedReads ?? 0);
+  let reserve = sweepPerCheck ? 0 : RESTORE_RESERVE;
+  let spent = preflight + reserve + (overhead.sharedReads ?? 0);
   const chosen = new Set<string>();
   const found = new Set<string>();
   const judged = new Set<string>();
@@ -138,6 +149,7 @@ export function chooseWithin(
       const best = fitting.sort(better)[0]!;
       chosen.add(best.id);
       spent += cost(best);
+      reserve += sweepOf(best);
       for (const k of best.shares ?? []) paid.add(k);
       for (const m of best.detects ?? []) found.add(m);
       if (best.level === 'MUST') for (const s of best.sections) judged.add(s);
@@ -152,7 +164,8 @@ export function chooseWithin(
     chosen: order([...chosen]),
     left: order(candidates.filter((e) => !chosen.has(e.id)).map((e) => e.id)),
     estimatedFull: preflight + candidates.reduce((sum, e) => sum + e.requests, 0),
-    estimatedChosen: spent - RESTORE_RESERVE,
+    estimatedChosen: spent - reserve,
+    sweepReserve: reserve,
   };
 }
 
@@ -213,7 +226,7 @@ export function planBudget(limit: number, only: readonly string[], skip: readonl
     .checks.map((e) => e.id)
     .filter((id) => matchesSelection(id, only, skip));
   const choice = chooseWithin(limit, ids, budgetTable().checks, { ...tableOverhead(), preflight: alreadySent });
-  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - RESTORE_RESERVE) };
+  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - choice.sweepReserve) };
 }
 
 /** Checks --only/--skip selected that the budget did not schedule, as unjudged results. */
