@@ -214,17 +214,17 @@ describe('choosing within a budget', () => {
       estimatedChosen: 3 + 11,
     });
     expect(chooseWithin(overhead + 10, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts }).chosen).toEqual(['S-1']);
-    // With each check's sweep measured, the fixed reserve gives way to the sweep of the chosen checks.
-    const swept = [
-      { ...sharing[0]!, sweepReads: 2 },
-      { ...sharing[1]!, sweepReads: 0 },
-    ];
-    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
+    // With each check's sweep measured: nothing kept back while no chosen check writes…
+    const readOnly = sharing.map((r) => ({ ...r, sweepReads: 0 }));
+    expect(chooseWithin(3 + 11, ['S-1', 'S-2'], readOnly, { sharedReadCosts: readCosts })).toMatchObject({ chosen: ['S-1', 'S-2'], sweepReserve: 0 });
+    // …and once one writes, its sweep, RESTORE_RESERVE at least.
+    const swept = [{ ...readOnly[0]!, sweepReads: 2 }, readOnly[1]!];
+    expect(chooseWithin(3 + 11 + RESTORE_RESERVE, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
       chosen: ['S-1', 'S-2'],
       estimatedChosen: 3 + 11,
-      sweepReserve: 2,
+      sweepReserve: RESTORE_RESERVE,
     });
-    expect(chooseWithin(3 + 11 + 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
+    expect(chooseWithin(3 + 11 + RESTORE_RESERVE - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
     // A pre-flight of five requests (a second user's key) leaves two fewer for the checks.
     expect(chooseWithin(overhead + 11, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts, preflight: 5 }).chosen).toEqual(['S-1']);
   });

@@ -55,7 +55,8 @@ export interface BudgetTable {
 
 /**
  * Kept back from the checks' share for restores (a toggling check cut short by the budget still reads,
- * writes back and verifies its items) and the end-of-run sweep; restores are never refused, even past it.
+ * writes back and verifies its items) and the end-of-run sweep, by a table without each check's sweep
+ * (BudgetEstimate.sweepReads); restores are never refused, even past it.
  */
 export const RESTORE_RESERVE = 6;
 
@@ -123,9 +124,13 @@ export function chooseWithin(
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
   const paid = new Set<string>();
   const readCosts = overhead.sharedReadCosts ?? {};
-  // With each check's sweep measured, a budget keeps back the sweep of the checks it chooses; otherwise a fixed reserve.
+  // With each check's sweep measured, a budget keeps back nothing while no chosen check writes, and once one does,
+  // the sweep of those that write, RESTORE_RESERVE at least (a writing check cut short still restores its items).
+  // Without it, RESTORE_RESERVE whatever is chosen.
   const sweepPerCheck = estimates.some((e) => e.sweepReads !== undefined);
-  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? (e.sweepReads ?? 0) : 0);
+  let swept = 0;
+  const reserveWith = (sweep: number) => (sweep > 0 ? Math.max(RESTORE_RESERVE, sweep) : 0);
+  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? reserveWith(swept + (e.sweepReads ?? 0)) - reserveWith(swept) : 0);
   const cost = (e: BudgetEstimate) => leanCost(e) + sweepOf(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
   // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
   const price = (e: BudgetEstimate) => Math.max(1, cost(e));
@@ -148,8 +153,9 @@ export function chooseWithin(
       if (fitting.length === 0) return;
       const best = fitting.sort(better)[0]!;
       chosen.add(best.id);
-      spent += cost(best);
       reserve += sweepOf(best);
+      spent += cost(best);
+      swept += best.sweepReads ?? 0;
       for (const k of best.shares ?? []) paid.add(k);
       for (const m of best.detects ?? []) found.add(m);
       if (best.level === 'MUST') for (const s of best.sections) judged.add(s);
