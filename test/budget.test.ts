@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
-import { PREFLIGHT_REQUESTS } from '../src/http/request-budget.ts';
+import { PREFLIGHT_REQUESTS, preflightRequests } from '../src/http/request-budget.ts';
 import { budgetTable, chooseWithin, leanCost, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
 import { LEAN_RUNS } from '../src/config/options.ts';
 import { helpText } from '../src/cli/args.ts';
@@ -56,11 +56,16 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     const fullTotal = budgetTable().checks.reduce((sum, c) => sum + c.requests, 0);
     expect(leanTotal).toBeLessThan(fullTotal);
     expect(total).toBeLessThan(fullTotal);
-    expect(report.budget!.estimatedFull).toBe(PREFLIGHT_REQUESTS + fullTotal);
-    // The run's shared reads are told apart where they were sent; the table prices them once.
+    // The pre-flight as sent: with the second user's key, its reads too.
+    expect(report.budget!.estimatedFull).toBe(preflightRequests(true) + fullTotal);
+    // The run's shared reads are told apart where they were sent; the table prices each once.
     const shared = report.checks.reduce((sum, c) => sum + (c.sharedRequests ?? 0), 0);
     expect(shared).toBeGreaterThan(0);
-    expect(shared).toBeLessThanOrEqual(budgetTable().sharedReads!);
+    const priced = Object.values(budgetTable().sharedReadCosts ?? {}).reduce((sum, n) => sum + n, 0);
+    expect(shared).toBeLessThanOrEqual(priced);
+    // Each check names the shared reads it used, whoever sent them, and the table knows their price.
+    for (const c of report.checks)
+      for (const key of Object.keys(c.sharedReads ?? {})) expect(budgetTable().sharedReadCosts, `${c.id}: ${key}`).toHaveProperty([key]);
   });
 
   it('with --allow-incomplete the same budget conforms (exit 0), and the verdict says the run is partial', async () => {
@@ -113,8 +118,16 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     const estimate = budgetTable()
       .checks.filter((c) => only.includes(c.id))
       .reduce((sum, c) => sum + leanCost(c), PREFLIGHT_REQUESTS + RESTORE_RESERVE + (budgetTable().sharedReads ?? 0));
-    expect(planBudget(estimate, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
-    const run = await runCli(['--only', only.join(','), '--budget', String(estimate), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '2000' });
+    // Their shared reads (the walk), priced once.
+    const sharedKeys = new Set(
+      budgetTable()
+        .checks.filter((c) => only.includes(c.id))
+        .flatMap((c) => c.shares ?? []),
+    );
+    const sharedCost = [...sharedKeys].reduce((sum, k) => sum + (budgetTable().sharedReadCosts?.[k] ?? 1), 0);
+    expect(planBudget(estimate + sharedCost, only, [], PREFLIGHT_REQUESTS).chosen).toEqual(['FILT-006', 'PAGE-010']);
+    const limit = estimate + sharedCost + preflightRequests(true) - PREFLIGHT_REQUESTS;
+    const run = await runCli(['--only', only.join(','), '--budget', String(limit), '--seed', '1', '-q'], { CONFORM_REFERENCE_ITEMS: '2000' });
     expect(run.code, run.stdout).toBe(3);
     const report = run.report();
     const refused = report.checks.filter((c) => /^not judged \(budget\): a request was refused/.test(c.message ?? ''));
@@ -123,7 +136,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     expect(report.checks.filter((c) => c.status === 'failed' || c.status === 'error')).toEqual([]);
     expect(report.safety.problems).toEqual([]);
     expect(report.budget!.notJudged).toEqual(expect.arrayContaining(refused.map((c) => c.id)));
-    expect(report.budget!.spent).toBeLessThanOrEqual(estimate);
+    expect(report.budget!.spent).toBeLessThanOrEqual(limit);
   });
 
   it('a budget that does not pay for the pre-flight is a usage error (exit 2)', async () => {
@@ -183,9 +196,37 @@ describe('choosing within a budget', () => {
     expect(choice.estimatedChosen).toBe(3 + 18);
     expect(choice.estimatedFull).toBe(3 + 50);
     expect(chooseWithin(overhead + 17, ['P-1', 'Q-1'], lean).chosen).toEqual(['P-1']);
-    // The run's shared reads are paid once, before any check.
-    expect(chooseWithin(overhead + 18, ['P-1', 'Q-1'], lean, 5).chosen).toEqual(['P-1']);
-    expect(chooseWithin(overhead + 23, ['P-1', 'Q-1'], lean, 5)).toMatchObject({ chosen: ['P-1', 'Q-1'], estimatedChosen: 3 + 5 + 18 });
+    // Reads outside the checks are paid once, before any check.
+    expect(chooseWithin(overhead + 18, ['P-1', 'Q-1'], lean, { sharedReads: 5 }).chosen).toEqual(['P-1']);
+    expect(chooseWithin(overhead + 23, ['P-1', 'Q-1'], lean, { sharedReads: 5 })).toMatchObject({ chosen: ['P-1', 'Q-1'], estimatedChosen: 3 + 5 + 18 });
+  });
+
+  it('prices a shared read once, with the first chosen check that uses it, and the pre-flight as sent', () => {
+    const overhead = 3 + 6;
+    const sharing = [
+      { ...row('S-1', 's', 4, 5), shares: ['walk'] },
+      { ...row('S-2', 's', 4, 4), shares: ['walk'] },
+    ];
+    const readCosts = { walk: 3 };
+    // Both pay their own 4; the walk's 3 once: 11.
+    expect(chooseWithin(overhead + 11, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts })).toMatchObject({
+      chosen: ['S-1', 'S-2'],
+      estimatedChosen: 3 + 11,
+    });
+    expect(chooseWithin(overhead + 10, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts }).chosen).toEqual(['S-1']);
+    // With each check's sweep measured: nothing kept back while no chosen check writes…
+    const readOnly = sharing.map((r) => ({ ...r, sweepReads: 0 }));
+    expect(chooseWithin(3 + 11, ['S-1', 'S-2'], readOnly, { sharedReadCosts: readCosts })).toMatchObject({ chosen: ['S-1', 'S-2'], sweepReserve: 0 });
+    // …and once one writes, its sweep, RESTORE_RESERVE at least.
+    const swept = [{ ...readOnly[0]!, sweepReads: 2 }, readOnly[1]!];
+    expect(chooseWithin(3 + 11 + RESTORE_RESERVE, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
+      chosen: ['S-1', 'S-2'],
+      estimatedChosen: 3 + 11,
+      sweepReserve: RESTORE_RESERVE,
+    });
+    expect(chooseWithin(3 + 11 + RESTORE_RESERVE - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
+    // A pre-flight of five requests (a second user's key) leaves two fewer for the checks.
+    expect(chooseWithin(overhead + 11, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts, preflight: 5 }).chosen).toEqual(['S-1']);
   });
 
   it('leaves out what does not fit, and estimates the full run with the pre-flight', () => {

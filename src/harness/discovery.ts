@@ -67,11 +67,20 @@ export class Discovery {
   private readonly itemUses = new Map<string, Promise<Exchange>>();
   private readonly listReads = new Map<string, Promise<Exchange>>();
   private shares = new Map<string, number>();
+  /** Per check, the run's shared reads it used, whoever sent them: a budget prices each read once (sharedReadsOf). */
+  private readonly used = new Map<string, Set<string>>();
+  /** Requests each shared read took (a walk: its pages). */
+  private readonly readCosts = new Map<string, number>();
 
-  /** @param users whose shared reads start together, when the first check needs a collection */
+  /**
+   * @param users whose shared reads start together, when the first check needs a collection
+   * @param eager whether the first need of a collection starts every user's walk and uses at once; a lean
+   *   (budgeted) run starts each only when a check needs it, so that it pays for no read its checks leave unused
+   */
   constructor(
     private readonly api: Api,
     private readonly users: readonly KeyRef[] = ['primary'],
+    private readonly eager = true,
   ) {}
 
   /**
@@ -80,7 +89,7 @@ export class Discovery {
    * collection nearly always needs them all, and this way they overlap the checks that come first.
    */
   collection(user: KeyRef = 'primary'): Promise<Collection> {
-    if (this.walks.size === 0) {
+    if (this.walks.size === 0 && this.eager) {
       for (const other of this.users) {
         if (other !== user) void this.collectionOnly(other).catch(() => undefined);
         void this.uses(other).catch(() => undefined);
@@ -90,7 +99,26 @@ export class Discovery {
   }
 
   private collectionOnly(user: KeyRef): Promise<Collection> {
-    return sharedRead(this.walks, user, () => asRunShared(() => this.walk(user)));
+    const key = user === 'primary' ? 'collection walk' : 'collection walk (second user)';
+    this.noteUse(key);
+    return sharedRead(this.walks, user, async () => {
+      const walked = await asRunShared(() => this.walk(user));
+      this.readCosts.set(key, walked.pages.length);
+      return walked;
+    });
+  }
+
+  private noteUse(key: string): void {
+    const id = currentCheck()?.id;
+    if (id === undefined) return;
+    const keys = this.used.get(id) ?? new Set<string>();
+    keys.add(key);
+    this.used.set(id, keys);
+  }
+
+  /** The run's shared reads the check used (whoever sent them), each with the requests it took. */
+  sharedReadsOf(checkId: string): Record<string, number> {
+    return Object.fromEntries([...(this.used.get(checkId) ?? [])].sort().map((key) => [key, this.readCosts.get(key) ?? 1]));
   }
 
   /**
@@ -98,6 +126,7 @@ export class Discovery {
    * write, cannot change it.
    */
   uses(user: KeyRef = 'primary'): Promise<Uses> {
+    this.noteUse(user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)');
     return sharedRead(this.usesReads, user, async () => {
       const exchange = await asRunShared(() => this.api.uses({}, user));
       return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
@@ -109,7 +138,8 @@ export class Discovery {
    * toggle cannot change them.
    */
   usesOf(artifactId: string | number): Promise<Exchange> {
-    return sharedRead(this.itemUses, String(artifactId), () => this.api.uses({ artifact_id: artifactId }));
+    this.noteUse(`GET /uses.php?artifact_id=${artifactId}`);
+    return sharedRead(this.itemUses, String(artifactId), () => asRunShared(() => this.api.uses({ artifact_id: artifactId })));
   }
 
   /**
@@ -118,6 +148,7 @@ export class Discovery {
    * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
+    this.noteUse(read);
     return sharedRead(this.sharedReads, read, () => asRunShared(() => sharedReads[read](this.api)));
   }
 
@@ -170,7 +201,9 @@ export class Discovery {
    */
   list(body?: Record<string, unknown>): Promise<Exchange> {
     if (currentCheck()?.toggles) return this.api.list(body);
-    return sharedRead(this.listReads, body === undefined ? 'GET' : JSON.stringify(body), () => this.api.list(body));
+    const key = body === undefined ? 'GET' : JSON.stringify(body);
+    this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
+    return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
   }
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */

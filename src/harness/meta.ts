@@ -70,6 +70,10 @@ export interface CheckMeta extends CheckInfo {
   requests?: number;
   /** Of those, the run's shared reads (walks, every use, snapshots): any check needing them first would have sent them. */
   sharedRequests?: number;
+  /** The run's shared reads the check used, whoever sent them, each with the requests it took (--budget prices each once). */
+  sharedReads?: Record<string, number>;
+  /** Items the check journaled (wrote through the kept toggle): the end-of-run sweep reads each once. */
+  itemsJournaled?: number;
   /** Retries, 429s and rate-limit waits while the check ran (absent when there were none). */
   transport?: CheckTransport;
   /** How long the check waited for its turn (schedule.ts) before it sent anything: not part of its duration. */

@@ -63,7 +63,7 @@ export function session(): Session {
     client,
     api,
     journal,
-    discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary']),
+    discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary'], target.lean !== true),
   };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
   stopListening = listenForStop(target.runId, (why) => {

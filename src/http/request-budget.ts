@@ -34,5 +34,8 @@ export function budgetSpentIn(scope: object): boolean {
 /** The pre-flight reads (types, a one-row list, the catalog's rate limit): the least a budget must allow. */
 export const PREFLIGHT_REQUESTS = 3;
 
+/** The pre-flight's requests: with a second user's key, its types and list reads too. */
+export const preflightRequests = (secondUser: boolean): number => PREFLIGHT_REQUESTS + (secondUser ? 2 : 0);
+
 /** The skip note of a check the budget left unjudged; the runner and reporters recognise it by its start. */
 export const NOT_JUDGED_BUDGET = 'not judged (budget)';

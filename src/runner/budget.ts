@@ -20,6 +20,13 @@ export interface BudgetEstimate {
    * budget pays for it. Absent: `requests`.
    */
   leanRequests?: number;
+  /** The run's shared reads the check uses, whoever sends them (BudgetTable.sharedReadCosts prices each once). */
+  shares?: string[];
+  /**
+   * Items it journaled (wrote through the kept toggle) in that lean run: the end-of-run sweep reads each once.
+   * When the table has these, a budget keeps back the sweep of the checks it chooses instead of RESTORE_RESERVE.
+   */
+  sweepReads?: number;
   /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
   kills: number;
   /**
@@ -33,17 +40,23 @@ export interface BudgetEstimate {
 export interface BudgetTable {
   $comment: string;
   /**
-   * The run's shared reads in that lean run (each user's collection walk and uses, the catalog, players,
-   * proposals, upcoming, types: whichever check needs one first sends it) and the reads the harness sends
-   * outside any check: a budgeted run pays them once.
+   * Without sharedReadCosts: the run's shared reads in that lean run and the reads the harness sent outside
+   * any check, paid once before any check. With it: the reads the harness sent outside any check only.
    */
   sharedReads?: number;
+  /**
+   * The run's shared reads (each user's collection walk and uses, the catalog, players, proposals, upcoming,
+   * types: whichever check needs one first sends it) and the requests each took in that lean run: a budgeted
+   * run pays for one with the first chosen check that `shares` it.
+   */
+  sharedReadCosts?: Record<string, number>;
   checks: BudgetEstimate[];
 }
 
 /**
  * Kept back from the checks' share for restores (a toggling check cut short by the budget still reads,
- * writes back and verifies its items) and the end-of-run sweep; restores are never refused, even past it.
+ * writes back and verifies its items) and the end-of-run sweep, by a table without each check's sweep
+ * (BudgetEstimate.sweepReads); restores are never refused, even past it.
  */
 export const RESTORE_RESERVE = 6;
 
@@ -59,6 +72,8 @@ export interface BudgetChoice {
   left: string[];
   estimatedFull: number;
   estimatedChosen: number;
+  /** Kept back from the checks' share for the end-of-run sweep (and restores of a check cut short). */
+  sweepReserve: number;
 }
 
 /** A check missing from the table (added since it was generated) is priced like the dearest known one. */
@@ -75,26 +90,53 @@ export function leanCost(e: BudgetEstimate): number {
   return e.leanRequests ?? e.requests;
 }
 
+/** What a budget plans with besides the checks' rows: the reads outside the checks, and the shared reads' prices. */
+export interface BudgetOverhead {
+  /** Requests sent before the checks (the pre-flight); at least PREFLIGHT_REQUESTS. */
+  preflight?: number;
+  /** Reads paid once whatever is chosen (BudgetTable.sharedReads). */
+  sharedReads?: number;
+  /** Per shared read, its requests: paid with the first chosen check that `shares` it. */
+  sharedReadCosts?: Readonly<Record<string, number>>;
+}
+
+const tableOverhead = (): BudgetOverhead => {
+  const t = budgetTable();
+  return { sharedReads: t.sharedReads ?? 0, ...(t.sharedReadCosts ? { sharedReadCosts: t.sharedReadCosts } : {}) };
+};
+
 /**
  * Chooses the checks a budget of `limit` requests pays for, among the selected `ids`: first, by value per
  * request, a MUST check for every section no chosen check judges yet; then the rest by value per request;
- * each only while the estimated total (pre-flight, the run's shared reads and the sweep reserve included) fits. A check's value is the
- * self-test mutants it finds that no check chosen before it finds (greedy coverage), or, for a check the
- * table has no detections of, the mutants that name it.
+ * each only while the estimated total (pre-flight, the shared reads of the chosen checks and the sweep
+ * reserve included) fits. A check's price is its lean requests and the shared reads it uses that no check
+ * chosen before it pays for. A check's value is the self-test mutants it finds that no check chosen before
+ * it finds (greedy coverage), or, for a check the table has no detections of, the mutants that name it.
  */
 export function chooseWithin(
   limit: number,
   ids: readonly string[],
   estimates: readonly BudgetEstimate[] = budgetTable().checks,
-  sharedReads = estimates === budgetTable().checks ? (budgetTable().sharedReads ?? 0) : 0,
+  overhead: BudgetOverhead = estimates === budgetTable().checks ? tableOverhead() : {},
 ): BudgetChoice {
   const rows = new Map(estimates.map((e) => [e.id, e]));
   const dearest = Math.max(1, ...estimates.map((e) => e.requests));
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
-  const cost = leanCost;
+  const paid = new Set<string>();
+  const readCosts = overhead.sharedReadCosts ?? {};
+  // With each check's sweep measured, a budget keeps back nothing while no chosen check writes, and once one does,
+  // the sweep of those that write, RESTORE_RESERVE at least (a writing check cut short still restores its items).
+  // Without it, RESTORE_RESERVE whatever is chosen.
+  const sweepPerCheck = estimates.some((e) => e.sweepReads !== undefined);
+  let swept = 0;
+  const reserveWith = (sweep: number) => (sweep > 0 ? Math.max(RESTORE_RESERVE, sweep) : 0);
+  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? reserveWith(swept + (e.sweepReads ?? 0)) - reserveWith(swept) : 0);
+  const cost = (e: BudgetEstimate) => leanCost(e) + sweepOf(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
   // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
   const price = (e: BudgetEstimate) => Math.max(1, cost(e));
-  let spent = PREFLIGHT_REQUESTS + RESTORE_RESERVE + sharedReads;
+  const preflight = Math.max(PREFLIGHT_REQUESTS, overhead.preflight ?? 0);
+  let reserve = sweepPerCheck ? 0 : RESTORE_RESERVE;
+  let spent = preflight + reserve + (overhead.sharedReads ?? 0);
   const chosen = new Set<string>();
   const found = new Set<string>();
   const judged = new Set<string>();
@@ -111,7 +153,10 @@ export function chooseWithin(
       if (fitting.length === 0) return;
       const best = fitting.sort(better)[0]!;
       chosen.add(best.id);
+      reserve += sweepOf(best);
       spent += cost(best);
+      swept += best.sweepReads ?? 0;
+      for (const k of best.shares ?? []) paid.add(k);
       for (const m of best.detects ?? []) found.add(m);
       if (best.level === 'MUST') for (const s of best.sections) judged.add(s);
     }
@@ -124,8 +169,9 @@ export function chooseWithin(
   return {
     chosen: order([...chosen]),
     left: order(candidates.filter((e) => !chosen.has(e.id)).map((e) => e.id)),
-    estimatedFull: PREFLIGHT_REQUESTS + candidates.reduce((sum, e) => sum + e.requests, 0),
-    estimatedChosen: spent - RESTORE_RESERVE,
+    estimatedFull: preflight + candidates.reduce((sum, e) => sum + e.requests, 0),
+    estimatedChosen: spent - reserve,
+    sweepReserve: reserve,
   };
 }
 
@@ -185,8 +231,8 @@ export function planBudget(limit: number, only: readonly string[], skip: readonl
   const ids = budgetTable()
     .checks.map((e) => e.id)
     .filter((id) => matchesSelection(id, only, skip));
-  const choice = chooseWithin(limit, ids);
-  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - RESTORE_RESERVE) };
+  const choice = chooseWithin(limit, ids, budgetTable().checks, { ...tableOverhead(), preflight: alreadySent });
+  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - choice.sweepReserve) };
 }
 
 /** Checks --only/--skip selected that the budget did not schedule, as unjudged results. */

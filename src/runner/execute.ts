@@ -16,6 +16,7 @@ import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
 import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, isBudgetUnjudged, planBudget } from './budget.ts';
 import { LEAN_RUNS } from '../config/options.ts';
+import { preflightRequests } from '../http/request-budget.ts';
 
 /**
  * What a run takes from its plan (the self-test makes one per job). `lean`: the checks run as a budgeted
@@ -58,7 +59,9 @@ export async function execute(
   hooks: RunHooks,
 ): Promise<{ result: RunResult; harnessErrors: string[] }> {
   const userPattern = selectionPattern(plan.only, plan.skip);
-  const budget = plan.budget !== undefined ? planBudget(plan.budget, plan.only, plan.skip, target.counts().requests) : undefined;
+  // The pre-flight as the CLI sends it, even where none was sent (the self-test): a budget measured there holds for a real run.
+  const preflight = Math.max(target.counts().requests, preflightRequests(target.keys.other !== undefined));
+  const budget = plan.budget !== undefined ? planBudget(plan.budget, plan.only, plan.skip, preflight) : undefined;
   const pattern = budget ? budget.pattern : userPattern;
   const lean = budget !== undefined || plan.lean === true;
   const startedAt = Date.now();

@@ -31,6 +31,10 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
   requests?: number;
   /** Of those, the run's shared reads (walks, every use, snapshots), sent for whichever check needed them first; absent when none. */
   sharedRequests?: number;
+  /** The run's shared reads the check used, whoever sent them, each with the requests it took; absent when none. */
+  sharedReads?: Record<string, number>;
+  /** Items the check journaled (wrote through the kept toggle): the end-of-run sweep reads each once; absent when none. */
+  itemsJournaled?: number;
   /** Retries, 429s and rate-limit waits while the check ran; absent when there were none. */
   transport?: CheckTransport;
   /** The check read the seed (it ran a property or drew a seeded choice): under another --seed it may send other requests. */
@@ -119,6 +123,8 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     durationMs: Math.round(Math.max(0, (diagnostic?.duration ?? 0) - (meta.waitedMs ?? 0))),
     ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
     ...(meta.sharedRequests !== undefined ? { sharedRequests: meta.sharedRequests } : {}),
+    ...(meta.sharedReads !== undefined ? { sharedReads: meta.sharedReads } : {}),
+    ...(meta.itemsJournaled !== undefined ? { itemsJournaled: meta.itemsJournaled } : {}),
     ...(meta.transport !== undefined ? { transport: meta.transport } : {}),
     ...(meta.seeded ? { seeded: true as const } : {}),
   };

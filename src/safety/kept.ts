@@ -50,6 +50,8 @@ export class KeptWriter {
   private readonly originals = new Map<string, { user: KeyRef; id: string; value: 0 | 1 }>();
   /** Each item's id as its record serves it, sent back in the same type. */
   private readonly servedIds = new Map<string, unknown>();
+  /** Every item this writer journaled: the end-of-run sweep reads each of them once. */
+  private readonly journaled = new Set<string>();
 
   constructor(
     private readonly api: Api,
@@ -105,6 +107,12 @@ export class KeptWriter {
       this.servedIds.set(key, servedId);
     }
     this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
+    this.journaled.add(key);
+  }
+
+  /** How many items this writer journaled: the reads the end-of-run sweep makes for them. */
+  get itemsJournaled(): number {
+    return this.journaled.size;
   }
 
   /**
