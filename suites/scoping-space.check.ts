@@ -7,6 +7,7 @@ import {
   ensureNo5xx,
   is2xx,
   isObject,
+  itemFlag,
   MAX_ROWS_PER_PAGE,
   profiles,
   readOnce,
@@ -47,8 +48,9 @@ interface Foreign {
   items: Map<string, string>;
   /** Whole records (uses, players, proposal rows, upcoming rows, types) of the second user that no answer of the first user holds. */
   records: Set<string>;
+  /** Rows of the second user's items that the first user lacks. */
+  rows: Row[];
   /** Values to draw requests from. */
-  tags: string[];
   typeIds: unknown[];
   itemIds: unknown[];
   playerIds: unknown[];
@@ -96,7 +98,7 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     titles,
     items,
     records,
-    tags: [...new Set(other.rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags.map(String) : [])))],
+    rows: other.rows.filter((r) => items.has(idOf(r.id) ?? '')),
     // Type ids of the second user's items, the first user's own included: a leak shows where they meet the second user's data.
     typeIds: [...new Set(other.rows.map((r) => JSON.stringify(r.type_id ?? null)))].map((x) => JSON.parse(x) as unknown),
     itemIds: other.rows.filter((r) => items.has(idOf(r.id) ?? '')).map((r) => r.id),
@@ -125,78 +127,90 @@ function drawn(name: string, send: (t: CheckContext) => Promise<Exchange>): Draw
 
 /**
  * One draw: a request for every endpoint and every list parameter, each with the second user's values
- * and random decorations (page size, fields, include, a user id), so that every parameter is met in
- * every draw; the list parameters go one at a time, since a leak under one must not be hidden by
- * another filter that empties the answer.
+ * and decorations (page size, fields, include, a user id), so that every parameter is met in every draw.
+ * A list parameter goes alone or beside parameters whose values all come from one item of the second
+ * user, since a leak under one must not be hidden by another filter that empties the answer; each GET
+ * endpoint goes with no parameter and with a user id.
  */
 function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   const has = (c: Parameters<(typeof profiles)['primary']['has']>[0]) => profiles[t.target.profile].has(c);
   const pick = <T>(values: readonly T[], fallback: T) => (values.length > 0 ? fc.constantFrom(...values) : fc.constant(fallback));
   const title = pick([...f.titles], 'conform');
-  const tag = pick(f.tags, 'portable');
   const itemId = pick(f.itemIds, 1);
   const typeId = pick(f.typeIds, 1);
   const userId = pick(f.userIds, 2);
   const playerId = pick(f.playerIds, 1);
-  const decorations = fc.record(
-    {
-      per_page: fc.constantFrom(50, MAX_ROWS_PER_PAGE),
-      user_id: userId,
-      ...(has('list-fields') ? { fields: fc.constant('collection') } : {}),
-      ...(has('list-include') ? { include: fc.constant(['uses_summary']) } : {}),
-    },
-    { requiredKeys: [] },
+  const perPage = fc.constantFrom(50, MAX_ROWS_PER_PAGE);
+  // Each decoration is on some list requests and off others, in a fixed pattern, so that a leak under any one of
+  // them (or under fields and include together) shows in every draw; only their values are drawn.
+  const decorate = (body: Row, index: number): fc.Arbitrary<Row> =>
+    fc.record({ per_page: perPage, user_id: userId }).map(({ per_page, user_id }) => ({
+      ...(index % 3 === 0 ? { user_id } : { per_page }),
+      ...(has('list-fields') && index % 4 < 2 ? { fields: 'collection' } : {}),
+      ...(has('list-include') && index % 2 === 0 ? { include: ['uses_summary'] } : {}),
+      ...body,
+    }));
+  // One of the second user's items, for the requests that combine parameters: every value comes from it, so that
+  // it matches all of them and a leak is not hidden by a filter that empties the answer.
+  const item = pick(f.rows, { id: 1, Title: 'conform', type_id: 1, tags: [] });
+  const flagOf = (row: Row, field: string): boolean => itemFlag(row[field]) === true;
+  const tagged = pick(
+    f.rows.filter((r) => Array.isArray(r.tags) && r.tags.length > 0),
+    { tags: ['portable'] },
   );
   const focus: fc.Arbitrary<Row>[] = [
     fc.constant({}),
     fc.record({ query: title }),
     fc.record({ query: title.map((s) => s.slice(0, Math.max(3, Math.ceil(s.length / 2)))) }),
-    fc.record({ tag }),
     fc.constant({ cursor: null }),
     fc.record({ cursor: itemId }),
     fc.record({ page: fc.integer({ min: 1, max: 2 }) }),
     fc.record({ id: itemId }),
+    tagged.chain((r) => fc.constantFrom(...(r.tags as unknown[]).map(String)).map((label) => ({ page: 1, tag: label }))),
   ];
   if (has('list-filters'))
     focus.push(
-      fc.constantFrom('kept', 'physical', 'digital', 'secondary_collection').chain((name) => fc.boolean().map((v) => ({ [name]: v }))),
-      fc.record({ type_id: fc.oneof(typeId, fc.array(typeId, { minLength: 1, maxLength: 3 })) }),
+      item.map((r) => ({ secondary_collection: flagOf(r, 'is_in_secondary_collection') })),
+      fc.record({ type_id: fc.array(typeId, { minLength: 1, maxLength: 3 }) }),
+      // Parameters together: a filter beside another filter, beside a cursor, beside a query.
+      item.map((r) => ({ type_id: r.type_id ?? null, physical: flagOf(r, 'is_physical') })),
+      item.map((r) => ({ cursor: null, digital: flagOf(r, 'is_digital') })),
+      item.map((r) => ({ query: String(r.Title ?? ''), kept: flagOf(r, 'is_kept') })),
     );
-  const list = focus.map((arb) =>
-    fc.tuple(arb, decorations).map(([body, extra]): Drawn => {
-      const sent = { ...extra, ...body };
-      return drawn(`POST /artifacts.php ${JSON.stringify(sent)}`, (c) => c.api.list(sent));
-    }),
+  const list = focus.map((arb, index) =>
+    arb.chain((body) => decorate(body, index)).map((sent): Drawn => drawn(`POST /artifacts.php ${JSON.stringify(sent)}`, (c) => c.api.list(sent))),
   );
   const q = (query: Record<string, unknown>) => query as Query;
-  const withUser = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>) =>
-    fc.record({ user_id: userId }, { requiredKeys: [] }).map((query): Drawn => drawn(`GET ${name} ${JSON.stringify(query)}`, (c) => send(c, q(query))));
-  const date = fc.constantFrom('2000-01-01', '2020-06-30', '2024-01-01', '2099-12-31');
+  // Each GET endpoint with a user id, and with no parameter where learnForeign did not send that request already
+  // (its answers are searched too), so that a leak under either shows in every draw.
+  const withUserId = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>): fc.Arbitrary<Drawn> =>
+    userId.map((user_id): Drawn => drawn(`GET ${name} ${JSON.stringify({ user_id })}`, (c) => send(c, q({ user_id }))));
+  // A window wide enough to hold the second user's outcomes, or a leak under it would be hidden.
+  const window = fc.record({ start: fc.constantFrom('1990-01-01', '2000-01-01'), end: fc.constantFrom('2099-12-31', '2100-01-01') });
   const others: fc.Arbitrary<Drawn>[] = [
     fc.constant(drawn('GET /artifacts.php', (c) => c.api.list(undefined))),
-    withUser('/uses.php', (c, query) => c.api.uses(query)),
-    fc.record({ artifact_id: itemId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))),
+    // A user id is no filter (the key decides the user): it rides along with the other user's item id.
+    fc.record({ artifact_id: itemId, user_id: userId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))),
+    fc.constant(drawn('GET /proposals.php {}', (c) => c.api.proposals({}))),
     fc
-      .record(
-        {
-          start: date,
-          end: date,
-          include_other: fc.constantFrom(0, 1),
-          sort: fc.constantFrom('item_name', 'explicit_declines', 'chose_something_else'),
-          direction: fc.constantFrom('asc', 'desc'),
-          user_id: userId,
-        },
-        { requiredKeys: [] },
-      )
-      .map((query): Drawn => drawn(`GET /proposals.php ${JSON.stringify(query)}`, (c) => c.api.proposals(q(query)))),
-    withUser('/proposals.php', (c, query) => c.api.proposals(query)),
-    withUser('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query)),
-    withUser('/types.php', (c, query) => c.api.types('primary', query)),
+      .record({
+        window,
+        include_other: fc.constantFrom(0, 1),
+        sort: fc.constantFrom('item_name', 'explicit_declines', 'chose_something_else'),
+        direction: fc.constantFrom('asc', 'desc'),
+        user_id: userId,
+      })
+      .map(({ window: w, ...rest }): Drawn => {
+        const query = { ...w, ...rest };
+        return drawn(`GET /proposals.php ${JSON.stringify(query)}`, (c) => c.api.proposals(q(query)));
+      }),
+    withUserId('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query)),
+    withUserId('/types.php', (c, query) => c.api.types('primary', query)),
     itemId.map((id): Drawn => drawn(`GET /artifact.php?id=${String(id)}`, (c) => c.api.item(id as string | number))),
   ];
   if (has('uses-player-filter'))
     others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
-  if (has('players')) others.push(withUser('/players.php', (c, query) => c.api.players('primary', query)));
+  if (has('players')) others.push(withUserId('/players.php', (c, query) => c.api.players('primary', query)));
   return fc.tuple(...list, ...others);
 }
 

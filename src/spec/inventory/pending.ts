@@ -5,11 +5,10 @@
  * A reviewed reason names what is missing: the request no check sends, or the fault no mutant makes; where a
  * blind mutant (fixtures/mutants/blind-round-1.ts) already makes the fault and stays open, it is named.
  */
-const SCOPE_UNSENT =
-  "SCOPE-007 draws the list parameters one at a time and the other endpoints in its own shapes; no check sends this shape with the other user's values, no mutant leaks under it";
-const SCOPE_DRAWN = "SCOPE-007 sends this shape with the other user's values in some draws; no mutant leaks under this shape alone";
-const scopeEndpoint = (mutant: string) =>
-  `SCOPE-007 sends this shape in some draws; ${mutant} leaks under every request of the endpoint, so no mutant leaks under this shape alone`;
+const LEARNED_FROM = (request: string) =>
+  `SCOPE-007 learns the first user's own answer from ${request} itself: a leak there is also in what it compares against, and cannot be told from records both users hold; no mutant leaks under this shape alone`;
+const TYPES_SHARED =
+  "the reference data gives every user the same types, so no answer of /types.php can show the second user's own types; SCOPE-007 sends the shape, no mutant leaks under it";
 const TOGGLE_SUMMARY =
   'KEPT-002 compares the single record around each toggle, which does not carry the uses summary (only list rows with include do); no check compares it around a toggle, no mutant changes it';
 const ACQ_SENT_NULL =
@@ -26,39 +25,14 @@ export const pending: Readonly<Record<string, string>> = {
   'C3.3 Acq sent beside id and is_kept is not applied': ACQ_SENT_NULL,
   'C3.3 a second id (another item of the same user) sent beside id and is_kept is not applied':
     "FRAME-001 sends the other user's item as its second id, never another item of the same user; no check sends this, no mutant applies it",
-  "C5.2 no other user's data from /artifacts.php under GET without a body": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under page": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under per_page": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under query": SCOPE_DRAWN,
   "C5.2 no other user's data from /artifacts.php under tag":
     'SCOPE-007 sends the second user\'s labels as tag (scope-leak-under-tag is mapped under "the other user\'s tags as tag"); no check sends a label only the first user has, no mutant leaks under it alone',
-  "C5.2 no other user's data from /artifacts.php under the kept filter": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under the physical filter": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under the digital filter": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under the secondary_collection filter": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under type_id with one id": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under type_id with a list of ids": SCOPE_DRAWN,
-  'C5.2 no other user\'s data from /artifacts.php under fields "collection"': SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under include uses_summary": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under fields with include": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under several filters together": SCOPE_UNSENT,
-  "C5.2 no other user's data from /artifacts.php under cursor with a filter": SCOPE_UNSENT,
-  "C5.2 no other user's data from /artifacts.php under query with a filter": SCOPE_UNSENT,
-  "C5.2 no other user's data from /artifacts.php under page with tag": SCOPE_UNSENT,
-  "C5.2 no other user's data from /artifacts.php under the other user's titles as query": SCOPE_DRAWN,
-  "C5.2 no other user's data from /artifacts.php under the other user's type ids as type_id": SCOPE_DRAWN,
-  "C5.2 no other user's data from /uses.php under no parameter": SCOPE_DRAWN,
-  "C5.2 no other user's data from /uses.php under artifact_id with player_id": SCOPE_UNSENT,
-  "C5.2 no other user's data from /uses.php under a user id in the query": SCOPE_DRAWN,
-  "C5.2 no other user's data from /players.php under a user id in the query": SCOPE_DRAWN,
-  "C5.2 no other user's data from /proposals.php under no parameter": scopeEndpoint('scope-leak-proposals'),
-  "C5.2 no other user's data from /proposals.php under a start and end window": scopeEndpoint('scope-leak-proposals'),
-  "C5.2 no other user's data from /proposals.php under each sort and direction": scopeEndpoint('scope-leak-proposals'),
-  "C5.2 no other user's data from /proposals.php under a user id in the query": scopeEndpoint('scope-leak-proposals'),
-  "C5.2 no other user's data from /types.php under no parameter": SCOPE_DRAWN,
-  "C5.2 no other user's data from /types.php under a user id in the query": SCOPE_DRAWN,
-  "C5.2 no other user's data from /upcoming-interactions.php under no parameter": scopeEndpoint('scope-leak-upcoming'),
-  "C5.2 no other user's data from /upcoming-interactions.php under a user id in the query": scopeEndpoint('scope-leak-upcoming'),
+  "C5.2 no other user's data from /uses.php under no parameter": LEARNED_FROM('GET /uses.php'),
+  "C5.2 no other user's data from /uses.php under artifact_id with player_id":
+    "SCOPE-007 sends artifact_id and player_id one at a time: a use's item is not shown (§2), so no pair of the second user's values is known to match a use; no mutant leaks under the pair",
+  "C5.2 no other user's data from /types.php under no parameter": TYPES_SHARED,
+  "C5.2 no other user's data from /types.php under a user id in the query": TYPES_SHARED,
+  "C5.2 no other user's data from /upcoming-interactions.php under no parameter": LEARNED_FROM('GET /upcoming-interactions.php'),
   "C5.2 no other user's data from /artifact-kept.php under a user id in the body": 'FRAME-001 sends a user id in the toggle body, but no mutant honours it',
   'C1.2 a list body carrying type_id changes no item':
     'FRAME-002 leaves type_id out of its list bodies; no check sends it in a list body, no mutant writes it from one',
