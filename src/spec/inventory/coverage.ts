@@ -303,6 +303,8 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C3.3 is_physical sent beside id and is_kept is not applied': [['FRAME-001'], ['frame-toggle-writes-physical']],
   'C1.2 a list body carrying is_physical changes no item': [['FRAME-002'], ['frame-list-body-writes-physical']],
   'C1.2 a list body carrying is_kept changes no item': [['FRAME-002'], ['frame-list-body-writes-kept']],
+  'C1.2 a list body carrying a user id changes no item': [['FRAME-002'], ['frame-list-body-user-id-writes-title']],
+  'C1.2 a list body shaped like a new item creates none': [['FRAME-002'], ['frame-list-body-creates-item']],
   'C2.1 tags in the primary single read': [['READ-001'], ['read-record-without-tags']],
   'C2.1 is_in_secondary_collection in the primary single read': [['READ-001'], ['read-record-without-secondary']],
   "C5.2 no other user's data from /artifacts.php under the other user's tags as tag": [['SCOPE-007'], ['scope-leak-under-tag']],

@@ -37,14 +37,10 @@ export const pending: Readonly<Record<string, string>> = {
   'C1.2 a list body carrying type_id changes no item':
     'FRAME-002 leaves type_id out of its list bodies; no check sends it in a list body, no mutant writes it from one',
   'C1.2 a list body carrying Acq changes no item': ACQ_SENT_NULL,
-  'C1.2 a list body carrying a user id changes no item':
-    'FRAME-002 sends user ids in list bodies and compares the collection around them, but no mutant writes from a list body for a user id',
   "C1.2 a list body carrying a second id (the other user's item) changes no item":
     "FRAME-002 names only the first user's own item in its list bodies; no check sends the other user's item there, no mutant writes to it",
   'C1.2 a list body carrying a second id (another item of the same user) changes no item':
     'FRAME-002 names one item in each list body (as id and artifact_id); no check sends a second item of the same user, no mutant writes to it',
-  'C1.2 a list body shaped like a new item creates none':
-    'FRAME-002 sends list bodies shaped like a new item and looks for it afterwards, but no mutant creates one',
   'C4.6 query is honoured beside a filter': NEW,
   'C4.7 tag keeps every item labelled with it': NEW,
   'C4.8 physical is honoured beside a query': NEW,
