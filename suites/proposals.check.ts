@@ -126,6 +126,15 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const { fields, all } = await discover(t);
       const { rows, exchange } = await proposals('C4.18', t, {});
       const wide = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
+      // Counts per item (§2, §4): one row for each item in either answer.
+      for (const [answer, label] of [
+        [all, 'include_other=1'],
+        [rows, 'the default answer'],
+      ] as const) {
+        const refs = answer.map((r) => itemRefOf(r[fields.item]));
+        const twice = refs.find((ref, i) => refs.indexOf(ref) !== i);
+        ensure('C1.1', twice === undefined, `${label} holds more than one row for item ${asText(twice)}: the counts are per item`, exchange);
+      }
       for (const row of rows) {
         const match = wide.get(itemRefOf(row[fields.item]));
         ensure('C4.18', match, `item ${asText(row[fields.item])} is in the default rows but missing with include_other=1`, exchange);

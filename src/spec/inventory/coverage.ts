@@ -309,6 +309,9 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C2.1 is_in_secondary_collection in the primary single read': [['READ-001'], ['read-record-without-secondary']],
   "C5.2 no other user's data from /artifacts.php under the other user's tags as tag": [['SCOPE-007'], ['scope-leak-under-tag']],
   "C5.2 no other user's data from /uses.php under player_id of the other user's player": [['SCOPE-007'], ['scope-leak-uses-player-id']],
+  'C1.1 the proposals endpoint counts per item': [['PROP-002'], ['proposals-row-per-outcome']],
+  'C4.7 tag keeps every item labelled with it': [['FILT-006'], ['filter-tag-drops-last-labelled']],
+  'C7.1 a 400 changes nothing': [['ERR-001'], ['refused-list-request-writes']],
   // Scoping under one request shape (fixtures/mutants/scoping-shapes.ts): SCOPE-007 sends every shape in every draw.
   "C5.2 no other user's data from /artifacts.php under GET without a body": [['SCOPE-007'], ['scope-shape-get-without-body']],
   "C5.2 no other user's data from /artifacts.php under page": [['SCOPE-007'], ['scope-shape-page']],

@@ -42,7 +42,6 @@ export const pending: Readonly<Record<string, string>> = {
   'C1.2 a list body carrying a second id (another item of the same user) changes no item':
     'FRAME-002 names one item in each list body (as id and artifact_id); no check sends a second item of the same user, no mutant writes to it',
   'C4.6 query is honoured beside a filter': NEW,
-  'C4.7 tag keeps every item labelled with it': NEW,
   'C4.8 physical is honoured beside a query': NEW,
   'C4.8 digital is honoured beside a query': NEW,
   'C4.8 secondary_collection is honoured beside a query': NEW,
@@ -53,9 +52,7 @@ export const pending: Readonly<Record<string, string>> = {
   'C4.15 artifact_id is honoured beside player_id': NEW,
   'C2.9 players and participants under artifact_id': NEW,
   'C2.9 players and participants under player_id': NEW,
-  'C1.1 the proposals endpoint counts per item': stated('PROP-002'),
   'C4.20 start keeps outcomes on or after it': NEW,
   'C4.20 end keeps outcomes on or before it': NEW,
   'C4.18 include_other=1 adds an item when the data holds one': NEW,
-  'C7.1 a 400 changes nothing': stated('ERR-001'),
 };
