@@ -14,7 +14,6 @@ const TOGGLE_SUMMARY =
 const ACQ_SENT_NULL =
   'the item FRAME-001 and FRAME-002 name has no Acq in the reference data, and a null is sent back unchanged (nothing of its kind can be told apart safely); a mutant that applies Acq from the body changes nothing there and survives';
 const NEW = 'new in the inventory: no check states it yet, no mutant breaks it';
-const stated = (check: string) => `${check} states it, but no mutant breaks it alone`;
 const blind = (why: string, mutant: string) => `${why}; the open blind mutant ${mutant} makes this fault`;
 
 export const pending: Readonly<Record<string, string>> = {
