@@ -131,6 +131,8 @@ function commonTitleWord(rows: readonly Row[]): string | undefined {
 
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
+/** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
+const OTHER_USER_ID = 2;
 /** The page size without per_page (§4 table, §8). */
 const DEFAULT_PAGE = 50;
 
@@ -474,28 +476,52 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           plain.exchange,
         );
       }
-      // The search with a type filter: the search's answer narrowed to that type, nothing more or less.
-      const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
-      if (type !== undefined && search.complete) {
-        const body = { per_page: MAX_ROWS_PER_PAGE, query: word, type_id: type };
-        const both = await cursorWindow(t.api, body, { maxPages: WINDOW_PAGES });
-        const got = both.pages.flatMap((p) => p.rows);
+      // The search beside a filter: the search's answer narrowed by the filter, nothing more or less. The type of a
+      // found item, and each independent flag at the value the first found item lacks (so that a flag left unapplied shows).
+      // The flag requests also carry a user id: beside a filter it is ignored as anywhere (§4), and a server that
+      // honoured it would answer with items the search does not find.
+      if (search.complete) {
+        const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
+        const narrowed: { filters: Filters; extra?: Record<string, unknown> }[] = [
+          ...(type !== undefined ? [{ filters: { type_id: type as string | number } }] : []),
+          ...(['physical', 'digital', 'secondary_collection'] as const).map((name) => ({
+            filters: { [name]: itemFlag(found[0]?.[FLAG_FILTERS[name]]) !== true },
+            extra: { user_id: OTHER_USER_ID },
+          })),
+        ];
+        const windows = await together(
+          narrowed.map(({ filters, extra }) =>
+            cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, query: word, ...filters, ...extra }, { maxPages: WINDOW_PAGES }),
+          ),
+        );
         const inSearch = new Set(foundIds);
-        const stranger = got.find((r) => !inSearch.has(idOf(r.id) ?? '?'));
-        ensure(
-          'C4.8',
-          !stranger,
-          `POST /artifacts.php ${JSON.stringify(body)} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter`,
-          both.pages[0]?.exchange,
-        );
-        const gotIds = new Set(ids(got));
-        const left = found.filter((r) => satisfies(r, { type_id: type as string | number }) === 'yes' && !gotIds.has(idOf(r.id) ?? '?'));
-        ensure(
-          'C4.8',
-          !both.complete || left.length === 0,
-          `POST /artifacts.php ${JSON.stringify(body)} left out ${left.length} item(s) the search finds with that type, e.g. ${left[0] ? describeRow(left[0]) : ''}`,
-          both.pages[0]?.exchange,
-        );
+        for (const [i, { filters, extra }] of narrowed.entries()) {
+          const both = windows[i]!();
+          const label = `POST /artifacts.php ${JSON.stringify({ per_page: MAX_ROWS_PER_PAGE, query: word, ...filters, ...extra })}`;
+          const got = both.pages.flatMap((p) => p.rows);
+          const stranger = got.find((r) => !inSearch.has(idOf(r.id) ?? '?'));
+          ensure(
+            'C4.6',
+            !stranger,
+            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra ? ' (or the user id was honoured)' : ''}`,
+            both.pages[0]?.exchange,
+          );
+          const wrong = got.find((r) => satisfies(r, filters) === 'no');
+          ensure(
+            'C4.8',
+            !wrong,
+            `${label} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy the filter beside the query`,
+            both.pages[0]?.exchange,
+          );
+          const gotIds = new Set(ids(got));
+          const left = found.filter((r) => satisfies(r, filters) === 'yes' && !gotIds.has(idOf(r.id) ?? '?'));
+          ensure(
+            'C4.8',
+            !both.complete || left.length === 0,
+            `${label} left out ${left.length} item(s) the search finds that satisfy the filter, e.g. ${left[0] ? describeRow(left[0]) : ''}`,
+            both.pages[0]?.exchange,
+          );
+        }
       }
       // The search by page: page 2 at one row less than the search finds holds the one row left (§4: page is the
       // page number); and by cursor at that size, each step can go on (§4 rule 2) and the rows come as at 200 a page.

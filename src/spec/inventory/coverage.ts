@@ -312,6 +312,11 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C1.1 the proposals endpoint counts per item': [['PROP-002'], ['proposals-row-per-outcome']],
   'C4.7 tag keeps every item labelled with it': [['FILT-006'], ['filter-tag-drops-last-labelled']],
   'C7.1 a 400 changes nothing': [['ERR-001'], ['refused-list-request-writes']],
+  'C4.6 query is honoured beside a filter': [['FILT-007'], ['query-ignored-beside-flag-filter']],
+  'C4.8 physical is honoured beside a query': [['FILT-007'], ['filter-physical-ignored-beside-query']],
+  'C4.8 digital is honoured beside a query': [['FILT-007'], ['filter-digital-ignored-beside-query']],
+  'C4.8 secondary_collection is honoured beside a query': [['FILT-007'], ['filter-secondary-collection-ignored-beside-query']],
+  'C4.9 user_id in the list body is ignored beside a filter': [['FILT-007'], ['list-user-id-honoured-beside-filter']],
   // Scoping under one request shape (fixtures/mutants/scoping-shapes.ts): SCOPE-007 sends every shape in every draw.
   "C5.2 no other user's data from /artifacts.php under GET without a body": [['SCOPE-007'], ['scope-shape-get-without-body']],
   "C5.2 no other user's data from /artifacts.php under page": [['SCOPE-007'], ['scope-shape-page']],

@@ -40,11 +40,6 @@ export const pending: Readonly<Record<string, string>> = {
     "FRAME-002 names only the first user's own item in its list bodies; no check sends the other user's item there, no mutant writes to it",
   'C1.2 a list body carrying a second id (another item of the same user) changes no item':
     'FRAME-002 names one item in each list body (as id and artifact_id); no check sends a second item of the same user, no mutant writes to it',
-  'C4.6 query is honoured beside a filter': NEW,
-  'C4.8 physical is honoured beside a query': NEW,
-  'C4.8 digital is honoured beside a query': NEW,
-  'C4.8 secondary_collection is honoured beside a query': NEW,
-  'C4.9 user_id in the list body is ignored beside a filter': NEW,
   'C4.4 has_more false when no further item matches the filters': blind(NEW, 'blind1-has-more-unfiltered-cursor'),
   'C4.13 default page size 50 on staging': NEW,
   'C4.15 without a parameter every use is listed': NEW,
