@@ -317,6 +317,8 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C4.8 digital is honoured beside a query': [['FILT-007'], ['filter-digital-ignored-beside-query']],
   'C4.8 secondary_collection is honoured beside a query': [['FILT-007'], ['filter-secondary-collection-ignored-beside-query']],
   'C4.9 user_id in the list body is ignored beside a filter': [['FILT-007'], ['list-user-id-honoured-beside-filter']],
+  'C4.20 start keeps outcomes on or after it': [['PROP-004'], ['proposals-start-reversed']],
+  'C4.20 end keeps outcomes on or before it': [['PROP-004'], ['proposals-end-reversed']],
   // Scoping under one request shape (fixtures/mutants/scoping-shapes.ts): SCOPE-007 sends every shape in every draw.
   "C5.2 no other user's data from /artifacts.php under GET without a body": [['SCOPE-007'], ['scope-shape-get-without-body']],
   "C5.2 no other user's data from /artifacts.php under page": [['SCOPE-007'], ['scope-shape-page']],

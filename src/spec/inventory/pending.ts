@@ -46,7 +46,5 @@ export const pending: Readonly<Record<string, string>> = {
   'C4.15 artifact_id is honoured beside player_id': NEW,
   'C2.9 players and participants under artifact_id': NEW,
   'C2.9 players and participants under player_id': NEW,
-  'C4.20 start keeps outcomes on or after it': NEW,
-  'C4.20 end keeps outcomes on or before it': NEW,
   'C4.18 include_other=1 adds an item when the data holds one': NEW,
 };
