@@ -109,12 +109,26 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         ? [...played].sort((a, b) => Number(b.plays) - Number(a.plays)).slice(0, LEAN_SAMPLE - 1)
         : played.slice(0, SAMPLE - 1);
       const sample = [...playedSample, ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
-      const answers = await Promise.all(
-        sample.map((row) => {
-          const id = idOf(row.id);
-          return id === undefined ? t.api.uses({}) : t.discover.usesOf(id);
-        }),
-      );
+      const [answers, every] = await Promise.all([
+        Promise.all(
+          sample.map((row) => {
+            const id = idOf(row.id);
+            return id === undefined ? t.api.uses({}) : t.discover.usesOf(id);
+          }),
+        ),
+        t.discover.uses(),
+      ]);
+      // A page that holds the whole collection: its plays add up to the uses of its items, and GET /uses.php without a
+      // parameter lists every use (§4), so at least that many (a use may name an item no longer listed).
+      if (rows.length < MAX_ROWS_PER_PAGE) {
+        const plays = rows.reduce((sum, r) => sum + (Number.isInteger(Number(r.plays)) ? Number(r.plays) : 0), 0);
+        ensure(
+          'C4.15',
+          every.rows.length >= plays,
+          `GET /uses.php without a parameter lists ${every.rows.length} use(s), but the plays of the whole collection add up to ${plays}: without a parameter every use is listed`,
+          every.exchange,
+        );
+      }
       sample.forEach((row, i) => {
         const uses = okRows('C4.15', answers[i]!, `GET /uses.php?artifact_id=${asText(row.id)}`);
         ensure(

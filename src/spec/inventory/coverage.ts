@@ -319,6 +319,10 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C4.9 user_id in the list body is ignored beside a filter': [['FILT-007'], ['list-user-id-honoured-beside-filter']],
   'C4.20 start keeps outcomes on or after it': [['PROP-004'], ['proposals-start-reversed']],
   'C4.20 end keeps outcomes on or before it': [['PROP-004'], ['proposals-end-reversed']],
+  'C2.9 players and participants under artifact_id': [['USES-003'], ['uses-by-item-without-participants']],
+  'C2.9 players and participants under player_id': [['USES-004'], ['uses-by-player-without-players']],
+  'C4.15 artifact_id is honoured beside player_id': [['USES-004'], ['uses-artifact-ignored-beside-player']],
+  'C4.15 without a parameter every use is listed': [['FIELD-003'], ['uses-unfiltered-drops-oldest']],
   // Scoping under one request shape (fixtures/mutants/scoping-shapes.ts): SCOPE-007 sends every shape in every draw.
   "C5.2 no other user's data from /artifacts.php under GET without a body": [['SCOPE-007'], ['scope-shape-get-without-body']],
   "C5.2 no other user's data from /artifacts.php under page": [['SCOPE-007'], ['scope-shape-page']],

@@ -42,9 +42,5 @@ export const pending: Readonly<Record<string, string>> = {
     'FRAME-002 names one item in each list body (as id and artifact_id); no check sends a second item of the same user, no mutant writes to it',
   'C4.4 has_more false when no further item matches the filters': blind(NEW, 'blind1-has-more-unfiltered-cursor'),
   'C4.13 default page size 50 on staging': NEW,
-  'C4.15 without a parameter every use is listed': NEW,
-  'C4.15 artifact_id is honoured beside player_id': NEW,
-  'C2.9 players and participants under artifact_id': NEW,
-  'C2.9 players and participants under player_id': NEW,
   'C4.18 include_other=1 adds an item when the data holds one': NEW,
 };
