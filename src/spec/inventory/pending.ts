@@ -13,7 +13,6 @@ const TOGGLE_SUMMARY =
   'KEPT-002 compares the single record around each toggle, which does not carry the uses summary (only list rows with include do); no check compares it around a toggle, no mutant changes it';
 const ACQ_SENT_NULL =
   'the item FRAME-001 and FRAME-002 name has no Acq in the reference data, and a null is sent back unchanged (nothing of its kind can be told apart safely); a mutant that applies Acq from the body changes nothing there and survives';
-const NEW = 'new in the inventory: no check states it yet, no mutant breaks it';
 const blind = (why: string, mutant: string) => `${why}; the open blind mutant ${mutant} makes this fault`;
 
 export const pending: Readonly<Record<string, string>> = {
@@ -40,7 +39,10 @@ export const pending: Readonly<Record<string, string>> = {
     "FRAME-002 names only the first user's own item in its list bodies; no check sends the other user's item there, no mutant writes to it",
   'C1.2 a list body carrying a second id (another item of the same user) changes no item':
     'FRAME-002 names one item in each list body (as id and artifact_id); no check sends a second item of the same user, no mutant writes to it',
-  'C4.4 has_more false when no further item matches the filters': blind(NEW, 'blind1-has-more-unfiltered-cursor'),
-  'C4.13 default page size 50 on staging': NEW,
-  'C4.18 include_other=1 adds an item when the data holds one': NEW,
+  'C4.4 has_more false when no further item matches the filters': blind(
+    'has_more says whether another page exists (§4 rule 2); a server that says true after a full page and then serves an empty last page is common, and whether such an empty page exists is not stated, so no check holds a filtered walk to it',
+    'blind1-has-more-unfiltered-cursor',
+  ),
+  'C4.18 include_other=1 adds an item when the data holds one':
+    'which items other than kept and secondary-collection ones have outcomes shows only in the include_other=1 answer itself, so no oracle says that it must add one (PROP-002 holds it to a superset of the default); no mutant',
 };
