@@ -90,10 +90,17 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       const id = idOf(item.id)!;
       // The original values, read before anything is sent: what the failure reports and the put-back sends.
       // Reads that wait for nothing sent go out together (each costs a round trip on the run's longest chain).
-      const [before, foreign, userId] = await Promise.all([t.discover.record(id), foreignItem(t), otherUserId(t)]);
+      const found = foreignItem(t);
+      const [before, foreign, foreignBefore, userId] = await Promise.all([
+        t.discover.record(id),
+        found,
+        found.then((other) => (other ? t.discover.record(idOf(other.id)!, 'other') : undefined)),
+        otherUserId(t),
+      ]);
       const start = isSet(before.is_kept) ? 1 : 0;
       const foreignId = foreign ? idOf(foreign.id)! : String(await t.discover.unusedId());
-      const foreignBefore = foreign ? await t.discover.record(foreignId, 'other') : undefined;
+      // The read above is the item's value before the first change, though the write to the other user's item comes first.
+      t.kept.remember([id]);
       if (foreign) {
         // Journals the other user's item at its current value (its own key sends what it already has), so that
         // a wrong door that toggled it is put back when the check ends.

@@ -30,6 +30,8 @@ interface Real {
 
 async function establish(model: Model, t: CheckContext, id: string) {
   const { value, unset, exchange } = await readKept(t.api, id);
+  // The read is the item's value before its first toggle, though toggles of the other items go out in between.
+  t.kept.remember([id]);
   model.set(id, unset ? null : value);
   return exchange;
 }

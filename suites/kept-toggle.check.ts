@@ -238,8 +238,11 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time. The
       // witnesses are distinct items: each goes through its toggles on its own, all at once, and the first
       // failure in the order of the witnesses is reported.
+      const chosen = await witnesses(t);
+      // The records read are the witnesses' values before their first toggles, though another witness's toggle goes out first.
+      t.kept.remember(chosen.map(({ id }) => id));
       const outcomes = await together(
-        (await witnesses(t)).map(async ({ id, record: before }) => {
+        chosen.map(async ({ id, record: before }) => {
           const start = isSet(before.is_kept) ? 1 : 0;
           for (const value of [1 - start, start]) {
             const ex = await t.kept.set(id, value);
@@ -306,6 +309,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // reported in the order of the probes.
       const items = rows.slice(0, t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS);
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
+      // These reads are the items' values before their first probes, though another item's probe goes out first.
+      t.kept.remember(items.map((item) => String(item.id)));
       /** Sends one probe to an item and reads the item back. */
       const probe = async (index: number, k: number): Promise<void> => {
         const { label, refused, clause, send } = probes[index]!;
