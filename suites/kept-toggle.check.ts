@@ -128,8 +128,11 @@ const TOGGLE_FREEDOMS = [
   'is_kept as 0/1, a boolean or null (not set)',
 ];
 
-/** Items KEPT-003's probes are spread over: each costs a read of its start value, each probe a read-back. */
-const PROBE_ITEMS = 5;
+/**
+ * Items KEPT-003's probes are spread over: each costs a read of its start value, each probe a read-back, and
+ * each round of probes (one per item) two round trips on the run's longest chain.
+ */
+const PROBE_ITEMS = 8;
 
 const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
 /** A lean (budgeted) run's KEPT-003: one invalid value of each kind (a number, a boolean, a string, null), over two items. */
@@ -150,6 +153,16 @@ function succeeded(outcome: () => unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** What a getter from together() throws. */
+function caught(outcome: () => unknown): unknown {
+  try {
+    outcome();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
 /**
@@ -303,16 +316,17 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             t.kept.sendOther(String(item.id), `GET is_kept=${1 - start}`, () => t.api.get(endpoints.kept, { id: String(item.id), is_kept: 1 - start })),
         },
       ];
-      // The probes are spread over a few items (probe k on item k mod n), so that they go out a few at a
-      // time and each read-back can only show its own probe's effect. Probes sharing an item run in order
-      // (a read-back is the next probe's "before"), and an item stops at its first failure. Failures are
-      // reported in the order of the probes.
+      // The probes are spread over several items (probe k on item k mod n) and go out in rounds: in each round
+      // every item still in play gets its next probe, all at once, and once every probe of the round has its
+      // answer, every item is read back, all at once. A read-back is the item's next probe's "before", and no
+      // write of the check follows the last round's read-backs, so the restore trusts them and reads nothing.
+      // An item stops at its first failure. Failures are reported in the order of the probes.
       const items = rows.slice(0, t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS);
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       // These reads are the items' values before their first probes, though another item's probe goes out first.
       t.kept.remember(items.map((item) => String(item.id)));
-      /** Sends one probe to an item and reads the item back. */
-      const probe = async (index: number, k: number): Promise<void> => {
+      /** Sends one probe to an item; returns what reads the item back and judges the probe by it. */
+      const probe = async (index: number, k: number): Promise<() => Promise<void>> => {
         const { label, refused, clause, send } = probes[index]!;
         const start = starts[k]!().value;
         const id = String(items[k]!.id);
@@ -320,33 +334,47 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const sentAs = clause === 'C1.2' ? `GET ${endpoints.kept}` : `POST ${endpoints.kept}`;
         ensureNo5xx('C7.2', ex, `${sentAs} with ${label}`);
         if (refused) ensure('C7.3', is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
-        // After the GET of the toggle's path the read-back itself carries the new value in its query (§1: the single
-        // read writes nothing either), journaled like a toggle; where it is no readable record, a plain read follows.
-        const carried = clause === 'C1.2' ? await readBackCarryingKept(t, id, start === 1 ? 0 : 1) : undefined;
-        const now = carried ?? (await readKept(t.api, id));
-        const changed = `${sentAs} with ${label}${refused ? '' : ` (${ex.response.status})`} changed is_kept of item ${id} from ${start} to ${now.value}`;
-        if (refused) ensure('C7.3', now.value === start, changed, ex);
-        else if (clause === 'C1.2')
-          ensure(
-            'C1.2',
-            now.value === start,
-            carried
-              ? `GET ${endpoints.kept} and the read-back GET ${endpoints.item}, both with id ${id} and is_kept=${1 - start} in the query, left is_kept of item ${id} at ${now.value}, not ${start}: neither may write (§1: the only write is the POST toggle). Both were journaled; the check puts the value back with the toggle and verifies it by a read`
-              : `${changed}; it was journaled, and the check puts the value back with the toggle and verifies it by a read`,
-            carried?.exchange ?? ex,
-          );
-        else ensure('C4.24', now.value === start, changed, ex);
+        return async () => {
+          // After the GET of the toggle's path the read-back itself carries the new value in its query (§1: the single
+          // read writes nothing either), journaled like a toggle; where it is no readable record, a plain read follows.
+          const carried = clause === 'C1.2' ? await readBackCarryingKept(t, id, start === 1 ? 0 : 1) : undefined;
+          const now = carried ?? (await readKept(t.api, id));
+          const changed = `${sentAs} with ${label}${refused ? '' : ` (${ex.response.status})`} changed is_kept of item ${id} from ${start} to ${now.value}`;
+          if (refused) ensure('C7.3', now.value === start, changed, ex);
+          else if (clause === 'C1.2')
+            ensure(
+              'C1.2',
+              now.value === start,
+              carried
+                ? `GET ${endpoints.kept} and the read-back GET ${endpoints.item}, both with id ${id} and is_kept=${1 - start} in the query, left is_kept of item ${id} at ${now.value}, not ${start}: neither may write (§1: the only write is the POST toggle). Both were journaled; the check puts the value back with the toggle and verifies it by a read`
+                : `${changed}; it was journaled, and the check puts the value back with the toggle and verifies it by a read`,
+              carried?.exchange ?? ex,
+            );
+          else ensure('C4.24', now.value === start, changed, ex);
+        };
       };
       const outcomes: (() => void)[] = new Array(probes.length);
-      const [absent] = await together([
-        (async () => absentIdProbe(t, starts[0]!().value))(),
-        ...items.map(async (_, k) => {
-          for (let index = k; index < probes.length; index += items.length) {
-            outcomes[index] = (await together([probe(index, k)]))[0]!;
-            if (!succeeded(outcomes[index]!)) return;
-          }
-        }),
-      ]);
+      const stopped = new Set<number>();
+      let absent: (() => void) | undefined;
+      for (let round = 0; round * items.length < probes.length; round++) {
+        const playing = items.map((_, k) => round * items.length + k).filter((index, k) => index < probes.length && !stopped.has(k));
+        // The probe of an id no item has goes out with the first round, so that no write follows the last read-backs.
+        const [absentOutcome, ...sent] = await together<unknown>([
+          round === 0 ? (async () => absentIdProbe(t, starts[0]!().value))() : Promise.resolve(),
+          ...playing.map((index) => probe(index, index % items.length)),
+        ]);
+        if (round === 0) absent = absentOutcome as () => void;
+        const judged = await together(
+          playing.map((_, i) => {
+            if (!succeeded(sent[i]!)) return Promise.reject(caught(sent[i]!));
+            return (sent[i]!() as () => Promise<void>)();
+          }),
+        );
+        playing.forEach((index, i) => {
+          outcomes[index] = judged[i]!;
+          if (!succeeded(judged[i]!)) stopped.add(index % items.length);
+        });
+      }
       for (const outcome of outcomes) outcome?.();
       absent!();
     },
