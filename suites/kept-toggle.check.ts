@@ -316,7 +316,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             t.kept.sendOther(String(item.id), `GET is_kept=${1 - start}`, () => t.api.get(endpoints.kept, { id: String(item.id), is_kept: 1 - start })),
         },
       ];
-      // The probes are spread over several items (probe k on item k mod n) and go out in rounds: in each round
+      // The probes are spread over several items (one after another, each item's in turn) and go out in rounds: in each round
       // every item still in play gets its next probe, all at once, and once every probe of the round has its
       // answer, every item is read back, all at once. A read-back is the item's next probe's "before", and no
       // write of the check follows the last round's read-backs, so the restore trusts them and reads nothing.
@@ -356,12 +356,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const outcomes: (() => void)[] = new Array(probes.length);
       const stopped = new Set<number>();
       let absent: (() => void) | undefined;
-      for (let round = 0; round * items.length < probes.length; round++) {
-        const playing = items.map((_, k) => round * items.length + k).filter((index, k) => index < probes.length && !stopped.has(k));
+      // Where the probes do not fill every round, the first round is the one left short: every item plays in the last.
+      const rounds = Math.ceil(probes.length / items.length);
+      const short = rounds * items.length - probes.length;
+      const itemOf = (index: number) => (index + short) % items.length;
+      for (let round = 0; round < rounds; round++) {
+        const playing = items
+          .map((_, k) => round * items.length + k - short)
+          .filter((index, k) => index >= 0 && index < probes.length && !stopped.has(k));
         // The probe of an id no item has goes out with the first round, so that no write follows the last read-backs.
         const [absentOutcome, ...sent] = await together<unknown>([
           round === 0 ? (async () => absentIdProbe(t, starts[0]!().value))() : Promise.resolve(),
-          ...playing.map((index) => probe(index, index % items.length)),
+          ...playing.map((index) => probe(index, itemOf(index))),
         ]);
         if (round === 0) absent = absentOutcome as () => void;
         const judged = await together(
@@ -372,7 +378,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         );
         playing.forEach((index, i) => {
           outcomes[index] = judged[i]!;
-          if (!succeeded(judged[i]!)) stopped.add(index % items.length);
+          if (!succeeded(judged[i]!)) stopped.add(itemOf(index));
         });
       }
       for (const outcome of outcomes) outcome?.();
