@@ -276,28 +276,42 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     },
     async (t) => {
       // Each witness goes both ways (0 → 1 and 1 → 0), compared with its record before each time. The
-      // witnesses are distinct items: each goes through its toggles on its own, all at once, and the first
-      // failure in the order of the witnesses is reported.
+      // witnesses are distinct items and go in step: every witness's toggle at once, then every witness's read
+      // at once, twice, so that no write follows the last reads and the restore reads nothing. A witness stops
+      // at its first failure; the first failure in the order of the witnesses is reported.
       const chosen = await witnesses(t);
       // The records read are the witnesses' values before their first toggles, though another witness's toggle goes out first.
       t.kept.remember(chosen.map(({ id }) => id));
-      const outcomes = await together(
-        chosen.map(async ({ id, record: before }) => {
-          const start = isSet(before.is_kept) ? 1 : 0;
-          for (const value of [1 - start, start]) {
-            const ex = await t.kept.set(id, value);
-            ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+      const outcomes: (() => void)[] = chosen.map(() => () => {});
+      for (const back of [false, true]) {
+        const playing = chosen.filter((_, i) => succeeded(outcomes[i]!));
+        const valueOf = ({ record }: (typeof chosen)[number]) => (isSet(record.is_kept) === back ? 1 : 0);
+        const sent = await together(
+          playing.map(async (witness) => {
+            const value = valueOf(witness);
+            const ex = await t.kept.set(witness.id, value);
+            ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${witness.id}: expected success, got ${ex.response.status}`, ex);
+            return ex;
+          }),
+        );
+        const judged = await together(
+          playing.map(async (witness, j) => {
+            const ex = sent[j]!();
+            const { id, record: before } = witness;
             const after = await t.discover.record(id);
             const changed = changedFields(before, after);
             ensure(
               'C3.2',
               changed.length === 0,
-              `setting is_kept=${value} on item ${id} also changed: ${changed.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ')}`,
+              `setting is_kept=${valueOf(witness)} on item ${id} also changed: ${changed.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ')}`,
               ex,
             );
-          }
-        }),
-      );
+          }),
+        );
+        playing.forEach((witness, j) => {
+          outcomes[chosen.indexOf(witness)] = judged[j]!;
+        });
+      }
       for (const outcome of outcomes) outcome();
     },
   );
