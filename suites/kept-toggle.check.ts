@@ -285,10 +285,10 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const outcomes: (() => void)[] = chosen.map(() => () => {});
       for (const back of [false, true]) {
         const playing = chosen.filter((_, i) => succeeded(outcomes[i]!));
-        const valueOf = ({ record }: (typeof chosen)[number]) => (isSet(record.is_kept) === back ? 1 : 0);
+        const valueSent = ({ record }: (typeof chosen)[number]) => (isSet(record.is_kept) === back ? 1 : 0);
         const sent = await together(
           playing.map(async (witness) => {
-            const value = valueOf(witness);
+            const value = valueSent(witness);
             const ex = await t.kept.set(witness.id, value);
             ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${witness.id}: expected success, got ${ex.response.status}`, ex);
             return ex;
@@ -303,7 +303,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             ensure(
               'C3.2',
               changed.length === 0,
-              `setting is_kept=${valueOf(witness)} on item ${id} also changed: ${changed.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ')}`,
+              `setting is_kept=${valueSent(witness)} on item ${id} also changed: ${changed.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ')}`,
               ex,
             );
           }),
@@ -402,9 +402,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const short = rounds * items.length - probes.length;
       const itemOf = (index: number) => (index + short) % items.length;
       for (let round = 0; round < rounds; round++) {
-        const playing = items
-          .map((_, k) => round * items.length + k - short)
-          .filter((index, k) => index >= 0 && index < probes.length && !stopped.has(k));
+        const playing = items.map((_, k) => round * items.length + k - short).filter((index, k) => index >= 0 && index < probes.length && !stopped.has(k));
         // The probe of an id no item has goes out with the first round, so that no write follows the last read-backs.
         const [absentOutcome, ...sent] = await together<unknown>([
           round === 0 ? (async () => absentIdProbe(t, starts[0]!().value))() : Promise.resolve(),
