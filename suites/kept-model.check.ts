@@ -196,7 +196,8 @@ const signature = (sequence: Iterable<Step>): string => [...sequence].map(String
 /**
  * The runs fast-check will make, drawn the same way (fc.sample with the run's seed) and run ahead as one
  * set of item chains (runChains): a run of passing sequences costs the longest item's chain, not the sum
- * of each sequence's, and reads that follow one another on an item cost one round trip. Returns each sequence's signature and the run that failed first, if one did.
+ * of each sequence's, and reads that follow one another on an item cost one round trip. Returns each
+ * sequence's signature and the run that failed first, if one did.
  */
 async function runAhead(t: CheckContext, draw: fc.Arbitrary<Iterable<Step>>, runs: number): Promise<Ahead | undefined> {
   const sequences = fc.sample(draw, { seed: t.target.seed, numRuns: runs }).map((sequence) => [...sequence]);
