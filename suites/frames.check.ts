@@ -8,6 +8,7 @@ import {
   is4xx,
   isModificationStamp,
   isSet,
+  keptIn,
   profiles,
   recordOf,
   rowsOf,
@@ -89,10 +90,17 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       const id = idOf(item.id)!;
       // The original values, read before anything is sent: what the failure reports and the put-back sends.
       // Reads that wait for nothing sent go out together (each costs a round trip on the run's longest chain).
-      const [before, foreign, userId] = await Promise.all([t.discover.record(id), foreignItem(t), otherUserId(t)]);
+      const found = foreignItem(t);
+      const [before, foreign, foreignBefore, userId] = await Promise.all([
+        t.discover.record(id),
+        found,
+        found.then((other) => (other ? t.discover.record(idOf(other.id)!, 'other') : undefined)),
+        otherUserId(t),
+      ]);
       const start = isSet(before.is_kept) ? 1 : 0;
       const foreignId = foreign ? idOf(foreign.id)! : String(await t.discover.unusedId());
-      const foreignBefore = foreign ? await t.discover.record(foreignId, 'other') : undefined;
+      // The read above is the item's value before the first change, though the write to the other user's item comes first.
+      t.kept.remember([id]);
       if (foreign) {
         // Journals the other user's item at its current value (its own key sends what it already has), so that
         // a wrong door that toggled it is put back when the check ends.
@@ -184,7 +192,8 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
         'the collection has no titled item for a list body to name',
       );
       const id = idOf(item.id)!;
-      const record = await t.discover.record(id);
+      const probeTitle = 'conform probe (a list request must not create it)';
+      const [record, absentId, apartRows] = await Promise.all([t.discover.record(id), t.discover.unusedId(), t.discover.setApart()]);
       const start = isSet(record.is_kept) ? 1 : 0;
       // Journals the item at its current value: a list request that wrongly wrote is_kept is put back when the check ends.
       const prime = await t.kept.set(id, start);
@@ -194,9 +203,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
         `POST /artifact-kept.php {is_kept: ${start}} (the value item ${id} has): expected success, got ${prime.response.status}`,
         prime,
       );
-      const absentId = await t.discover.unusedId();
-      const probeTitle = 'conform probe (a list request must not create it)';
-      const apart = new Set((await t.discover.setApart()).map((r) => idOf(r.id)));
+      const apart = new Set(apartRows.map((r) => idOf(r.id)));
       const snapshot = () => listState(t, apart, id, { id: absentId, title: probeTitle });
       const before = await snapshot();
       const fields = Object.entries(record).filter(([name]) => name !== 'id' && !isModificationStamp(name) && name !== 'type_id');
@@ -214,18 +221,26 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
         { ...original, id: item.id, user_id: 2 },
         { ...original, artifact_id: item.id, item: { ...original, id: item.id } },
       ];
-      const answers: Exchange[] = [];
-      for (const body of bodies) answers.push(await t.api.list(body));
+      // The bodies go out together (one round trip on the run's longest chain): those naming the item carry the same
+      // values, and the others name no item it has, so whatever order they land in, a server that applies them ends
+      // in the same state; the failure lists every body sent.
+      const answers = await Promise.all(bodies.map((body) => t.api.list(body)));
       for (const ex of answers) ensureNo5xx('C7.2', ex, `POST /artifacts.php ${ex.request.body ?? ''}`);
       const mid = await snapshot();
-      if (mid !== before) {
-        for (const body of putBacks) await t.api.list(body);
+      if (mid.state === before.state) {
+        // Nothing was sent after this read: it is the check's last sight of the item's kept value, so that the
+        // restore needs no read of its own (where the record cannot be read, the restore reads it).
+        try {
+          keptIn(mid.read, id);
+        } catch {}
+      } else {
+        await Promise.all(putBacks.map((body) => t.api.list(body)));
       }
-      const after = mid === before ? mid : await snapshot();
+      const after = mid.state === before.state ? mid : await snapshot();
       ensure(
         'C1.2',
-        mid === before,
-        `the collection changed after list requests whose bodies carried record fields (${bodies.map((b) => JSON.stringify(b)).join(' ; ')}): ${firstDifference(before, mid)}; ${after === before ? 'the same bodies with the original values put it back' : `the same bodies with the original values did not put it back (${firstDifference(before, after)})`}`,
+        mid.state === before.state,
+        `the collection changed after list requests (sent together) whose bodies carried record fields (${bodies.map((b) => JSON.stringify(b)).join(' ; ')}): ${firstDifference(before.state, mid.state)}; ${after.state === before.state ? 'the same bodies with the original values put it back' : `the same bodies with the original values did not put it back (${firstDifference(before.state, after.state)})`}`,
         answers.at(-1),
       );
     },
@@ -236,14 +251,15 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
  * What a list request could have changed, read afresh: the first 1,000 items by id (the whole of a
  * smaller collection) but those set apart for the set-apart lane, which change beside this check, the
  * full record of the item the bodies name (it carries fields list rows do not: the collection columns,
- * get-rid-of), with the uses of the item the bodies name and any item titled like the probe.
+ * get-rid-of), with the uses of the item the bodies name and any item titled like the probe; with
+ * the answer of that record's read.
  */
 async function listState(
   t: CheckContext,
   apart: ReadonlySet<string | undefined>,
   named: string,
   probe: { id: string | number; title: string },
-): Promise<string> {
+): Promise<{ state: string; read: Exchange }> {
   const [window, read, ...others] = await Promise.all([
     t.discover.freshWindow(5),
     t.api.item(named),
@@ -257,13 +273,14 @@ async function listState(
     .map(unstamped);
   const record = is2xx(read) ? recordOf(read.response.json, named) : undefined;
   // Tags and other lists of plain values may come in any order (§2 orders none of them).
-  return JSON.stringify(
+  const state = JSON.stringify(
     withSortedLists([
       rows,
       record ? unstamped(record) : read.response.status,
       ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json]),
     ]),
   );
+  return { state, read };
 }
 
 /** Where two snapshots first differ, in a few words: enough to find the change in the failure. */

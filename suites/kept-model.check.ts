@@ -30,6 +30,8 @@ interface Real {
 
 async function establish(model: Model, t: CheckContext, id: string) {
   const { value, unset, exchange } = await readKept(t.api, id);
+  // The read is the item's value before its first toggle, though toggles of the other items go out in between.
+  t.kept.remember([id]);
   model.set(id, unset ? null : value);
   return exchange;
 }
@@ -126,20 +128,24 @@ interface ChainFailure {
  * every sequence in order, the items all at once: an item may be in the third sequence while another is
  * still in the first, since no command of one item reads or writes another's flag. Returns the failure
  * of the earliest sequence that failed (its earliest command); an item stops at its own first failure.
+ * With `readsAtOnce` (the runs made ahead), an item's reads that follow one another go out together
+ * (readsAhead); a sequence run for fast-check to print and shrink runs each command alone.
  */
-async function runChains(model: Model, real: Real, sequences: readonly Step[][]): Promise<ChainFailure | undefined> {
+async function runChains(model: Model, real: Real, sequences: readonly Step[][], readsAtOnce = false): Promise<ChainFailure | undefined> {
   const chains = new Map<string, { step: Step; run: number; index: number }[]>();
   for (const [run, steps] of sequences.entries())
     for (const [index, step] of steps.entries()) chains.set(itemOf(step)!, [...(chains.get(itemOf(step)!) ?? []), { step, run, index }]);
   const failures: ChainFailure[] = [];
   await Promise.all(
-    [...chains.values()].map(async (chain) => {
-      for (const { step, run, index } of chain) {
-        if (!step.check(model)) continue;
-        try {
-          await step.run(model, real);
-        } catch (error) {
-          failures.push({ run, index, error });
+    [...chains.entries()].map(async ([id, chain]) => {
+      for (let next = 0; next < chain.length; ) {
+        const batch = readsAtOnce ? readsAhead(chain, next, model.has(id)) : [chain[next]!];
+        next += batch.length;
+        const outcomes = await together(batch.map(({ step }) => (step.check(model) ? step.run(model, real) : Promise.resolve())));
+        const failed = batch.findIndex((_, i) => !succeeded(outcomes[i]!));
+        if (failed >= 0) {
+          const { run, index } = batch[failed]!;
+          failures.push({ run, index, error: caught(outcomes[failed]!) });
           return;
         }
       }
@@ -148,18 +154,55 @@ async function runChains(model: Model, real: Real, sequences: readonly Step[][])
   return failures.sort((a, b) => a.run - b.run || a.index - b.index)[0];
 }
 
+/**
+ * The commands of one item's chain to send at once from `next`: the reads (single reads and lists) that follow
+ * one another, once the model knows the item's flag. None of them changes the flag or the model, so each sees the
+ * state the write before them left, as it would one after the other; a write, and the command that first learns
+ * the flag, go alone. Which commands share a round trip follows from the sequence alone, never from timing.
+ */
+function readsAhead<T extends { step: Step }>(chain: readonly T[], next: number, known: boolean): T[] {
+  if (!known || !isRead(chain[next]!.step)) return [chain[next]!];
+  let end = next;
+  while (end < chain.length && isRead(chain[end]!.step)) end++;
+  return chain.slice(next, end);
+}
+
+function isRead(step: Step): boolean {
+  const command = (step as { cmd?: unknown }).cmd ?? step;
+  return command instanceof ReadOne || command instanceof ListKept;
+}
+
+function succeeded(outcome: () => unknown): boolean {
+  try {
+    outcome();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function caught(outcome: () => unknown): unknown {
+  try {
+    outcome();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 /** A drawn sequence by its commands (fast-check prints only the commands that ran). */
 const signature = (sequence: Iterable<Step>): string => [...sequence].map(String).join(',');
 
 /**
  * The runs fast-check will make, drawn the same way (fc.sample with the run's seed) and run ahead as one
  * set of item chains (runChains): a run of passing sequences costs the longest item's chain, not the sum
- * of each sequence's. Returns each sequence's signature and the run that failed first, if one did.
+ * of each sequence's, and reads that follow one another on an item cost one round trip. Returns each
+ * sequence's signature and the run that failed first, if one did.
  */
 async function runAhead(t: CheckContext, draw: fc.Arbitrary<Iterable<Step>>, runs: number): Promise<Ahead | undefined> {
   const sequences = fc.sample(draw, { seed: t.target.seed, numRuns: runs }).map((sequence) => [...sequence]);
   if (sequences.some((steps) => steps.some((step) => itemOf(step) === undefined))) return undefined;
-  const failure = await runChains(new Map(), { t }, sequences);
+  const failure = await runChains(new Map(), { t }, sequences, true);
   return { signatures: sequences.map(signature), ...(failure ? { failure } : {}) };
 }
 

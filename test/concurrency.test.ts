@@ -93,11 +93,11 @@ describe('only a check declared to toggle may write', () => {
         await kept.restoreAll();
       });
       expect(stateOf(reference)).toBe(before);
-      // The journal's original value came from the check's own read: no second read before the write.
+      // The journal's original value came from the check's own read: no second read before the write. The
+      // restore knows the last toggle set the other value: it writes the original back at once, then verifies it.
       expect(client.exchangesSince(1).map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual([
         'GET /artifact.php',
         'POST /artifact-kept.php',
-        'GET /artifact.php',
         'POST /artifact-kept.php',
         'GET /artifact.php',
       ]);

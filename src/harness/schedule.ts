@@ -29,6 +29,16 @@ export interface Turn {
   end(): void;
 }
 
+/**
+ * The main lane's checks run one at a time, and none beside the own-items lane. Each watches the whole
+ * collection's kept flags (FRAME-002 every field of the first thousand items, KEPT-005 two cursor pages,
+ * KEPT-008 one) against a "before" it read itself, so any toggle that lands in between is blamed on its own
+ * requests: KEPT-005's item flips and flips back, and on a defective target a toggle of one item may move
+ * another (a neighbour, the first item for a toggle without an id). Overlapping them would turn one
+ * check's write, or the defect it sets off, into another check's failure on a target where that check's
+ * own requests are right. Their chains are kept short inside instead: reads that wait for nothing go out
+ * together, and the restore trusts a read made after the check's last write.
+ */
 const MAIN_LANE = 'main';
 const OWN_LANE = 'own-items:';
 

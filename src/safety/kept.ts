@@ -52,6 +52,10 @@ export class KeptWriter {
   private readonly servedIds = new Map<string, unknown>();
   /** Every item this writer journaled: the end-of-run sweep reads each of them once. */
   private readonly journaled = new Set<string>();
+  /** Values the check read before its first change of the item, kept for that change's journal entry (remember). */
+  private readonly remembered = new Map<string, { value: 0 | 1; servedId: unknown }>();
+  /** The value the writer's last toggle of each item set, answered with a 2xx: the restore's guess of its value. */
+  private readonly lastSet = new Map<string, 0 | 1>();
 
   constructor(
     private readonly api: Api,
@@ -70,7 +74,24 @@ export class KeptWriter {
     const as = options.as ?? owner;
     await this.journalChange(owner, id, value);
     const body = options.body ?? { id: this.idToSend(owner, id), is_kept: value };
-    return this.sendOnce(() => this.api.setKept(body, as), owner, id);
+    this.lastSet.delete(keptKey(owner, id));
+    const exchange = await this.sendOnce(() => this.api.setKept(body, as), owner, id);
+    const status = exchange.response.status;
+    const plain = options.body === undefined && as === owner && (value === 0 || value === 1);
+    if (plain && status >= 200 && status < 300) this.lastSet.set(keptKey(owner, id), value);
+    return exchange;
+  }
+
+  /**
+   * Keeps the check's last reads of these items (current: no write of the check came after them) as their
+   * values before their first change, so that a write to another item in between, which makes those reads
+   * stale, does not cost the item a read of its own when its first change is journaled.
+   */
+  remember(ids: readonly string[], owner: KeyRef = 'primary'): void {
+    for (const id of ids) {
+      const seen = this.scope?.seenKept.get(keptKey(owner, id));
+      if (seen) this.remembered.set(keptKey(owner, id), seen);
+    }
   }
 
   private idToSend(owner: KeyRef, id: string): string | number {
@@ -85,6 +106,7 @@ export class KeptWriter {
   /** Sends a verbatim body (malformed JSON) to the toggle of an item of `owner`, journaled like set(). */
   async setRaw(id: string, rawBody: string, owner: KeyRef = 'primary'): Promise<Exchange> {
     await this.journalChange(owner, id, rawBody);
+    this.lastSet.delete(keptKey(owner, id));
     return this.sendOnce(() => this.api.setKeptRaw(rawBody, owner), owner, id);
   }
 
@@ -94,6 +116,7 @@ export class KeptWriter {
    */
   async sendOther(id: string, sent: unknown, send: () => Promise<Exchange>, owner: KeyRef = 'primary'): Promise<Exchange> {
     await this.journalChange(owner, id, sent);
+    this.lastSet.delete(keptKey(owner, id));
     return this.sendOnce(send, owner, id);
   }
 
@@ -102,7 +125,7 @@ export class KeptWriter {
     assertMayToggle();
     const key = keptKey(owner, id);
     if (!this.originals.has(key)) {
-      const { value: current, servedId } = this.scope?.seenKept.get(key) ?? (await readKept(this.api, id, owner));
+      const { value: current, servedId } = this.scope?.seenKept.get(key) ?? this.remembered.get(key) ?? (await readKept(this.api, id, owner));
       this.originals.set(key, { user: owner, id, value: current });
       this.servedIds.set(key, servedId);
     }
@@ -118,13 +141,17 @@ export class KeptWriter {
   /**
    * Puts back every value this writer changed. The items are read together; those that differ are
    * written together (one write per item), and all are read again after the writes (a write to one
-   * item must not leave another changed). Throws a CheckFailure only when clean answers show the
-   * toggle did not take; a restore that met a fault (429s past the deadline, resets, an unusable
-   * read) is an error: the run has no verdict, and the end-of-run sweep tries again.
+   * item must not leave another changed). An item the check has not read since its last write, whose
+   * last toggle (a plain one, answered with a 2xx) set another value than the original, is written
+   * back without that first read: the write sends the original value, and the read after every write
+   * verifies it. Throws a CheckFailure only when clean answers show the toggle did not take; a restore
+   * that met a fault (429s past the deadline, resets, an unusable read) is an error: the run has no
+   * verdict, and the end-of-run sweep tries again.
    */
   async restoreAll(): Promise<void> {
     const items = [...this.originals.values()];
     this.originals.clear();
+    this.remembered.clear();
     // The last fault of each item's read and write; a later clean answer clears it.
     const readFaults = new Map<string, unknown>();
     const writeFaults = new Map<string, unknown>();
@@ -138,7 +165,17 @@ export class KeptWriter {
         return undefined;
       }
     };
-    let values = await Promise.all(items.map((item) => this.scope?.seenKept.get(keptKey(item.user, item.id))?.value ?? read(item)));
+    // An item guessed to differ is written back in the first round, and every item is read after the writes.
+    let values = await Promise.all(
+      items.map((item) => {
+        const key = keptKey(item.user, item.id);
+        const seen = this.scope?.seenKept.get(key)?.value;
+        if (seen !== undefined) return seen;
+        const set = this.lastSet.get(key);
+        return set === undefined || set === item.value ? read(item) : set;
+      }),
+    );
+    this.lastSet.clear();
     for (let round = 0; round < RESTORE_ROUNDS; round++) {
       const wrong = items.filter((item, i) => values[i] !== undefined && values[i] !== item.value);
       if (wrong.length === 0) break;
