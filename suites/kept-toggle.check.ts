@@ -18,6 +18,7 @@ import {
   profiles,
   readKept,
   recordOf,
+  rowsOf,
   together,
   type CheckContext,
   type ClauseId,
@@ -119,6 +120,13 @@ async function listedRow(t: CheckContext, title: string, id: string, filters: Re
   const ex = await t.api.list({ query: title, per_page: MAX_ROWS_PER_PAGE, ...filters });
   const row = okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
   return { ...(row ? { row } : {}), exchange: ex };
+}
+
+/** The item's plays and last_use in the run's first page with include, or undefined where that page does not hold it. */
+async function usesSummaryOf(t: CheckContext, id: string): Promise<Pick<Row, 'plays' | 'last_use'> | undefined> {
+  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] });
+  const row = is2xx(ex) ? rowsOf(ex.response.json)?.find((r) => idOf(r.id) === id) : undefined;
+  return row && 'plays' in row ? { plays: row.plays, last_use: row.last_use } : undefined;
 }
 
 /** What the toggle checks accept where the spec is silent (§4: its answer is not shown). */
@@ -440,19 +448,32 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const item = await richestItem(t);
       const id = String(item.id);
       const title = String(item.Title);
-      const start = (await readKept(t.api, id)).value;
+      // The uses summary of the item before any toggle, where the run's page with include holds it: a toggle records no
+      // use (§3: it changes nothing else), so plays and last_use must read the same in the rows after each toggle.
+      const summarised = profiles[t.target.profile].has('list-include');
+      const [{ value: start }, before] = await Promise.all([readKept(t.api, id), summarised ? usesSummaryOf(t, id) : undefined]);
+      const search = summarised ? { include: ['uses_summary'] } : {};
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
         // After the last toggle, the item is read beside the lists: the restore verifies by that read instead of one of its
         // own (where it fails, the restore reads again).
         const [lists] = await pair(
-          together([listedRow(t, title, id), listedRow(t, title, id, { kept: value === 1 }), listedRow(t, title, id, { kept: value !== 1 })]),
+          together([listedRow(t, title, id, search), listedRow(t, title, id, { kept: value === 1 }), listedRow(t, title, id, { kept: value !== 1 })]),
           value === start ? readKept(t.api, id) : undefined,
         );
         const searched = lists()[0]!();
         const row = searched.row;
         ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`, searched.exchange);
+        if (before) {
+          const moved = (['plays', 'last_use'] as const).filter((f) => f in row && !sameUnordered(before[f], row[f]));
+          ensure(
+            'C3.2',
+            moved.length === 0,
+            `after setting is_kept=${value} on item ${id}, its uses summary moved: ${moved.map((f) => `${f} ${asJson(before[f])} → ${asJson(row[f])}`).join(', ')} (a toggle records no use)`,
+            searched.exchange,
+          );
+        }
         const shown = itemFlag(row.is_kept);
         ensure(
           'C3.4',

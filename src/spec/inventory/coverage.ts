@@ -324,6 +324,8 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C4.15 artifact_id is honoured beside player_id': [['USES-004'], ['uses-artifact-ignored-beside-player']],
   'C4.15 without a parameter every use is listed': [['FIELD-003'], ['uses-unfiltered-drops-oldest']],
   'C4.13 default page size 50 on staging': [['PAGE-001'], ['staging-default-page-20']],
+  'C3.3 plays of the toggled item unchanged': [['KEPT-004'], ['kept-toggle-counts-a-play']],
+  'C3.3 last_use of the toggled item unchanged': [['KEPT-004'], ['kept-toggle-moves-last-use']],
   // Scoping under one request shape (fixtures/mutants/scoping-shapes.ts): SCOPE-007 sends every shape in every draw.
   "C5.2 no other user's data from /artifacts.php under GET without a body": [['SCOPE-007'], ['scope-shape-get-without-body']],
   "C5.2 no other user's data from /artifacts.php under page": [['SCOPE-007'], ['scope-shape-page']],
