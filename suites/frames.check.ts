@@ -66,6 +66,23 @@ async function foreignItem(t: CheckContext): Promise<Row | undefined> {
   return other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? '')).at(-1);
 }
 
+/**
+ * The titled item a write names: the one whose row under fields "collection" (the run's shared page) holds the most
+ * values, so that each field a wrong door applies has a value to show it (a null is sent back unchanged), then the one
+ * with the most flags set and tags.
+ */
+async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row | undefined> {
+  const titled = rows.filter((r) => typeof r.Title === 'string');
+  if (!profiles[t.target.profile].has('list-fields') || titled.length < 2) return titled[0];
+  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection' });
+  const wide = new Map((is2xx(ex) ? (rowsOf(ex.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
+  const score = (r: Row) =>
+    Object.values(wide.get(idOf(r.id)) ?? {}).filter((v) => v !== null && v !== '').length * 100 +
+    ['is_physical', 'is_digital', 'is_in_secondary_collection'].filter((f) => isSet(r[f])).length * 10 +
+    Math.min(9, Array.isArray(r.tags) ? r.tags.length : 0);
+  return titled.reduce((best, r) => (score(r) > score(best) ? r : best), titled[0]!);
+}
+
 describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
   check(
     {
@@ -83,10 +100,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
     },
     async (t) => {
       const rows = await t.discover.toggleRows();
-      const item = t.need(
-        rows.find((r) => typeof r.Title === 'string'),
-        'the collection has no titled item to toggle',
-      );
+      const item = t.need(await fullestTitled(t, rows), 'the collection has no titled item to toggle');
       const id = idOf(item.id)!;
       // The original values, read before anything is sent: what the failure reports and the put-back sends.
       // Reads that wait for nothing sent go out together (each costs a round trip on the run's longest chain).
@@ -187,10 +201,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
     },
     async (t) => {
       const rows = await t.discover.toggleRows();
-      const item = t.need(
-        rows.find((r) => typeof r.Title === 'string'),
-        'the collection has no titled item for a list body to name',
-      );
+      const item = t.need(await fullestTitled(t, rows), 'the collection has no titled item for a list body to name');
       const id = idOf(item.id)!;
       const probeTitle = 'conform probe (a list request must not create it)';
       const [record, absentId, apartRows] = await Promise.all([t.discover.record(id), t.discover.unusedId(), t.discover.setApart()]);

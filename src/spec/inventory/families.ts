@@ -160,8 +160,7 @@ const TOGGLE_FRAME_SENT: readonly BodyField[] = [
   'is_digital',
   'is_in_secondary_collection',
   'tags',
-  // Acq is left out: the item FRAME-001 toggles may have none, and a null is sent back unchanged.
-  ...COLLECTION_FIELDS.filter((f) => f !== 'Acq'),
+  ...COLLECTION_FIELDS,
   'a get-rid-of setting',
   'a user id',
   "a second id (the other user's item)",
@@ -175,14 +174,14 @@ export const toggleFrameFamily: readonly BodyWriteMember[] = TOGGLE_FRAME_SENT.m
   mutant: `toggle-applies-body-${slug(BODY_FIELDS[field])}`,
 }));
 
-/** Extra fields FRAME-002 sends in list bodies naming an item, which the rows and the item's record it compares around them show (Acq left out as for FRAME-001). */
+/** Extra fields FRAME-002 sends in list bodies naming an item, which the rows and the item's record it compares around them show. */
 const LIST_WRITE_SENT: readonly BodyField[] = [
   'Title',
   'type',
   'is_digital',
   'is_in_secondary_collection',
   'tags',
-  ...COLLECTION_FIELDS.filter((f) => f !== 'Acq'),
+  ...COLLECTION_FIELDS,
   'a get-rid-of setting',
 ];
 

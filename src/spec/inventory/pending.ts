@@ -9,14 +9,11 @@ const LEARNED_FROM = (request: string) =>
   `SCOPE-007 learns the first user's own answer from ${request} itself: a leak there is also in what it compares against, and cannot be told from records both users hold; no mutant leaks under this shape alone`;
 const TYPES_SHARED =
   "the reference data gives every user the same types, so no answer of /types.php can show the second user's own types; SCOPE-007 sends the shape, no mutant leaks under it";
-const ACQ_SENT_NULL =
-  'the item FRAME-001 and FRAME-002 name has no Acq in the reference data, and a null is sent back unchanged (nothing of its kind can be told apart safely); a mutant that applies Acq from the body changes nothing there and survives';
 const blind = (why: string, mutant: string) => `${why}; the open blind mutant ${mutant} makes this fault`;
 
 export const pending: Readonly<Record<string, string>> = {
   'C2.11 player represents_user_id':
     'PLAY-001 accepts the field omitted or null when unset (the table says only when it is set); no mutant sets a wrong user for a player that is a user',
-  'C3.3 Acq sent beside id and is_kept is not applied': ACQ_SENT_NULL,
   'C3.3 a second id (another item of the same user) sent beside id and is_kept is not applied':
     "FRAME-001 sends the other user's item as its second id, never another item of the same user; no check sends this, no mutant applies it",
   "C5.2 no other user's data from /artifacts.php under tag":
@@ -30,7 +27,6 @@ export const pending: Readonly<Record<string, string>> = {
   "C5.2 no other user's data from /artifact-kept.php under a user id in the body": 'FRAME-001 sends a user id in the toggle body, but no mutant honours it',
   'C1.2 a list body carrying type_id changes no item':
     'FRAME-002 leaves type_id out of its list bodies; no check sends it in a list body, no mutant writes it from one',
-  'C1.2 a list body carrying Acq changes no item': ACQ_SENT_NULL,
   "C1.2 a list body carrying a second id (the other user's item) changes no item":
     "FRAME-002 names only the first user's own item in its list bodies; no check sends the other user's item there, no mutant writes to it",
   'C1.2 a list body carrying a second id (another item of the same user) changes no item':
