@@ -71,7 +71,7 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     t.discover.shared('GET /upcoming-interactions.php'),
     t.api.upcoming('other'),
     t.discover.shared('GET /types.php'),
-    t.api.types('other'),
+    t.discover.shared('GET /types.php (second user)'),
     ...(players ? [t.discover.shared('GET /players.php'), t.discover.shared('GET /players.php (second user)')] : []),
   ]);
   const ownTitles = new Set(own.rows.map((r) => r.Title).filter((x): x is string => typeof x === 'string'));
@@ -169,12 +169,19 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
     }),
   );
   const q = (query: Record<string, unknown>) => query as Query;
-  const withUser = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>) =>
-    fc.record({ user_id: userId }, { requiredKeys: [] }).map((query): Drawn => drawn(`GET ${name} ${JSON.stringify(query)}`, (c) => send(c, q(query))));
+  // Drawn without a user id, a read is the run's shared read of it: the same request, already answered.
+  const withUser = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>, shared?: (c: CheckContext) => Promise<Exchange>) =>
+    fc
+      .record({ user_id: userId }, { requiredKeys: [] })
+      .map((query): Drawn => drawn(`GET ${name} ${JSON.stringify(query)}`, (c) => (shared && Object.keys(query).length === 0 ? shared(c) : send(c, q(query)))));
   const date = fc.constantFrom('2000-01-01', '2020-06-30', '2024-01-01', '2099-12-31');
   const others: fc.Arbitrary<Drawn>[] = [
-    fc.constant(drawn('GET /artifacts.php', (c) => c.api.list(undefined))),
-    withUser('/uses.php', (c, query) => c.api.uses(query)),
+    fc.constant(drawn('GET /artifacts.php', (c) => c.discover.list(undefined))),
+    withUser(
+      '/uses.php',
+      (c, query) => c.api.uses(query),
+      (c) => c.discover.uses().then((u) => u.exchange),
+    ),
     fc.record({ artifact_id: itemId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))),
     fc
       .record(
@@ -189,14 +196,33 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
         { requiredKeys: [] },
       )
       .map((query): Drawn => drawn(`GET /proposals.php ${JSON.stringify(query)}`, (c) => c.api.proposals(q(query)))),
-    withUser('/proposals.php', (c, query) => c.api.proposals(query)),
-    withUser('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query)),
-    withUser('/types.php', (c, query) => c.api.types('primary', query)),
+    withUser(
+      '/proposals.php',
+      (c, query) => c.api.proposals(query),
+      (c) => c.discover.shared('GET /proposals.php'),
+    ),
+    withUser(
+      '/upcoming-interactions.php',
+      (c, query) => c.api.upcoming('primary', query),
+      (c) => c.discover.shared('GET /upcoming-interactions.php'),
+    ),
+    withUser(
+      '/types.php',
+      (c, query) => c.api.types('primary', query),
+      (c) => c.discover.shared('GET /types.php'),
+    ),
     itemId.map((id): Drawn => drawn(`GET /artifact.php?id=${String(id)}`, (c) => c.api.item(id as string | number))),
   ];
   if (has('uses-player-filter'))
     others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
-  if (has('players')) others.push(withUser('/players.php', (c, query) => c.api.players('primary', query)));
+  if (has('players'))
+    others.push(
+      withUser(
+        '/players.php',
+        (c, query) => c.api.players('primary', query),
+        (c) => c.discover.shared('GET /players.php'),
+      ),
+    );
   return fc.tuple(...list, ...others);
 }
 

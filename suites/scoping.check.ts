@@ -58,7 +58,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
     async (t) => {
       const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
       const [plain, ...answers] = await together([
-        t.api.list({ per_page: MAX_ROWS_PER_PAGE }),
+        // The run's shared read of the page (PAGE-003 reads it too).
+        t.discover.list({ per_page: MAX_ROWS_PER_PAGE }),
         ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId })),
       ]);
       const expected = okRows('C4.9', plain!(), 'POST /artifacts.php');

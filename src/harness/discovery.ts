@@ -7,6 +7,7 @@ import type { KeyRef } from '../safety/journal.ts';
 import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
+import type { PreflightAnswers, PreflightRead } from './target.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -43,6 +44,7 @@ const sharedReads = {
   'GET /players.php': (api: Api) => api.players(),
   'GET /players.php (second user)': (api: Api) => api.players('other'),
   'GET /types.php': (api: Api) => api.types(),
+  'GET /types.php (second user)': (api: Api) => api.types('other'),
   // These follow the kept flags (§4).
   'GET /proposals.php': (api: Api) => api.proposals({}),
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
@@ -66,6 +68,8 @@ export class Discovery {
   private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
   private readonly itemUses = new Map<string, Promise<Exchange>>();
   private readonly listReads = new Map<string, Promise<Exchange>>();
+  private readonly windows = new Map<string, Promise<CursorWindow>>();
+  private readonly absentPaths = new Map<string, Promise<Exchange>>();
   private shares = new Map<string, number>();
   /** Per check, the run's shared reads it used, whoever sent them: a budget prices each read once (sharedReadsOf). */
   private readonly used = new Map<string, Set<string>>();
@@ -81,7 +85,14 @@ export class Discovery {
     private readonly api: Api,
     private readonly users: readonly KeyRef[] = ['primary'],
     private readonly eager = true,
-  ) {}
+    preflight: PreflightAnswers = {},
+  ) {
+    // The pre-flight's answers cost the checks nothing: a budget prices them at no request.
+    for (const [read, exchange] of Object.entries(preflight) as [PreflightRead, Exchange][]) {
+      this.sharedReads.set(read, Promise.resolve(exchange));
+      this.readCosts.set(read, 0);
+    }
+  }
 
   /**
    * Every row of a user's collection, read once by a cursor walk (§4 rule 2). The first call also
@@ -206,6 +217,33 @@ export class Discovery {
     return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
   }
 
+  /**
+   * The first rows of a filtered listing by id (a cursor window of at most `pages` pages of `body`),
+   * shared by the checks that read the same window, like `list`: no shared window outlives a kept write.
+   */
+  window(body: Record<string, unknown>, pages: number): Promise<CursorWindow> {
+    if (currentCheck()?.toggles) return cursorWindow(this.api, body, { maxPages: pages });
+    const key = `${JSON.stringify(body)} (${pages} pages)`;
+    this.noteUse(`cursor window ${key}`);
+    return sharedRead(this.windows, key, () =>
+      asRunShared(async () => {
+        const read = await cursorWindow(this.api, body, { maxPages: pages });
+        this.readCosts.set(`cursor window ${key}`, read.pages.length);
+        return read;
+      }),
+    );
+  }
+
+  /**
+   * One GET of a path the spec does not name (the user enumeration probes, a path no API serves), shared
+   * by the checks that probe it: no kept write can change what such a path answers.
+   */
+  unnamedPath(path: string, query: Record<string, string | number>): Promise<Exchange> {
+    const key = `GET ${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+    this.noteUse(key);
+    return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
+  }
+
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
   freshWindow(pages: number, user: KeyRef = 'primary'): Promise<CursorWindow> {
     return cursorWindow(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: pages });
@@ -214,6 +252,7 @@ export class Discovery {
   invalidate(): void {
     this.walks.clear();
     this.listReads.clear();
+    this.windows.clear();
   }
 
   /**
@@ -223,9 +262,14 @@ export class Discovery {
    * then the shared list answers are dropped.
    */
   async settled(): Promise<void> {
-    const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads].flatMap((map) => [...map.values()]);
+    const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads, this.windows, this.absentPaths].flatMap((map) => [
+      ...map.values(),
+    ]);
     await Promise.allSettled(reads);
-    if (currentCheck()?.toggles) this.listReads.clear();
+    if (currentCheck()?.toggles) {
+      this.listReads.clear();
+      this.windows.clear();
+    }
   }
 
   async anyItem(user: KeyRef = 'primary'): Promise<Row | undefined> {

@@ -13,7 +13,11 @@ export interface Page {
 
 /** One page of POST /artifacts.php, with has_more and next_cursor read leniently (§4 rule 2): top level or nested. */
 export async function fetchPage(api: Api, body: Record<string, unknown>, user: KeyRef = 'primary'): Promise<Page> {
-  const exchange = await api.list(body, user);
+  return pageOf(await api.list(body, user), body);
+}
+
+/** The page an answer of POST /artifacts.php with `body` holds (fetchPage for an answer already read). */
+export function pageOf(exchange: Exchange, body: Record<string, unknown>): Page {
   const rows = okRows('C4.4', exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
   const envelope = exchange.response.json;
   ensure(

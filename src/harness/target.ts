@@ -1,3 +1,4 @@
+import type { Exchange } from '../http/exchange.ts';
 import type { NetworkOptions } from '../http/network.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 
@@ -17,6 +18,13 @@ export interface CheckSettings {
   /** fast-check replay path of a model-based check's commands (with fcPath). */
   fcReplayPath?: string;
 }
+
+/**
+ * The run's shared reads (src/harness/discovery.ts) that the pre-flight makes before any check starts
+ * (src/runner/open-target.ts): the checks take its answers instead of sending them again.
+ */
+export type PreflightRead = 'GET /types.php' | 'GET /types.php (second user)' | 'GET /api-docs?format=json';
+export type PreflightAnswers = Partial<Record<PreflightRead, Exchange>>;
 
 /**
  * Everything a check knows about the run: the plan's settings, and what only the run itself knows
@@ -43,6 +51,8 @@ export interface TargetContext extends CheckSettings {
    * smaller sample, as the budget table measured them (their requests and the mutants they still find).
    */
   lean?: boolean;
+  /** The pre-flight's answers to some of the run's shared reads (none sent by the checks again). */
+  preflight?: PreflightAnswers;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

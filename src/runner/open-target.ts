@@ -7,6 +7,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
+import type { PreflightAnswers } from '../harness/target.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
@@ -20,6 +21,8 @@ export interface OpenTarget {
   otherKeySource?: string;
   network?: NetworkOptions;
   api(user: KeyRef): Api | undefined;
+  /** The pre-flight's answers the checks take instead of reading them again (filled by preflight() and readAhead()). */
+  preflightAnswers: PreflightAnswers;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
@@ -73,6 +76,7 @@ export async function openTarget(
     ...(choice.kind === 'remote' && choice.otherKeySource ? { otherKeySource: choice.otherKeySource } : {}),
     ...(choice.network ? { network: choice.network } : {}),
     api: (user) => clients[user],
+    preflightAnswers: {},
     counts: () => client.counts(),
     async close() {
       await client.close();
@@ -98,6 +102,8 @@ export async function preflight(target: OpenTarget): Promise<void> {
     ...(other ? [answer(() => other.types('other'), unreachable), answer(() => other.list({ per_page: SAME_USER_ROWS }, 'other'), unreachable)] : []),
   ]);
   if (types!.status === 'rejected') throw types!.reason;
+  target.preflightAnswers['GET /types.php'] = types!.value;
+  if (otherTypes?.status === 'fulfilled') target.preflightAnswers['GET /types.php (second user)'] = otherTypes.value;
   const status = types!.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
@@ -106,6 +112,42 @@ export async function preflight(target: OpenTarget): Promise<void> {
   if (list!.status === 'rejected') throw list!.reason;
   ensureAgentApi(target.baseUrl, types!.value, list!.value);
   if (otherTypes && otherList) checkOtherKey(target, otherTypes, otherList, list!.value);
+}
+
+/**
+ * The catalog, read beside the pre-flight (its declared rate limit paces the run); its answer is kept for
+ * the checks. An unreachable catalog is no answer: a check reads it again and judges that.
+ */
+export async function readCatalog(target: OpenTarget): Promise<Exchange | undefined> {
+  try {
+    const exchange = await target.api('primary')!.catalog();
+    target.preflightAnswers['GET /api-docs?format=json'] = exchange;
+    return exchange;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a run that made no pre-flight (the self-test, scripts that open the reference themselves): the reads
+ * the CLI's pre-flight would have handed to the checks, sent the same way, so that the checks send and
+ * a budget pays what they would in a run of the CLI. A read that gets no answer is left to the checks.
+ */
+export async function readAhead(target: OpenTarget): Promise<void> {
+  const api = target.api('primary')!;
+  const other = target.keys.other !== undefined ? target.api('other') : undefined;
+  const keep = (read: keyof PreflightAnswers, send: () => Promise<Exchange>) =>
+    send().then(
+      (exchange) => {
+        target.preflightAnswers[read] = exchange;
+      },
+      () => undefined,
+    );
+  await Promise.all([
+    keep('GET /types.php', () => api.types()),
+    ...(other ? [keep('GET /types.php (second user)', () => other.types('other'))] : []),
+    readCatalog(target),
+  ]);
 }
 
 /** Rows each key reads before the run, to tell whether the second key reads the first key's user. */
