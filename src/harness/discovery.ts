@@ -7,7 +7,7 @@ import type { KeyRef } from '../safety/journal.ts';
 import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
-import type { PreflightAnswers, PreflightRead } from './target.ts';
+import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -70,6 +70,8 @@ export class Discovery {
   private readonly listReads = new Map<string, Promise<Exchange>>();
   private readonly windows = new Map<string, Promise<CursorWindow>>();
   private readonly absentPaths = new Map<string, Promise<Exchange>>();
+  /** The first page of each user's walk as the pre-flight read it: the first walk starts from it. */
+  private readonly walkStarts = new Map<KeyRef, Exchange>();
   private shares = new Map<string, number>();
   /** Per check, the run's shared reads it used, whoever sent them: a budget prices each read once (sharedReadsOf). */
   private readonly used = new Map<string, Set<string>>();
@@ -88,9 +90,13 @@ export class Discovery {
     preflight: PreflightAnswers = {},
   ) {
     // The pre-flight's answers cost the checks nothing: a budget prices them at no request.
-    for (const [read, exchange] of Object.entries(preflight) as [PreflightRead, Exchange][]) {
-      this.sharedReads.set(read, Promise.resolve(exchange));
-      this.readCosts.set(read, 0);
+    for (const [read, exchange] of Object.entries(preflight) as [PreflightRead | WalkStart, Exchange][]) {
+      if (read === 'collection walk, first page') this.walkStarts.set('primary', exchange);
+      else if (read === 'collection walk (second user), first page') this.walkStarts.set('other', exchange);
+      else {
+        this.sharedReads.set(read, Promise.resolve(exchange));
+        this.readCosts.set(read, 0);
+      }
     }
   }
 
@@ -113,8 +119,11 @@ export class Discovery {
     const key = user === 'primary' ? 'collection walk' : 'collection walk (second user)';
     this.noteUse(key);
     return sharedRead(this.walks, user, async () => {
-      const walked = await asRunShared(() => this.walk(user));
-      this.readCosts.set(key, walked.pages.length);
+      const first = this.walkStarts.get(user);
+      // Only the first walk starts from the pre-flight's page: one after a kept write reads it afresh.
+      this.walkStarts.delete(user);
+      const walked = await asRunShared(() => this.walk(user, first));
+      this.readCosts.set(key, walked.pages.length - (first ? 1 : 0));
       return walked;
     });
   }
@@ -327,8 +336,8 @@ export class Discovery {
     return `conform-absent-${Date.now().toString(36)}`;
   }
 
-  private async walk(user: KeyRef): Promise<Collection> {
-    const pages = await cursorWalk(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: MAX_WALK_PAGES });
+  private async walk(user: KeyRef, first?: Exchange): Promise<Collection> {
+    const pages = await cursorWalk(this.api, WALK_BODY, { user, maxPages: MAX_WALK_PAGES, ...(first ? { first } : {}) });
     const rows = pages.flatMap((p) => p.rows);
     const ids = rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined);
     return { rows, ids, pages, direction: directionOf(ids) };

@@ -1,6 +1,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import type { NetworkOptions } from '../http/network.ts';
 import type { ProfileName } from '../spec/profiles.ts';
+import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 
 /** How the checks run: fixed by the run's plan (src/config/plan.ts) before anything is sent. */
 export interface CheckSettings {
@@ -24,7 +25,12 @@ export interface CheckSettings {
  * (src/runner/open-target.ts): the checks take its answers instead of sending them again.
  */
 export type PreflightRead = 'GET /types.php' | 'GET /types.php (second user)' | 'GET /api-docs?format=json';
-export type PreflightAnswers = Partial<Record<PreflightRead, Exchange>>;
+/** The body of each user's collection walk (Discovery.collection), whose first page the pre-flight reads. */
+export const WALK_BODY = { per_page: MAX_ROWS_PER_PAGE } as const;
+
+/** Besides those, the first page of each user's collection walk (WALK_BODY with cursor null). */
+export type PreflightAnswers = Partial<Record<PreflightRead | WalkStart, Exchange>>;
+export type WalkStart = 'collection walk, first page' | 'collection walk (second user), first page';
 
 /**
  * Everything a check knows about the run: the plan's settings, and what only the run itself knows

@@ -7,7 +7,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
-import type { PreflightAnswers } from '../harness/target.ts';
+import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
@@ -96,14 +96,17 @@ export async function preflight(target: OpenTarget): Promise<void> {
   // The client's message names the proxy and where it was set.
   const unreachable = proxy ? 'no answer through the proxy' : 'target unreachable';
   // Every read goes out together (one round trip); each answer is judged only once the keys are known to be accepted.
+  // The list read is the first page of the checks' collection walk, which they take from here (readAhead).
   const [types, list, otherTypes, otherList] = await Promise.allSettled([
     answer(() => api.types(), unreachable),
-    answer(() => api.list({ per_page: other ? SAME_USER_ROWS : 1 }), unreachable),
-    ...(other ? [answer(() => other.types('other'), unreachable), answer(() => other.list({ per_page: SAME_USER_ROWS }, 'other'), unreachable)] : []),
+    answer(() => api.list(WALK_START), unreachable),
+    ...(other ? [answer(() => other.types('other'), unreachable), answer(() => other.list(WALK_START, 'other'), unreachable)] : []),
   ]);
   if (types!.status === 'rejected') throw types!.reason;
   target.preflightAnswers['GET /types.php'] = types!.value;
   if (otherTypes?.status === 'fulfilled') target.preflightAnswers['GET /types.php (second user)'] = otherTypes.value;
+  if (list!.status === 'fulfilled') target.preflightAnswers['collection walk, first page'] = list!.value;
+  if (otherList?.status === 'fulfilled') target.preflightAnswers['collection walk (second user), first page'] = otherList.value;
   const status = types!.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
@@ -145,13 +148,21 @@ export async function readAhead(target: OpenTarget): Promise<void> {
     );
   await Promise.all([
     keep('GET /types.php', () => api.types()),
-    ...(other ? [keep('GET /types.php (second user)', () => other.types('other'))] : []),
+    keep('collection walk, first page', () => api.list(WALK_START)),
+    ...(other
+      ? [
+          keep('GET /types.php (second user)', () => other.types('other')),
+          keep('collection walk (second user), first page', () => other.list(WALK_START, 'other')),
+        ]
+      : []),
     readCatalog(target),
   ]);
 }
 
-/** Rows each key reads before the run, to tell whether the second key reads the first key's user. */
+/** The first rows each key reads before the run, to tell whether the second key reads the first key's user. */
 const SAME_USER_ROWS = 20;
+/** The pre-flight's list read: the first page of the checks' collection walk. */
+const WALK_START = { ...WALK_BODY, cursor: null };
 
 /**
  * The second user's key is a configuration like the first: refused (401/403), or reading the very rows
@@ -180,7 +191,7 @@ function checkOtherKey(target: OpenTarget, types: PromiseSettledResult<Exchange>
 /** The ids and titles of a list answer's rows, in order; undefined when there are none to compare. */
 function rowIdentity(exchange: Exchange): string | undefined {
   if (exchange.response.status < 200 || exchange.response.status >= 300) return undefined;
-  const rows = rowsOf(exchange.response.json);
+  const rows = rowsOf(exchange.response.json)?.slice(0, SAME_USER_ROWS);
   if (!rows || rows.length === 0) return undefined;
   return JSON.stringify(rows.map((row) => (isObject(row) ? [row.id, row.Title] : row)));
 }
