@@ -169,11 +169,23 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
     }),
   );
   const q = (query: Record<string, unknown>) => query as Query;
-  // Drawn without a user id, a read is the run's shared read of it: the same request, already answered.
-  const withUser = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>, shared?: (c: CheckContext) => Promise<Exchange>) =>
-    fc
-      .record({ user_id: userId }, { requiredKeys: [] })
-      .map((query): Drawn => drawn(`GET ${name} ${JSON.stringify(query)}`, (c) => (shared && Object.keys(query).length === 0 ? shared(c) : send(c, q(query)))));
+  // Drawn without a user id, a read is the run's shared read of it: the same request, already answered;
+  // types and upcoming with one are shared with SCOPE-002, which sends them too.
+  const withUser = (
+    name: string,
+    send: (c: CheckContext, query: Query) => Promise<Exchange>,
+    shared?: (c: CheckContext) => Promise<Exchange>,
+    sharedWithUserId?: 'GET /types.php' | 'GET /upcoming-interactions.php',
+  ) =>
+    fc.record({ user_id: userId }, { requiredKeys: [] }).map(
+      (query): Drawn =>
+        drawn(`GET ${name} ${JSON.stringify(query)}`, (c) => {
+          const id = query.user_id as unknown;
+          if (shared && id === undefined) return shared(c);
+          if (sharedWithUserId && (typeof id === 'string' || typeof id === 'number')) return c.discover.withUserId(sharedWithUserId, id);
+          return send(c, q(query));
+        }),
+    );
   const date = fc.constantFrom('2000-01-01', '2020-06-30', '2024-01-01', '2099-12-31');
   const others: fc.Arbitrary<Drawn>[] = [
     fc.constant(drawn('GET /artifacts.php', (c) => c.discover.list(undefined))),
@@ -205,11 +217,13 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
       '/upcoming-interactions.php',
       (c, query) => c.api.upcoming('primary', query),
       (c) => c.discover.shared('GET /upcoming-interactions.php'),
+      'GET /upcoming-interactions.php',
     ),
     withUser(
       '/types.php',
       (c, query) => c.api.types('primary', query),
       (c) => c.discover.shared('GET /types.php'),
+      'GET /types.php',
     ),
     itemId.map((id): Drawn => drawn(`GET /artifact.php?id=${String(id)}`, (c) => c.api.item(id as string | number))),
   ];

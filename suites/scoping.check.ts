@@ -107,10 +107,15 @@ describe('user scoping (§4 rule 1, §5)', () => {
           send: (q) => t.api.proposals({ include_other: 1, ...q }),
           baseline: () => t.discover.shared('GET /proposals.php?include_other=1'),
         },
-        { name: 'GET /types.php', send: (q) => t.api.types('primary', q), baseline: () => t.discover.shared('GET /types.php') },
+        // These two with a user id are the run's shared reads (SCOPE-007 may draw them too).
+        {
+          name: 'GET /types.php',
+          send: (q) => (q.user_id !== undefined ? t.discover.withUserId('GET /types.php', q.user_id) : t.api.types('primary', q)),
+          baseline: () => t.discover.shared('GET /types.php'),
+        },
         {
           name: 'GET /upcoming-interactions.php',
-          send: (q) => t.api.upcoming('primary', q),
+          send: (q) => (q.user_id !== undefined ? t.discover.withUserId('GET /upcoming-interactions.php', q.user_id) : t.api.upcoming('primary', q)),
           baseline: () => t.discover.shared('GET /upcoming-interactions.php'),
         },
       ];

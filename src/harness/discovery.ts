@@ -244,6 +244,18 @@ export class Discovery {
   }
 
   /**
+   * GET /types.php or GET /upcoming-interactions.php with a user id in the query, read once per run for
+   * the checks that ask (SCOPE-002, SCOPE-007); like `list`, no such answer outlives a kept write.
+   */
+  withUserId(read: 'GET /types.php' | 'GET /upcoming-interactions.php', userId: string | number): Promise<Exchange> {
+    const send = () => (read === 'GET /types.php' ? this.api.types('primary', { user_id: userId }) : this.api.upcoming('primary', { user_id: userId }));
+    if (currentCheck()?.toggles) return send();
+    const key = `${read}?user_id=${userId}`;
+    this.noteUse(key);
+    return sharedRead(this.listReads, key, () => asRunShared(send));
+  }
+
+  /**
    * One GET of a path the spec does not name (the user enumeration probes, a path no API serves), shared
    * by the checks that probe it: no kept write can change what such a path answers.
    */
