@@ -73,6 +73,10 @@ export class Discovery {
   /** The first page of each user's walk as the pre-flight read it: the first walk starts from it. */
   private readonly walkStarts = new Map<KeyRef, Exchange>();
   private shares = new Map<string, number>();
+  /** How many shares the collection is dealt into (toggleRows). */
+  private dealtInto = 0;
+  /** Every check of the suite that declares the own-items lane, selected or not, in declaration order. */
+  private ownItemChecks: readonly string[] = [];
   /** Per check, the run's shared reads it used, whoever sent them: a budget prices each read once (sharedReadsOf). */
   private readonly used = new Map<string, Set<string>>();
   /** Requests each shared read took (a walk: its pages). */
@@ -190,7 +194,7 @@ export class Discovery {
   async toggleRows(): Promise<Row[]> {
     const rows = await this.mainRows();
     const share = this.shares.get(currentCheck()?.id ?? '');
-    return share === undefined ? rows : rows.filter((_, i) => i % this.shares.size === share);
+    return share === undefined ? rows : rows.filter((_, i) => i % this.dealtInto === share);
   }
 
   private async mainRows(): Promise<Row[]> {
@@ -199,9 +203,21 @@ export class Discovery {
     return rows.filter((r) => !excluded.has(idOf(r.id)));
   }
 
-  /** The checks of the own-items lane, in declaration order: each gets a share of the collection (toggleRows). */
+  /** Every check the suite declares in the own-items lane, whether the run selected it or not (before dealShares). */
+  declareOwnItemChecks(checkIds: readonly string[]): void {
+    this.ownItemChecks = checkIds;
+  }
+
+  /**
+   * The checks of the own-items lane, in declaration order: each gets a share of the collection (toggleRows).
+   * The shares are dealt as if every check the suite declares in the lane ran, so that a check toggles and
+   * watches the same items whichever others the run selected: a budgeted or --only run judges as a full
+   * run does (and as the budget table measured it).
+   */
   dealShares(checkIds: readonly string[]): void {
-    this.shares = new Map(checkIds.map((id, i) => [id, i]));
+    const declared = checkIds.every((id) => this.ownItemChecks.includes(id)) ? this.ownItemChecks : checkIds;
+    this.dealtInto = declared.length;
+    this.shares = new Map(checkIds.map((id) => [id, declared.indexOf(id)]));
   }
 
   /**
@@ -210,7 +226,7 @@ export class Discovery {
    */
   async laneAvailable(lane: ToggleLane, sharers = 1): Promise<boolean> {
     if (lane === 'second-user') return this.users.includes('other');
-    if (lane === 'own-items') return (await this.mainRows()).length >= OWN_SHARE_FROM * sharers;
+    if (lane === 'own-items') return (await this.mainRows()).length >= OWN_SHARE_FROM * Math.max(sharers, this.ownItemChecks.length);
     return (await this.setApart()).length > 0;
   }
 
