@@ -203,16 +203,20 @@ export class Discovery {
     return rows.filter((r) => !excluded.has(idOf(r.id)));
   }
 
-  /** Every check the suite declares in the own-items lane, whether the run selected it or not (before dealShares). */
+  /**
+   * Every check the suite declares in the own-items lane, whether the run selected it or not (before
+   * dealShares): a lean run is told them, so that its shares are those of the budget table's run.
+   */
   declareOwnItemChecks(checkIds: readonly string[]): void {
     this.ownItemChecks = checkIds;
   }
 
   /**
    * The checks of the own-items lane, in declaration order: each gets a share of the collection (toggleRows).
-   * The shares are dealt as if every check the suite declares in the lane ran, so that a check toggles and
-   * watches the same items whichever others the run selected: a budgeted or --only run judges as a full
-   * run does (and as the budget table measured it).
+   * Once told the checks the suite declares in the lane (a lean run), the shares are dealt as if every one
+   * of them ran, so that a check toggles and watches the same items whichever others the budget chose: it
+   * judges as the budget table measured it, in a lean run of every check. Otherwise the checks the run
+   * selected share the collection among themselves (each more items: --only, the self-test's kills).
    */
   dealShares(checkIds: readonly string[]): void {
     const declared = checkIds.every((id) => this.ownItemChecks.includes(id)) ? this.ownItemChecks : checkIds;
