@@ -20,17 +20,17 @@ export interface CheckSettings {
   fcReplayPath?: string;
 }
 
+/** The body of each user's collection walk (Discovery.collection), whose first page the pre-flight reads. */
+export const WALK_BODY = { per_page: MAX_ROWS_PER_PAGE } as const;
+
 /**
  * The run's shared reads (src/harness/discovery.ts) that the pre-flight makes before any check starts
  * (src/runner/open-target.ts): the checks take its answers instead of sending them again.
  */
 export type PreflightRead = 'GET /types.php' | 'GET /types.php (second user)' | 'GET /api-docs?format=json';
-/** The body of each user's collection walk (Discovery.collection), whose first page the pre-flight reads. */
-export const WALK_BODY = { per_page: MAX_ROWS_PER_PAGE } as const;
-
 /** Besides those, the first page of each user's collection walk (WALK_BODY with cursor null). */
-export type PreflightAnswers = Partial<Record<PreflightRead | WalkStart, Exchange>>;
 export type WalkStart = 'collection walk, first page' | 'collection walk (second user), first page';
+export type PreflightAnswers = Partial<Record<PreflightRead | WalkStart, Exchange>>;
 
 /**
  * Everything a check knows about the run: the plan's settings, and what only the run itself knows
