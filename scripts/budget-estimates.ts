@@ -20,7 +20,7 @@ import { DEFAULT_RUNS } from '../src/config/options.ts';
 import { defaultGate } from '../src/config/plan.ts';
 import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
 import { execute } from '../src/runner/execute.ts';
-import { openTarget } from '../src/runner/open-target.ts';
+import { openTarget, readAhead } from '../src/runner/open-target.ts';
 import { SuiteRunner } from '../src/runner/vitest-host.ts';
 import { defaultWorkers, selfTest } from './mutation-score.ts';
 
@@ -53,6 +53,8 @@ async function leanRequests(): Promise<{
     label: 'lean',
     keys: { primary: server.keys.primary, other: server.keys.other },
   });
+  // The reads the CLI's pre-flight hands to the checks: sent before the count starts, as a run of the CLI sends them.
+  await readAhead(target);
   const preflight = served;
   try {
     const { result } = await execute(

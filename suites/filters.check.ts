@@ -230,7 +230,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
       const tag = tagsOf(row)[0]!;
       // The item is the lowest id to carry a tag, so the first page of the tag's answer must hold it.
-      const { pages } = await cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, tag }, { maxPages: WINDOW_PAGES });
+      // The run's shared window of the tag (FILT-006 reads the same one).
+      const { pages } = await t.discover.window({ per_page: MAX_ROWS_PER_PAGE, tag }, WINDOW_PAGES);
       const got = pages.flatMap((p) => p.rows);
       ensure(
         'C4.7',
@@ -366,7 +367,14 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ...(tag !== undefined ? [{ tag }] : []),
       ];
       // The examples' windows are read together and judged in order.
-      const windows = await together(examples.map((filters) => cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, ...filters }, { maxPages: WINDOW_PAGES })));
+      // The tag's window is the run's shared one (FILT-003 reads it too).
+      const windows = await together(
+        examples.map((filters) =>
+          'tag' in filters
+            ? t.discover.window({ per_page: MAX_ROWS_PER_PAGE, tag: filters.tag }, WINDOW_PAGES)
+            : cursorWindow(t.api, { per_page: MAX_ROWS_PER_PAGE, ...filters }, { maxPages: WINDOW_PAGES }),
+        ),
+      );
       for (const [i, filters] of examples.entries()) {
         const window = windows[i]!();
         const got = window.pages.flatMap((p) => p.rows);

@@ -166,10 +166,11 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
     ...byId,
     ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH] : []),
   ];
+  // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
-    t.api.probe('GET', NO_SUCH_PATH, { query: { all: 1 } }),
-    ...probes.map(({ method, path, query }) => t.api.probe(method, path, method === 'GET' ? { query } : { query, json: {} })),
+    t.discover.unnamedPath(NO_SUCH_PATH, { all: 1 }),
+    ...probes.map(({ method, path, query }) => (method === 'GET' ? t.discover.unnamedPath(path, query) : t.api.probe(method, path, { query, json: {} }))),
   ]);
   return { answers, userIds: probes.map((p) => p.userId), baseline, known: fingerprints(rows) };
 }

@@ -9,6 +9,7 @@ import {
   isObject,
   fetchPage,
   idOf,
+  pageOf,
   inWalkOrder,
   is2xx,
   is4xx,
@@ -53,8 +54,9 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const expected = Math.min(DEFAULT_PAGE, rows.length);
       // The default holds for both ways of paging and with a page number sent (§4 table: per_page defaults to 50
       // whatever else is sent). The pages are read together; a failure is reported in this order.
+      // The first is the run's shared read of page 1 (PAGE-008 reads it too).
       const bodies = [{}, { cursor: null }, { page: 1 }];
-      const pages = await Promise.all(bodies.map((body) => fetchPage(t.api, body)));
+      const pages = await Promise.all(bodies.map(async (body) => pageOf(await t.discover.list(body), body)));
       for (const [i, body] of bodies.entries()) {
         const page = pages[i]!;
         ensure(
@@ -110,7 +112,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
       for (const perPage of [1, 2, 7, MAX_ROWS_PER_PAGE]) {
-        const page = await fetchPage(t.api, { per_page: perPage });
+        // Shared reads: SCOPE-001 reads the page of 200 too.
+        const page = pageOf(await t.discover.list({ per_page: perPage }), { per_page: perPage });
         ensure(
           'C4.3',
           page.rows.length === Math.min(perPage, rows.length),
@@ -139,7 +142,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const pastEnd = { page: Math.ceil(rows.length / DEFAULT_PAGE) + 5 };
       const probe = await t.api.list(pastEnd);
       if (probe.response.status !== 404) {
-        const beyond = await fetchPage(t.api, pastEnd);
+        const beyond = pageOf(probe, pastEnd);
         ensure('C4.5', beyond.rows.length === 0, `a page past the end returned ${beyond.rows.length} rows`, beyond.exchange);
         ensure('C4.4', beyond.hasMore === false, 'a page past the end must have has_more false', beyond.exchange);
       }
@@ -387,7 +390,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     async (t) => {
       const { ids: all, direction } = await t.discover.collection();
       t.need(all[0], 'the collection is empty');
-      const page = await fetchPage(t.api, { cursor: null, per_page: 5 });
+      // The run's shared read of this page (CAT-003 reads it too).
+      const page = pageOf(await t.discover.list({ per_page: 5, cursor: null }), { per_page: 5, cursor: null });
       const expected = [...all].sort(inWalkOrder(direction)).slice(0, 5);
       ensure(
         'C4.4',

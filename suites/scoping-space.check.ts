@@ -73,7 +73,7 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     t.discover.shared('GET /upcoming-interactions.php'),
     t.api.upcoming('other'),
     t.discover.shared('GET /types.php'),
-    t.api.types('other'),
+    t.discover.shared('GET /types.php (second user)'),
     ...(players ? [t.discover.shared('GET /players.php'), t.discover.shared('GET /players.php (second user)')] : []),
   ]);
   const ownTitles = new Set(own.rows.map((r) => r.Title).filter((x): x is string => typeof x === 'string'));
@@ -183,15 +183,25 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   const q = (query: Record<string, unknown>) => query as Query;
   // Each GET endpoint with a user id, and with no parameter where learnForeign did not send that request already
   // (its answers are searched too), so that a leak under either shows in every draw.
-  const withUserId = (name: string, send: (c: CheckContext, query: Query) => Promise<Exchange>): fc.Arbitrary<Drawn> =>
-    userId.map((user_id): Drawn => drawn(`GET ${name} ${JSON.stringify({ user_id })}`, (c) => send(c, q({ user_id }))));
+  // Types and upcoming with a user id are shared with SCOPE-002, which sends them too.
+  const withUserId = (
+    name: string,
+    send: (c: CheckContext, query: Query) => Promise<Exchange>,
+    shared?: 'GET /types.php' | 'GET /upcoming-interactions.php',
+  ): fc.Arbitrary<Drawn> =>
+    userId.map(
+      (user_id): Drawn =>
+        drawn(`GET ${name} ${JSON.stringify({ user_id })}`, (c) =>
+          shared && (typeof user_id === 'string' || typeof user_id === 'number') ? c.discover.withUserId(shared, user_id) : send(c, q({ user_id })),
+        ),
+    );
   // A window wide enough to hold the second user's outcomes, or a leak under it would be hidden.
   const window = fc.record({ start: fc.constantFrom('1990-01-01', '2000-01-01'), end: fc.constantFrom('2099-12-31', '2100-01-01') });
   const others: fc.Arbitrary<Drawn>[] = [
-    fc.constant(drawn('GET /artifacts.php', (c) => c.api.list(undefined))),
+    fc.constant(drawn('GET /artifacts.php', (c) => c.discover.list(undefined))),
     // A user id is no filter (the key decides the user): it rides along with the other user's item id.
     fc.record({ artifact_id: itemId, user_id: userId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))),
-    fc.constant(drawn('GET /proposals.php {}', (c) => c.api.proposals({}))),
+    fc.constant(drawn('GET /proposals.php {}', (c) => c.discover.shared('GET /proposals.php'))),
     fc
       .record({
         window,
@@ -204,8 +214,8 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
         const query = { ...w, ...rest };
         return drawn(`GET /proposals.php ${JSON.stringify(query)}`, (c) => c.api.proposals(q(query)));
       }),
-    withUserId('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query)),
-    withUserId('/types.php', (c, query) => c.api.types('primary', query)),
+    withUserId('/upcoming-interactions.php', (c, query) => c.api.upcoming('primary', query), 'GET /upcoming-interactions.php'),
+    withUserId('/types.php', (c, query) => c.api.types('primary', query), 'GET /types.php'),
     itemId.map((id): Drawn => drawn(`GET /artifact.php?id=${String(id)}`, (c) => c.api.item(id as string | number))),
   ];
   if (has('uses-player-filter'))

@@ -58,7 +58,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
     async (t) => {
       const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
       const [plain, ...answers] = await together([
-        t.api.list({ per_page: MAX_ROWS_PER_PAGE }),
+        // The run's shared read of the page (PAGE-003 reads it too).
+        t.discover.list({ per_page: MAX_ROWS_PER_PAGE }),
         ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId })),
       ]);
       const expected = okRows('C4.9', plain!(), 'POST /artifacts.php');
@@ -106,10 +107,15 @@ describe('user scoping (§4 rule 1, §5)', () => {
           send: (q) => t.api.proposals({ include_other: 1, ...q }),
           baseline: () => t.discover.shared('GET /proposals.php?include_other=1'),
         },
-        { name: 'GET /types.php', send: (q) => t.api.types('primary', q), baseline: () => t.discover.shared('GET /types.php') },
+        // These two with a user id are the run's shared reads (SCOPE-007 may draw them too).
+        {
+          name: 'GET /types.php',
+          send: (q) => (q.user_id !== undefined ? t.discover.withUserId('GET /types.php', q.user_id) : t.api.types('primary', q)),
+          baseline: () => t.discover.shared('GET /types.php'),
+        },
         {
           name: 'GET /upcoming-interactions.php',
-          send: (q) => t.api.upcoming('primary', q),
+          send: (q) => (q.user_id !== undefined ? t.discover.withUserId('GET /upcoming-interactions.php', q.user_id) : t.api.upcoming('primary', q)),
           baseline: () => t.discover.shared('GET /upcoming-interactions.php'),
         },
       ];

@@ -111,6 +111,35 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     }
   });
 
+  it('a check that toggles its own items toggles in a budgeted run the items it toggled when the table was measured', async () => {
+    // The table's lean run of every check dealt FRAME-001 its share of the collection among the lane's eight checks;
+    // dealt the whole collection (the only check of its lane the budget chose), it toggled an item without tags.
+    const chosen = new Set(planBudget(120, [], [], PREFLIGHT_REQUESTS).chosen);
+    expect(chosen.has('FRAME-001')).toBe(true);
+    expect(budgetTable().checks.find((c) => c.id === 'FRAME-001')!.detects).toContain('kept-drops-tags');
+    const mutant = (await loadMutants()).find((m) => m.id === 'kept-drops-tags')!;
+    const broken = await startReference({ wrap: mutant.wrap! });
+    try {
+      const run = await runCli([
+        '--target',
+        broken.url,
+        '--key',
+        broken.keys.primary,
+        '--other-key',
+        broken.keys.other,
+        '--budget',
+        '120',
+        '--seed',
+        '1',
+        '-q',
+      ]);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.report().checks.find((c) => c.id === 'FRAME-001')!.status).toBe('failed');
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('past the budget the client refuses a check its requests: that check is unjudged, never failed, and restores still go out', async () => {
     // A larger collection makes these walks dearer than the table estimates them (at 120 items), so a budget
     // that just pays for their estimates runs both, and the hard cap is what stops them.

@@ -156,6 +156,30 @@ describe('the gate fails closed', () => {
     }
   });
 
+  it("hands the pre-flight's answers to the checks: the catalog and each user's first page of the walk are read once", async () => {
+    const seen: string[] = [];
+    const served = await startReference({
+      wrap: (inner) => (req) => {
+        const user = req.headers.authorization?.includes(served.keys.other) ? 'other' : 'primary';
+        seen.push(`${user} ${req.method} ${req.path}?${req.query.toString()} ${req.bodyText}`);
+        return inner(req);
+      },
+    });
+    try {
+      const run = await runCli(['--target', served.url, '--key', served.keys.primary, '--other-key', served.keys.other, '--seed', '1', '-q']);
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.report().checks.filter((c) => c.id.startsWith('CAT-') && c.status === 'passed').length).toBeGreaterThan(0);
+      const count = (pattern: RegExp) => seen.filter((line) => pattern.test(line)).length;
+      expect(count(/ GET \/api-docs\?format=json /)).toBe(1);
+      // The second user's list is read once in all: the pre-flight's first page of its walk, which the walk starts from.
+      expect(seen.filter((line) => line.startsWith('other POST /artifacts.php')).map((line) => line.split(' ').at(-1))).toEqual([
+        '{"per_page":200,"cursor":null}',
+      ]);
+    } finally {
+      await served.close();
+    }
+  });
+
   it('exits 2 when the selection matches no check', async () => {
     const run = await runCli(['--only', 'NOPE-999']);
     expect(run.code).toBe(2);

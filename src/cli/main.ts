@@ -5,11 +5,11 @@ import { describeRateLimit, ProgressReporter } from '../../reporters/progress.ts
 import { terminalStyle } from '../../reporters/style.ts';
 import { commandLineSecrets, resolveRunConfig } from '../config/resolve.ts';
 import type { RunPlan } from '../config/plan.ts';
-import { readDeclaredRateLimit, START_SHARE } from '../http/rate-policy.ts';
+import { declaredRateLimitOf, START_SHARE } from '../http/rate-policy.ts';
 import { keyFingerprints, readJournalFile, writeJournalHeader } from '../safety/journal.ts';
 import { NoVerdictError, PromptCancelled, UsageError } from '../core/errors.ts';
 import { listChecks } from './list.ts';
-import { openTarget, preflight, type OpenTarget } from '../runner/open-target.ts';
+import { openTarget, preflight, readCatalog, type OpenTarget } from '../runner/open-target.ts';
 import { redactor } from '../core/redact.ts';
 import { execute, version } from '../runner/execute.ts';
 import { checkTimeout, SuiteRunner } from '../runner/vitest-host.ts';
@@ -234,12 +234,12 @@ function restoreCommand(journalPath: string, target: RunPlan['target']): string 
 async function startBesidePreflight(
   target: OpenTarget,
   checkTimeoutMs: number,
-): Promise<{ runner: SuiteRunner; declared: Awaited<ReturnType<typeof readDeclaredRateLimit>> }> {
+): Promise<{ runner: SuiteRunner; declared: ReturnType<typeof declaredRateLimitOf> }> {
   const starting = SuiteRunner.create({ checkTimeoutMs });
   starting.catch(() => undefined);
   try {
-    const [, declared] = await Promise.all([preflight(target), readDeclaredRateLimit(target.api('primary')!)]);
-    return { runner: await starting, declared };
+    const [, catalog] = await Promise.all([preflight(target), readCatalog(target)]);
+    return { runner: await starting, declared: declaredRateLimitOf(catalog) };
   } catch (error) {
     await starting.then(
       (runner) => runner.close(),

@@ -52,6 +52,8 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
   const meta: CheckMeta = { ...info, area: areaBeingDeclared() };
   test.concurrent(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
     const s = session();
+    // A lean (budgeted) run deals the own-items shares as the budget table's run of every check did.
+    if (!s.schedule && s.target.lean) s.discovery.declareOwnItemChecks(declaredOwnItemChecks(ctx.task.file));
     s.schedule ??= new Schedule(
       selectedChecks(ctx.task.file),
       (lane, checks) => s.discovery.laneAvailable(lane, checks),
@@ -76,6 +78,19 @@ function selectedChecks(file: RunnerTestFile): ScheduledCheck[] {
         const { id, lane } = task.meta.conform;
         found.push({ id, role: roleOf(task.meta.conform), ...(lane ? { lane } : {}) });
       }
+    }
+  };
+  visit(file.tasks);
+  return found;
+}
+
+/** Every check of the suites that declares the own-items lane, selected or not, in declaration order. */
+function declaredOwnItemChecks(file: RunnerTestFile): string[] {
+  const found: string[] = [];
+  const visit = (tasks: RunnerTestFile['tasks']): void => {
+    for (const task of tasks) {
+      if (task.type === 'suite') visit(task.tasks);
+      else if (task.meta.conform?.lane === 'own-items') found.push(task.meta.conform.id);
     }
   };
   visit(file.tasks);

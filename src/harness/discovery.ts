@@ -7,6 +7,7 @@ import type { KeyRef } from '../safety/journal.ts';
 import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
+import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -43,6 +44,7 @@ const sharedReads = {
   'GET /players.php': (api: Api) => api.players(),
   'GET /players.php (second user)': (api: Api) => api.players('other'),
   'GET /types.php': (api: Api) => api.types(),
+  'GET /types.php (second user)': (api: Api) => api.types('other'),
   // These follow the kept flags (§4).
   'GET /proposals.php': (api: Api) => api.proposals({}),
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
@@ -66,7 +68,15 @@ export class Discovery {
   private readonly sharedReads = new Map<SharedRead, Promise<Exchange>>();
   private readonly itemUses = new Map<string, Promise<Exchange>>();
   private readonly listReads = new Map<string, Promise<Exchange>>();
+  private readonly windows = new Map<string, Promise<CursorWindow>>();
+  private readonly absentPaths = new Map<string, Promise<Exchange>>();
+  /** The first page of each user's walk as the pre-flight read it: the first walk starts from it. */
+  private readonly walkStarts = new Map<KeyRef, Exchange>();
   private shares = new Map<string, number>();
+  /** How many shares the collection is dealt into (toggleRows). */
+  private dealtInto = 0;
+  /** Every check of the suite that declares the own-items lane, selected or not, in declaration order. */
+  private ownItemChecks: readonly string[] = [];
   /** Per check, the run's shared reads it used, whoever sent them: a budget prices each read once (sharedReadsOf). */
   private readonly used = new Map<string, Set<string>>();
   /** Requests each shared read took (a walk: its pages). */
@@ -81,7 +91,18 @@ export class Discovery {
     private readonly api: Api,
     private readonly users: readonly KeyRef[] = ['primary'],
     private readonly eager = true,
-  ) {}
+    preflight: PreflightAnswers = {},
+  ) {
+    // The pre-flight's answers cost the checks nothing: a budget prices them at no request.
+    for (const [read, exchange] of Object.entries(preflight) as [PreflightRead | WalkStart, Exchange][]) {
+      if (read === 'collection walk, first page') this.walkStarts.set('primary', exchange);
+      else if (read === 'collection walk (second user), first page') this.walkStarts.set('other', exchange);
+      else {
+        this.sharedReads.set(read, Promise.resolve(exchange));
+        this.readCosts.set(read, 0);
+      }
+    }
+  }
 
   /**
    * Every row of a user's collection, read once by a cursor walk (§4 rule 2). The first call also
@@ -102,8 +123,11 @@ export class Discovery {
     const key = user === 'primary' ? 'collection walk' : 'collection walk (second user)';
     this.noteUse(key);
     return sharedRead(this.walks, user, async () => {
-      const walked = await asRunShared(() => this.walk(user));
-      this.readCosts.set(key, walked.pages.length);
+      const first = this.walkStarts.get(user);
+      // Only the first walk starts from the pre-flight's page: one after a kept write reads it afresh.
+      this.walkStarts.delete(user);
+      const walked = await asRunShared(() => this.walk(user, first));
+      this.readCosts.set(key, walked.pages.length - (first ? 1 : 0));
       return walked;
     });
   }
@@ -170,7 +194,7 @@ export class Discovery {
   async toggleRows(): Promise<Row[]> {
     const rows = await this.mainRows();
     const share = this.shares.get(currentCheck()?.id ?? '');
-    return share === undefined ? rows : rows.filter((_, i) => i % this.shares.size === share);
+    return share === undefined ? rows : rows.filter((_, i) => i % this.dealtInto === share);
   }
 
   private async mainRows(): Promise<Row[]> {
@@ -179,9 +203,25 @@ export class Discovery {
     return rows.filter((r) => !excluded.has(idOf(r.id)));
   }
 
-  /** The checks of the own-items lane, in declaration order: each gets a share of the collection (toggleRows). */
+  /**
+   * Every check the suite declares in the own-items lane, whether the run selected it or not (before
+   * dealShares): a lean run is told them, so that its shares are those of the budget table's run.
+   */
+  declareOwnItemChecks(checkIds: readonly string[]): void {
+    this.ownItemChecks = checkIds;
+  }
+
+  /**
+   * The checks of the own-items lane, in declaration order: each gets a share of the collection (toggleRows).
+   * Once told the checks the suite declares in the lane (a lean run), the shares are dealt as if every one
+   * of them ran, so that a check toggles and watches the same items whichever others the budget chose: it
+   * judges as the budget table measured it, in a lean run of every check. Otherwise the checks the run
+   * selected share the collection among themselves (each more items: --only, the self-test's kills).
+   */
   dealShares(checkIds: readonly string[]): void {
-    this.shares = new Map(checkIds.map((id, i) => [id, i]));
+    const declared = checkIds.every((id) => this.ownItemChecks.includes(id)) ? this.ownItemChecks : checkIds;
+    this.dealtInto = declared.length;
+    this.shares = new Map(checkIds.map((id) => [id, declared.indexOf(id)]));
   }
 
   /**
@@ -190,7 +230,7 @@ export class Discovery {
    */
   async laneAvailable(lane: ToggleLane, sharers = 1): Promise<boolean> {
     if (lane === 'second-user') return this.users.includes('other');
-    if (lane === 'own-items') return (await this.mainRows()).length >= OWN_SHARE_FROM * sharers;
+    if (lane === 'own-items') return (await this.mainRows()).length >= OWN_SHARE_FROM * Math.max(sharers, this.ownItemChecks.length);
     return (await this.setApart()).length > 0;
   }
 
@@ -206,6 +246,45 @@ export class Discovery {
     return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
   }
 
+  /**
+   * The first rows of a filtered listing by id (a cursor window of at most `pages` pages of `body`),
+   * shared by the checks that read the same window, like `list`: no shared window outlives a kept write.
+   */
+  window(body: Record<string, unknown>, pages: number): Promise<CursorWindow> {
+    if (currentCheck()?.toggles) return cursorWindow(this.api, body, { maxPages: pages });
+    const key = `${JSON.stringify(body)} (${pages} pages)`;
+    this.noteUse(`cursor window ${key}`);
+    return sharedRead(this.windows, key, () =>
+      asRunShared(async () => {
+        const read = await cursorWindow(this.api, body, { maxPages: pages });
+        this.readCosts.set(`cursor window ${key}`, read.pages.length);
+        return read;
+      }),
+    );
+  }
+
+  /**
+   * GET /types.php or GET /upcoming-interactions.php with a user id in the query, read once per run for
+   * the checks that ask (SCOPE-002, SCOPE-007); like `list`, no such answer outlives a kept write.
+   */
+  withUserId(read: 'GET /types.php' | 'GET /upcoming-interactions.php', userId: string | number): Promise<Exchange> {
+    const send = () => (read === 'GET /types.php' ? this.api.types('primary', { user_id: userId }) : this.api.upcoming('primary', { user_id: userId }));
+    if (currentCheck()?.toggles) return send();
+    const key = `${read}?user_id=${userId}`;
+    this.noteUse(key);
+    return sharedRead(this.listReads, key, () => asRunShared(send));
+  }
+
+  /**
+   * One GET of a path the spec does not name (the user enumeration probes, a path no API serves), shared
+   * by the checks that probe it: no kept write can change what such a path answers.
+   */
+  unnamedPath(path: string, query: Record<string, string | number>): Promise<Exchange> {
+    const key = `GET ${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+    this.noteUse(key);
+    return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
+  }
+
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
   freshWindow(pages: number, user: KeyRef = 'primary'): Promise<CursorWindow> {
     return cursorWindow(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: pages });
@@ -214,6 +293,7 @@ export class Discovery {
   invalidate(): void {
     this.walks.clear();
     this.listReads.clear();
+    this.windows.clear();
   }
 
   /**
@@ -223,9 +303,14 @@ export class Discovery {
    * then the shared list answers are dropped.
    */
   async settled(): Promise<void> {
-    const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads].flatMap((map) => [...map.values()]);
+    const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads, this.windows, this.absentPaths].flatMap((map) => [
+      ...map.values(),
+    ]);
     await Promise.allSettled(reads);
-    if (currentCheck()?.toggles) this.listReads.clear();
+    if (currentCheck()?.toggles) {
+      this.listReads.clear();
+      this.windows.clear();
+    }
   }
 
   async anyItem(user: KeyRef = 'primary'): Promise<Row | undefined> {
@@ -283,8 +368,8 @@ export class Discovery {
     return `conform-absent-${Date.now().toString(36)}`;
   }
 
-  private async walk(user: KeyRef): Promise<Collection> {
-    const pages = await cursorWalk(this.api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: MAX_WALK_PAGES });
+  private async walk(user: KeyRef, first?: Exchange): Promise<Collection> {
+    const pages = await cursorWalk(this.api, WALK_BODY, { user, maxPages: MAX_WALK_PAGES, ...(first ? { first } : {}) });
     const rows = pages.flatMap((p) => p.rows);
     const ids = rows.map((r) => idOf(r.id)).filter((id): id is string => id !== undefined);
     return { rows, ids, pages, direction: directionOf(ids) };

@@ -13,7 +13,11 @@ export interface Page {
 
 /** One page of POST /artifacts.php, with has_more and next_cursor read leniently (§4 rule 2): top level or nested. */
 export async function fetchPage(api: Api, body: Record<string, unknown>, user: KeyRef = 'primary'): Promise<Page> {
-  const exchange = await api.list(body, user);
+  return pageOf(await api.list(body, user), body);
+}
+
+/** The page an answer of POST /artifacts.php with `body` holds (fetchPage for an answer already read). */
+export function pageOf(exchange: Exchange, body: Record<string, unknown>): Page {
   const rows = okRows('C4.4', exchange, `POST /artifacts.php ${JSON.stringify(body)}`);
   const envelope = exchange.response.json;
   ensure(
@@ -67,16 +71,17 @@ export interface CursorWindow {
 /**
  * Walks a listing by cursor from the start, for at most `maxPages` pages, or until `enough` says the
  * pages so far suffice. Each step checks what makes the next one possible (has_more, next_cursor).
+ * `first`: the answer to the first page (`body` with cursor null), when it has been read already.
  */
 export async function cursorWindow(
   api: Api,
   body: Record<string, unknown>,
-  { user = 'primary', maxPages, enough }: { user?: KeyRef; maxPages: number; enough?: (page: Page) => boolean },
+  { user = 'primary', maxPages, enough, first }: { user?: KeyRef; maxPages: number; enough?: (page: Page) => boolean; first?: Exchange },
 ): Promise<CursorWindow> {
   const pages: Page[] = [];
   let cursor: unknown = null;
   for (let i = 0; i < maxPages; i++) {
-    const page = await fetchPage(api, { ...body, cursor }, user);
+    const page = i === 0 && first ? pageOf(first, { ...body, cursor }) : await fetchPage(api, { ...body, cursor }, user);
     pages.push(page);
     const problem = cursorStepProblem(page);
     ensure('C4.4', problem === undefined, `cursor paging: ${problem}`, page.exchange);
@@ -91,9 +96,9 @@ export async function cursorWindow(
 export async function cursorWalk(
   api: Api,
   body: Record<string, unknown>,
-  { user = 'primary', maxPages = 500 }: { user?: KeyRef; maxPages?: number } = {},
+  { user = 'primary', maxPages = 500, first }: { user?: KeyRef; maxPages?: number; first?: Exchange } = {},
 ): Promise<Page[]> {
-  const { pages, complete } = await cursorWindow(api, body, { user, maxPages });
+  const { pages, complete } = await cursorWindow(api, body, { user, maxPages, ...(first ? { first } : {}) });
   if (!complete) throw new Error(`cursor walk did not end within ${maxPages} pages`);
   return pages;
 }

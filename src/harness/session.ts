@@ -63,7 +63,13 @@ export function session(): Session {
     client,
     api,
     journal,
-    discovery: new Discovery(api, target.keys.other ? ['primary', 'other'] : ['primary'], target.lean !== true),
+    discovery: new Discovery(
+      api,
+      target.keys.other ? ['primary', 'other'] : ['primary'],
+      target.lean !== true,
+      // Taken in by the client, so that a failure naming one of them still shows it.
+      Object.fromEntries(Object.entries(target.preflight ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
+    ),
   };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
   stopListening = listenForStop(target.runId, (why) => {

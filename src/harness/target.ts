@@ -1,5 +1,7 @@
+import type { Exchange } from '../http/exchange.ts';
 import type { NetworkOptions } from '../http/network.ts';
 import type { ProfileName } from '../spec/profiles.ts';
+import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 
 /** How the checks run: fixed by the run's plan (src/config/plan.ts) before anything is sent. */
 export interface CheckSettings {
@@ -17,6 +19,18 @@ export interface CheckSettings {
   /** fast-check replay path of a model-based check's commands (with fcPath). */
   fcReplayPath?: string;
 }
+
+/** The body of each user's collection walk (Discovery.collection), whose first page the pre-flight reads. */
+export const WALK_BODY = { per_page: MAX_ROWS_PER_PAGE } as const;
+
+/**
+ * The run's shared reads (src/harness/discovery.ts) that the pre-flight makes before any check starts
+ * (src/runner/open-target.ts): the checks take its answers instead of sending them again.
+ */
+export type PreflightRead = 'GET /types.php' | 'GET /types.php (second user)' | 'GET /api-docs?format=json';
+/** Besides those, the first page of each user's collection walk (WALK_BODY with cursor null). */
+export type WalkStart = 'collection walk, first page' | 'collection walk (second user), first page';
+export type PreflightAnswers = Partial<Record<PreflightRead | WalkStart, Exchange>>;
 
 /**
  * Everything a check knows about the run: the plan's settings, and what only the run itself knows
@@ -43,6 +57,8 @@ export interface TargetContext extends CheckSettings {
    * smaller sample, as the budget table measured them (their requests and the mutants they still find).
    */
   lean?: boolean;
+  /** The pre-flight's answers to some of the run's shared reads (none sent by the checks again). */
+  preflight?: PreflightAnswers;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

@@ -102,6 +102,8 @@ export class ApiClient {
   private readonly redact: (text: string) => string;
   private readonly limiter: RateLimiter;
   private readonly log: Exchange[] = [];
+  /** Answers another client got (the CLI's pre-flight), numbered below zero: a failure can still name them. */
+  private readonly adopted: Exchange[] = [];
   private logBytes = 0;
   private seq = 0;
   /** Requests counted against maxRequests, counted before any await so that concurrent sends cannot overshoot. */
@@ -153,7 +155,17 @@ export class ApiClient {
 
   /** Exchanges recorded since `fromSeq` (exclusive), oldest first. */
   exchangesSince(fromSeq: number): Exchange[] {
-    return this.log.filter((e) => e.seq > fromSeq);
+    return [...this.adopted, ...this.log].filter((e) => e.seq > fromSeq);
+  }
+
+  /**
+   * Takes in an answer another client got before this one started (the CLI's pre-flight), under a sequence
+   * number below zero: it counts as no request of this client, and a failure naming it still shows it.
+   */
+  adopt(exchange: Exchange): Exchange {
+    const own = { ...exchange, seq: -(this.adopted.length + 1) };
+    this.adopted.unshift(own);
+    return own;
   }
 
   get lastSeq(): number {

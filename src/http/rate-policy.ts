@@ -1,5 +1,5 @@
 import { isObject } from '../spec/lenient.ts';
-import type { Api } from './api.ts';
+import type { Exchange } from './exchange.ts';
 
 /** A rate limit the catalog declares: `requests` per `seconds`. */
 export interface DeclaredRateLimit {
@@ -51,14 +51,9 @@ export function declaredRateLimit(catalog: unknown): DeclaredRateLimit | undefin
   return found.sort((a, b) => a.requests / a.seconds - b.requests / b.seconds)[0];
 }
 
-/** Reads the catalog and its declared limit; any problem (absent, not JSON) means none is declared. */
-export async function readDeclaredRateLimit(api: Api): Promise<DeclaredRateLimit | undefined> {
-  try {
-    const exchange = await api.catalog();
-    return exchange.response.status === 200 ? declaredRateLimit(exchange.response.json) : undefined;
-  } catch {
-    return undefined;
-  }
+/** The limit the catalog's answer declares; any problem (no answer, absent, not JSON) means none is declared. */
+export function declaredRateLimitOf(catalog: Exchange | undefined): DeclaredRateLimit | undefined {
+  return catalog?.response.status === 200 ? declaredRateLimit(catalog.response.json) : undefined;
 }
 
 export function fromText(text: string): Omit<DeclaredRateLimit, 'where'> | undefined {

@@ -31,7 +31,7 @@ export function budgetSpentIn(scope: object): boolean {
   return refused.has(scope);
 }
 
-/** The pre-flight reads (types, a one-row list, the catalog's rate limit): the least a budget must allow. */
+/** The pre-flight reads (types, the first page of the collection walk, the catalog): the least a budget must allow. */
 export const PREFLIGHT_REQUESTS = 3;
 
 /** The pre-flight's requests: with a second user's key, its types and list reads too. */

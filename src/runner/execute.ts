@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter } from 'vitest/node';
-import type { OpenTarget } from './open-target.ts';
+import { readAhead, type OpenTarget } from './open-target.ts';
 import type { RunPlan } from '../config/plan.ts';
 import type { TargetContext } from '../harness/target.ts';
 import { UsageError } from '../core/errors.ts';
@@ -59,6 +59,8 @@ export async function execute(
   hooks: RunHooks,
 ): Promise<{ result: RunResult; harnessErrors: string[] }> {
   const userPattern = selectionPattern(plan.only, plan.skip);
+  // A run with no pre-flight (the self-test) sends here what the CLI's pre-flight hands to the checks.
+  if (target.counts().requests === 0) await readAhead(target);
   // The pre-flight as the CLI sends it, even where none was sent (the self-test): a budget measured there holds for a real run.
   const preflight = Math.max(target.counts().requests, preflightRequests(target.keys.other !== undefined));
   const budget = plan.budget !== undefined ? planBudget(plan.budget, plan.only, plan.skip, preflight) : undefined;
@@ -79,6 +81,7 @@ export async function execute(
     deadline,
     journalPath: hooks.journalPath,
     ...(budget ? { checkBudget: budget.checkBudget } : {}),
+    preflight: target.preflightAnswers,
   };
   const apiFor = (user: 'primary' | 'other') => target.api(user);
   let restoring: Promise<{ report: SafetyReport; workerStopped: boolean }> | undefined;

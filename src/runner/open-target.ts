@@ -7,6 +7,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
+import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
@@ -20,6 +21,8 @@ export interface OpenTarget {
   otherKeySource?: string;
   network?: NetworkOptions;
   api(user: KeyRef): Api | undefined;
+  /** The pre-flight's answers the checks take instead of reading them again (filled by preflight() and readAhead()). */
+  preflightAnswers: PreflightAnswers;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
@@ -73,6 +76,7 @@ export async function openTarget(
     ...(choice.kind === 'remote' && choice.otherKeySource ? { otherKeySource: choice.otherKeySource } : {}),
     ...(choice.network ? { network: choice.network } : {}),
     api: (user) => clients[user],
+    preflightAnswers: {},
     counts: () => client.counts(),
     async close() {
       await client.close();
@@ -92,12 +96,17 @@ export async function preflight(target: OpenTarget): Promise<void> {
   // The client's message names the proxy and where it was set.
   const unreachable = proxy ? 'no answer through the proxy' : 'target unreachable';
   // Every read goes out together (one round trip); each answer is judged only once the keys are known to be accepted.
+  // The list read is the first page of the checks' collection walk, which they take from here (readAhead).
   const [types, list, otherTypes, otherList] = await Promise.allSettled([
     answer(() => api.types(), unreachable),
-    answer(() => api.list({ per_page: other ? SAME_USER_ROWS : 1 }), unreachable),
-    ...(other ? [answer(() => other.types('other'), unreachable), answer(() => other.list({ per_page: SAME_USER_ROWS }, 'other'), unreachable)] : []),
+    answer(() => api.list(WALK_START), unreachable),
+    ...(other ? [answer(() => other.types('other'), unreachable), answer(() => other.list(WALK_START, 'other'), unreachable)] : []),
   ]);
   if (types!.status === 'rejected') throw types!.reason;
+  target.preflightAnswers['GET /types.php'] = types!.value;
+  if (otherTypes?.status === 'fulfilled') target.preflightAnswers['GET /types.php (second user)'] = otherTypes.value;
+  if (list!.status === 'fulfilled') target.preflightAnswers['collection walk, first page'] = list!.value;
+  if (otherList?.status === 'fulfilled') target.preflightAnswers['collection walk (second user), first page'] = otherList.value;
   const status = types!.value.response.status;
   if (status === 401 || status === 403)
     throw new UsageError(`the target refused the key (GET /types.php answered ${status}); check ${keyOrigin(target.keySource)}`);
@@ -108,8 +117,52 @@ export async function preflight(target: OpenTarget): Promise<void> {
   if (otherTypes && otherList) checkOtherKey(target, otherTypes, otherList, list!.value);
 }
 
-/** Rows each key reads before the run, to tell whether the second key reads the first key's user. */
+/**
+ * The catalog, read beside the pre-flight (its declared rate limit paces the run); its answer is kept for
+ * the checks. An unreachable catalog is no answer: a check reads it again and judges that.
+ */
+export async function readCatalog(target: OpenTarget): Promise<Exchange | undefined> {
+  try {
+    const exchange = await target.api('primary')!.catalog();
+    target.preflightAnswers['GET /api-docs?format=json'] = exchange;
+    return exchange;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a run that made no pre-flight (the self-test, scripts that open the reference themselves): the reads
+ * the CLI's pre-flight would have handed to the checks, sent the same way, so that the checks send and
+ * a budget pays what they would in a run of the CLI. A read that gets no answer is left to the checks.
+ */
+export async function readAhead(target: OpenTarget): Promise<void> {
+  const api = target.api('primary')!;
+  const other = target.keys.other !== undefined ? target.api('other') : undefined;
+  const keep = (read: keyof PreflightAnswers, send: () => Promise<Exchange>) =>
+    send().then(
+      (exchange) => {
+        target.preflightAnswers[read] = exchange;
+      },
+      () => undefined,
+    );
+  await Promise.all([
+    keep('GET /types.php', () => api.types()),
+    keep('collection walk, first page', () => api.list(WALK_START)),
+    ...(other
+      ? [
+          keep('GET /types.php (second user)', () => other.types('other')),
+          keep('collection walk (second user), first page', () => other.list(WALK_START, 'other')),
+        ]
+      : []),
+    readCatalog(target),
+  ]);
+}
+
+/** The first rows each key reads before the run, to tell whether the second key reads the first key's user. */
 const SAME_USER_ROWS = 20;
+/** The pre-flight's list read: the first page of the checks' collection walk. */
+const WALK_START = { ...WALK_BODY, cursor: null };
 
 /**
  * The second user's key is a configuration like the first: refused (401/403), or reading the very rows
@@ -138,7 +191,7 @@ function checkOtherKey(target: OpenTarget, types: PromiseSettledResult<Exchange>
 /** The ids and titles of a list answer's rows, in order; undefined when there are none to compare. */
 function rowIdentity(exchange: Exchange): string | undefined {
   if (exchange.response.status < 200 || exchange.response.status >= 300) return undefined;
-  const rows = rowsOf(exchange.response.json);
+  const rows = rowsOf(exchange.response.json)?.slice(0, SAME_USER_ROWS);
   if (!rows || rows.length === 0) return undefined;
   return JSON.stringify(rows.map((row) => (isObject(row) ? [row.id, row.Title] : row)));
 }
