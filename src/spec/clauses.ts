@@ -117,7 +117,7 @@ export const clauses: readonly Clause[] = [
     id: 'C3.2',
     section: '§3',
     statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.',
-    checks: ['KEPT-002', 'FRAME-001'],
+    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004'],
   },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005'] },
   {
@@ -149,7 +149,7 @@ export const clauses: readonly Clause[] = [
     checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010'],
   },
   { id: 'C4.5', section: '§4', statement: 'Page paging orders by title and covers the collection.', checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007'] },
-  { id: 'C4.6', section: '§4', statement: "query searches; an item's title finds it.", checks: ['FILT-002', 'KEPT-004', 'FILT-005'] },
+  { id: 'C4.6', section: '§4', statement: "query searches; an item's title finds it.", checks: ['FILT-002', 'KEPT-004', 'FILT-005', 'FILT-007'] },
   { id: 'C4.7', section: '§4', statement: 'tag keeps only items labelled with that tag.', checks: ['FILT-001', 'FILT-003'] },
   {
     id: 'C4.8',
