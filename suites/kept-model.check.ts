@@ -9,6 +9,8 @@ import {
   okRows,
   profiles,
   readKept,
+  succeeded,
+  caught,
   together,
   type CheckContext,
   type Row,
@@ -170,24 +172,6 @@ function readsAhead<T extends { step: Step }>(chain: readonly T[], next: number,
 function isRead(step: Step): boolean {
   const command = (step as { cmd?: unknown }).cmd ?? step;
   return command instanceof ReadOne || command instanceof ListKept;
-}
-
-function succeeded(outcome: () => unknown): boolean {
-  try {
-    outcome();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function caught(outcome: () => unknown): unknown {
-  try {
-    outcome();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 /** A drawn sequence by its commands (fast-check prints only the commands that ran). */

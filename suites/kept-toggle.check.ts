@@ -19,6 +19,8 @@ import {
   readKept,
   recordOf,
   rowsOf,
+  succeeded,
+  caught,
   together,
   type CheckContext,
   type ClauseId,
@@ -178,26 +180,6 @@ async function eachValueAsItHas(t: CheckContext): Promise<boolean> {
 async function pair<A, B>(a: Promise<A>, b: Promise<B> | B): Promise<[() => A, () => B]> {
   const [first, second] = await together<unknown>([a, Promise.resolve(b)]);
   return [first as () => A, second as () => B];
-}
-
-/** Whether a getter from together() returns rather than throws. */
-function succeeded(outcome: () => unknown): boolean {
-  try {
-    outcome();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** What a getter from together() throws. */
-function caught(outcome: () => unknown): unknown {
-  try {
-    outcome();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 /**

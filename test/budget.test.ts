@@ -10,6 +10,21 @@ import { runCli } from './support/cli.ts';
 
 const verdictLine = (stdout: string) => stdout.trim().split('\n').at(-1) ?? '';
 
+/** The CLI arguments of a --budget 120 run (seed 1, both keys) against a reference started here. */
+const budget120Against = (reference: { url: string; keys: { primary: string; other: string } }): string[] => [
+  '--target',
+  reference.url,
+  '--key',
+  reference.keys.primary,
+  '--other-key',
+  reference.keys.other,
+  '--budget',
+  '120',
+  '--seed',
+  '1',
+  '-q',
+];
+
 describe('--budget N: the checks worth most per request, within N requests', () => {
   it('--budget 120 sends at most 120 requests, lists what it left unjudged, and is incomplete (exit 3)', async () => {
     const run = await runCli(['--budget', '120', '--seed', '1', '-q']);
@@ -87,19 +102,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     expect(mutant).toBeDefined();
     const broken = await startReference({ wrap: mutant.wrap! });
     try {
-      const run = await runCli([
-        '--target',
-        broken.url,
-        '--key',
-        broken.keys.primary,
-        '--other-key',
-        broken.keys.other,
-        '--budget',
-        '120',
-        '--seed',
-        '1',
-        '-q',
-      ]);
+      const run = await runCli(budget120Against(broken));
       expect(run.code, `${mutant.id}\n${run.stdout}`).toBe(1);
       const report = run.report();
       expect(report.verdict).toBe('does not conform');
@@ -120,19 +123,7 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     const mutant = (await loadMutants()).find((m) => m.id === 'kept-drops-tags')!;
     const broken = await startReference({ wrap: mutant.wrap! });
     try {
-      const run = await runCli([
-        '--target',
-        broken.url,
-        '--key',
-        broken.keys.primary,
-        '--other-key',
-        broken.keys.other,
-        '--budget',
-        '120',
-        '--seed',
-        '1',
-        '-q',
-      ]);
+      const run = await runCli(budget120Against(broken));
       expect(run.code, run.stdout).toBe(1);
       expect(run.report().checks.find((c) => c.id === 'FRAME-001')!.status).toBe('failed');
     } finally {

@@ -8,7 +8,7 @@ export { readOnce } from './discovery.ts';
 export * from './expect.ts';
 export * from './paging.ts';
 export * from './probes.ts';
-export { together } from './together.ts';
+export { caught, succeeded, together } from './together.ts';
 export { mulberry32 } from '../core/random.ts';
 export { endpoints, type Query } from '../http/api.ts';
 export type { Auth, Exchange, Method } from '../http/exchange.ts';

@@ -11,3 +11,23 @@ export async function together<T>(promises: readonly Promise<T>[]): Promise<(() 
     return result.value;
   });
 }
+
+/** Whether a getter from together() returns rather than throws. */
+export function succeeded(outcome: () => unknown): boolean {
+  try {
+    outcome();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What a getter from together() throws (undefined when it returns). */
+export function caught(outcome: () => unknown): unknown {
+  try {
+    outcome();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
