@@ -255,6 +255,8 @@ async function runProperty<T>(
     numRuns,
     // A replay shows the printed counterexample itself: shrinking it again could go elsewhere on a target whose state moved on.
     ...(target.fcPath ? { path: target.fcPath, endOnFailure: true } : {}),
+    // A budgeted run does not shrink: each shrink step costs requests that would leave the failure unjudged.
+    ...(target.lean && !target.fcPath ? { endOnFailure: true } : {}),
   });
   if (!result.failed) return;
   const cause = result.errorInstance;
@@ -268,7 +270,7 @@ async function runProperty<T>(
   const reason = cause instanceof Error ? cause.message : String(cause);
   const Failure = cause instanceof RobustnessFailure ? RobustnessFailure : CheckFailure;
   throw new Failure(
-    `${reason}\ncounterexample (after ${result.numShrinks} shrinks): ${fc.stringify(result.counterexample)}\n` +
+    `${reason}\ncounterexample (${target.lean && !target.fcPath ? 'not shrunk in a lean run: replay without --budget to shrink' : `after ${result.numShrinks} shrinks`}): ${fc.stringify(result.counterexample)}\n` +
       `fast-check seed ${result.seed}, path ${result.counterexamplePath}${replayPath !== undefined ? `, replay path ${replayPath}` : ''}; replay: ${replay}`,
     cause instanceof CheckFailure ? cause.exchangeId : undefined,
     cause instanceof CheckFailure ? cause.clause : undefined,
