@@ -204,19 +204,17 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       const item = t.need(await fullestTitled(t, rows), 'the collection has no titled item for a list body to name');
       const id = idOf(item.id)!;
       const probeTitle = 'conform probe (a list request must not create it)';
-      const [record, absentId, apartRows] = await Promise.all([t.discover.record(id), t.discover.unusedId(), t.discover.setApart()]);
-      const start = isSet(record.is_kept) ? 1 : 0;
-      // Journals the item at its current value: a list request that wrongly wrote is_kept is put back when the check ends.
-      const prime = await t.kept.set(id, start);
-      ensure(
-        'C3.1',
-        is2xx(prime),
-        `POST /artifact-kept.php {is_kept: ${start}} (the value item ${id} has): expected success, got ${prime.response.status}`,
-        prime,
-      );
+      const [absentId, apartRows] = await Promise.all([t.discover.unusedId(), t.discover.setApart()]);
       const apart = new Set(apartRows.map((r) => idOf(r.id)));
       const snapshot = () => listState(t, apart, id, { id: absentId, title: probeTitle });
+      // The first snapshot's read of the item is its record: what the bodies restate, and its kept value before them.
       const before = await snapshot();
+      const record = is2xx(before.read) ? recordOf(before.read.response.json, id) : undefined;
+      ensure('C4.14', record !== undefined, `GET /artifact.php?id=${id}: expected the item record, got ${before.read.response.status}`, before.read);
+      keptIn(before.read, id);
+      const start = isSet(record.is_kept) ? 1 : 0;
+      // Journaled at the value just read (no write needed): a list request that wrongly wrote is_kept is put back when the check ends.
+      await t.kept.atRisk(id, 'list request bodies carrying is_kept');
       const fields = Object.entries(record).filter(([name]) => name !== 'id' && !isModificationStamp(name) && name !== 'type_id');
       const changed = Object.fromEntries(fields.map(([name, value]) => [name, otherValue(name === 'is_kept' ? start : value)]));
       const original = Object.fromEntries(fields);

@@ -115,9 +115,17 @@ export class KeptWriter {
    * toggle's path, which must write nothing), journaled like set(): a server that wrongly applies it is put back.
    */
   async sendOther(id: string, sent: unknown, send: () => Promise<Exchange>, owner: KeyRef = 'primary'): Promise<Exchange> {
+    await this.atRisk(id, sent, owner);
+    return this.sendOnce(send, owner, id);
+  }
+
+  /**
+   * Journals an item that requests about to be sent, none of them the toggle, name with a kept value (list
+   * bodies carrying is_kept, sent by the check itself): a server that wrongly applies one is put back.
+   */
+  async atRisk(id: string, sent: unknown, owner: KeyRef = 'primary'): Promise<void> {
     await this.journalChange(owner, id, sent);
     this.lastSet.delete(keptKey(owner, id));
-    return this.sendOnce(send, owner, id);
   }
 
   /** Remembers the value before the first change and journals the change before it is sent. */

@@ -111,7 +111,7 @@ export const clauses: readonly Clause[] = [
     id: 'C3.1',
     section: '§3',
     statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).',
-    checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007', 'FRAME-001', 'FRAME-002', 'UPCOMING-005'],
+    checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007', 'FRAME-001', 'UPCOMING-005'],
   },
   {
     id: 'C3.2',
@@ -171,7 +171,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.14',
     section: '§4',
     statement: "GET /artifact.php reads one item of the key's user with is_kept, the flags and tags.",
-    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001'],
+    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001', 'FRAME-002'],
   },
   {
     id: 'C4.15',
