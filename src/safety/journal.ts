@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { TransportError, UsageError } from '../core/errors.ts';
 import type { KeyRef } from '../http/exchange.ts';
@@ -50,6 +51,20 @@ function appendDurably(path: string, line: string, flush = true): void {
 }
 
 /**
+ * appendDurably without holding up the thread: the write and the flush go to libuv's pool, so that the
+ * checks beside a journaling one go on while the disk syncs. Resolves once the line is on the disk.
+ */
+async function appendDurablyAsync(path: string, line: string): Promise<void> {
+  const handle = await open(path, 'a');
+  try {
+    await handle.write(line);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Append-only record of every kept value the run changes, written *before* the request is sent,
  * so that an interrupted run can be undone (`conform restore --journal FILE`).
  */
@@ -68,18 +83,26 @@ export class Journal {
     this.stoppedBy = why;
   }
 
-  recordChange(user: KeyRef, id: string, from: 0 | 1, to: unknown): void {
+  /** Resolves once the change is on the disk; its request may be sent then, and only then. */
+  async recordChange(user: KeyRef, id: string, from: 0 | 1, to: unknown): Promise<void> {
+    this.ensureRunning(id);
+    const entry: ItemEntry = { op: 'change', at: new Date().toISOString(), user, id, from, to };
+    await appendDurablyAsync(this.path, `${JSON.stringify(entry)}\n`);
+    // Stopped while the line was written: the change is journaled but not sent (a restore finds it unchanged).
+    this.ensureRunning(id);
+  }
+
+  private ensureRunning(id: string): void {
     if (this.stoppedBy !== undefined) throw new TransportError(`kept value of item ${id} not changed: ${this.stoppedBy}`, false);
-    this.append({ op: 'change', at: new Date().toISOString(), user, id, from, to });
   }
 
   recordRestored(user: KeyRef, id: string, value: 0 | 1): void {
     this.append({ op: 'restored', at: new Date().toISOString(), user, id, value });
   }
 
-  /** Only changes are flushed before going on: a restore whose line is lost is found restored by the next sweep. */
+  /** Not flushed before going on: a restore whose line is lost is found restored by the next sweep. */
   private append(entry: ItemEntry): void {
-    appendDurably(this.path, `${JSON.stringify(entry)}\n`, entry.op === 'change');
+    appendDurably(this.path, `${JSON.stringify(entry)}\n`, false);
   }
 }
 

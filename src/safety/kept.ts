@@ -137,7 +137,7 @@ export class KeptWriter {
       this.originals.set(key, { user: owner, id, value: current });
       this.servedIds.set(key, servedId);
     }
-    this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
+    await this.journal.recordChange(owner, id, this.originals.get(key)!.value, sent);
     this.journaled.add(key);
   }
 
