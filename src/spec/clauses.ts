@@ -119,7 +119,7 @@ export const clauses: readonly Clause[] = [
     statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.',
     checks: ['KEPT-002', 'FRAME-001', 'KEPT-004'],
   },
-  { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005'] },
+  { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005', 'KEPT-008'] },
   {
     id: 'C3.4',
     section: '§3',
