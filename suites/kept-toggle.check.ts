@@ -562,7 +562,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     {
       id: 'KEPT-008',
       level: 'MUST',
-      sections: ['§4', '§7'],
+      sections: ['§3', '§4', '§7'],
       title: 'a toggle without an id is refused with a 4xx and changes no item; one whose id is a list of two items changes neither',
       toggles: true,
       accepts: [
