@@ -4,8 +4,10 @@ import {
   check,
   ensure,
   ensureNo5xx,
+  asJson,
   idOf,
   is4xx,
+  itemFlag,
   MAX_ROWS_PER_PAGE,
   okRows,
   together,
@@ -23,6 +25,9 @@ const SMALL_PAGE = 20;
 /** Fields the list request's fields "collection" and include uses_summary add to each row (§2, §4 table). */
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
 const SUMMARY_FIELDS = ['plays', 'last_use'] as const;
+
+/** The flag filters and the row field each filters on (§4 table). */
+const FLAG_FILTERS = { kept: 'is_kept', physical: 'is_physical', digital: 'is_digital', secondary_collection: 'is_in_secondary_collection' } as const;
 
 /** The fields a row answering `body` must carry: rule 3's, and what fields and include add. */
 function fieldsFor(body: Record<string, unknown> | undefined): readonly string[] {
@@ -48,12 +53,13 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0 is refused or lists only items of that type',
+        'a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0, and a fraction of a real type id, is refused or lists only items of that type',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape',
         'string type ids: then a word is no invalid type_id',
         'type_id 0 (an id no type may have): refused with any 4xx, or a page holding only items whose type_id is 0 (none, where no type has it)',
+        'a fraction of a real type id (3.5 beside type 3): refused with any 4xx, or a page holding no item of another type_id',
       ],
     },
     async (t) => {
@@ -64,19 +70,27 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       // null is no id either (§4 table: one id or a list of ids).
       const bad: unknown[] = [null, { id: 1 }, ...(typeIdsAreNumeric(rows) ? ['board-game'] : [])];
       const bodies = bad.map((entry, i) => ({ type_id: i % 2 === 0 ? [first, entry] : [...valid, entry] }));
-      const [zero, ...answers] = await together([t.api.list({ type_id: 0 }), ...bodies.map((body) => t.api.list(body))]);
+      // Ids no type may have: 0, and where ids are whole numbers, half past a real one (a server that rounds it lists that type).
+      const odd: number[] = [0, ...(typeof first === 'number' && Number.isInteger(first) ? [first + 0.5] : [])];
+      const [oddAnswers, answers] = await Promise.all([
+        together(odd.map((typeId) => t.api.list({ type_id: typeId }))),
+        together(bodies.map((body) => t.api.list(body))),
+      ]);
       for (const [i, body] of bodies.entries()) badRequestWithErrors('C4.11', answers[i]!(), `POST /artifacts.php ${JSON.stringify(body)}`);
-      // type_id 0: an id of no type (then invalid, or matching nothing) or of one type; never no filter at all (§4 table: type_id filters).
-      const zeroAnswer = zero!();
-      ensureNo5xx('C7.2', zeroAnswer, 'POST /artifacts.php {"type_id":0}');
-      if (is4xx(zeroAnswer)) return;
-      const other = okRows('C4.8', zeroAnswer, 'POST /artifacts.php {"type_id":0}').find((r) => String(r.type_id) !== '0');
-      ensure(
-        'C4.8',
-        other === undefined,
-        `POST /artifacts.php {"type_id":0} listed item ${String(idOf(other?.id))} of type_id ${JSON.stringify(other?.type_id)}: a type filter lists only items of the type asked for`,
-        zeroAnswer,
-      );
+      // Each: an id of no type (then invalid, or matching nothing) or of one type; never another type, nor no filter at all (§4 table: type_id filters).
+      for (const [i, typeId] of odd.entries()) {
+        const answer = oddAnswers[i]!();
+        const what = `POST /artifacts.php {"type_id":${typeId}}`;
+        ensureNo5xx('C7.2', answer, what);
+        if (is4xx(answer)) continue;
+        const other = okRows('C4.8', answer, what).find((r) => String(r.type_id) !== String(typeId));
+        ensure(
+          'C4.8',
+          other === undefined,
+          `${what} listed item ${String(idOf(other?.id))} of type_id ${JSON.stringify(other?.type_id)}: a type filter lists only items of the type asked for`,
+          answer,
+        );
+      }
     },
   );
 
@@ -86,7 +100,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title and honours the flag filters sent',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: ['flags as 0/1, booleans or null; extra fields in any mode'],
     },
@@ -139,10 +153,33 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         const ex = await t.api.list(body);
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
+      const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));
       for (const { what, ex, body } of judged) {
         for (const row of okRows('C4.10', ex(), what)) {
+          const id = idOf(row.id);
           const missing = missingField(row, body);
-          ensure('C4.10', missing === undefined, `${what}: row ${String(idOf(row.id) ?? JSON.stringify(row).slice(0, 80))} lacks ${missing}`, ex());
+          ensure('C4.10', missing === undefined, `${what}: row ${String(id ?? JSON.stringify(row).slice(0, 80))} lacks ${missing}`, ex());
+          // One item, one title (§2): fields and include add fields to the row, they do not rewrite the title.
+          const title = titles.get(id);
+          if (typeof title === 'string')
+            ensure(
+              'C2.1',
+              row.Title === title,
+              `${what}: row ${String(id)} has Title ${asJson(row.Title)}, the item's title is ${asJson(title)} in its plain row`,
+              ex(),
+            );
+          // A flag filter beside fields or include still filters (§4 table): no row contradicts it (null reads as not set).
+          const contrary = Object.entries(FLAG_FILTERS).find(([filter, field]) => {
+            const wanted = body?.[filter];
+            const value = itemFlag(row[field]);
+            return typeof wanted === 'boolean' && (wanted ? value !== true : value === true);
+          });
+          ensure(
+            'C4.8',
+            contrary === undefined,
+            `${what}: row ${String(id)} has ${contrary?.[1]} ${asJson(row[contrary?.[1] ?? ''])}, which the filter ${contrary?.[0]}: ${asJson(body?.[contrary?.[0] ?? ''])} excludes`,
+            ex(),
+          );
         }
       }
       // The walk's cursor pages (the run's shared read) are judged too: they cost nothing more.

@@ -214,7 +214,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's items never appear in the first user's list",
+      title: "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing",
       needsOtherKey: true,
       accepts: ["ids shared between users (per-user ids): an item counts as the other's only with the same id and title"],
     },
@@ -226,6 +226,19 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // The evidence is the first user's page that listed the first leaked item.
       const page = own.pages.find((p) => p.rows.includes(leaked[0]!))?.exchange;
       ensure('C5.2', leaked.length === 0, `the first user's list holds ${leaked.length} of the second user's items (e.g. id ${asText(leaked[0]?.id)})`, page);
+      // The other way round through the GET listing (§4: a GET with no body lists page 1 for the key): the second key's page 1
+      // holds none of the first user's items (an item counts as the first user's only where the second user's walk lacks it).
+      const mine = new Set(own.rows.map((r) => `${idOf(r.id)}\u0000${asText(r.Title)}`));
+      const viaGet = await t.api.list(undefined, 'other');
+      // Whether that GET answers with a page at all is PAGE-008's to judge (for the first key): here only what it holds.
+      const theirs = is2xx(viaGet) ? (rowsOf(viaGet.response.json) ?? []) : [];
+      const wrong = theirs.filter((r) => mine.has(`${idOf(r.id)}\u0000${asText(r.Title)}`) && !foreign.has(`${idOf(r.id)}\u0000${asText(r.Title)}`));
+      ensure(
+        'C5.2',
+        wrong.length === 0,
+        `GET /artifacts.php with the second key lists ${wrong.length} of the first user's items (e.g. id ${asText(wrong[0]?.id)}): a key reads its own user's items`,
+        viaGet,
+      );
     },
   );
 

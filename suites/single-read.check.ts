@@ -1,8 +1,14 @@
-import { asJson, describe, check, ensure, idOf, itemFlag, type CheckContext, type Row } from '../src/harness/index.ts';
+import { asJson, describe, check, ensure, idOf, itemFlag, MAX_ROWS_PER_PAGE, okRows, profiles, type CheckContext, type Row } from '../src/harness/index.ts';
 
 const FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
 /** The list row's other fields: the record carries more than the row (§2), so these as well. */
 const ROW_FIELDS = ['id', 'Title', 'type', 'type_id'] as const;
+
+/**
+ * Player counts that fields "collection" adds to a row (§2): counts have no unit, so where the full record carries a
+ * field of the same name it is the same item's same count.
+ */
+const COUNT_FIELDS = ['MnP', 'MxP', 'SS'] as const;
 
 /** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
 const SAMPLE = 10;
@@ -51,19 +57,28 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       id: 'READ-001',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: "the single read returns the list row's fields, is_kept, the three independent flags and tags, agreeing with the list row",
+      title:
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry)',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
         'tags in any order',
         'ids as numbers or strings',
         'fields beyond the list row',
+        'MnP, MxP and SS absent from the record (its full field list is not shown), or null in either answer: then not compared',
       ],
     },
     async (t) => {
       const rows = await sample(t);
       t.need(rows[0], 'the collection is empty, so there is no item to read');
-      const records = await Promise.all(rows.map((row) => t.discover.record(idOf(row.id)!)));
+      const collectionBody = { per_page: MAX_ROWS_PER_PAGE, fields: 'collection' };
+      // The run's shared read of the first page with fields "collection" (FIELD-001 and LIST-002 read it too).
+      const [records, withCollection] = await Promise.all([
+        Promise.all(rows.map((row) => t.discover.record(idOf(row.id)!))),
+        profiles[t.target.profile].has('list-fields') ? t.discover.list(collectionBody) : undefined,
+      ]);
+      const collectionRows = withCollection ? okRows('C2.4', withCollection, `POST /artifacts.php ${JSON.stringify(collectionBody)}`) : [];
+      const collectionRow = new Map(collectionRows.map((r) => [idOf(r.id), r]));
       rows.forEach((row, i) => {
         const record = records[i]!;
         const what = `GET /artifact.php?id=${idOf(row.id)}`;
@@ -83,6 +98,16 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
               `${what}: ${name} is ${asJson(record[name])}, its list row shows ${asJson(row[name])}`,
             );
         }
+        // The row with fields "collection" and the record are the same item: a count both carry agrees (any number form).
+        const extended = collectionRow.get(idOf(row.id));
+        for (const name of COUNT_FIELDS)
+          if (extended && record[name] !== undefined && record[name] !== null && extended[name] !== undefined && extended[name] !== null)
+            ensure(
+              'C2.4',
+              Number(record[name]) === Number(extended[name]) || String(record[name]) === String(extended[name]),
+              `${what}: ${name} is ${asJson(record[name])}, its row with fields "collection" shows ${asJson(extended[name])}`,
+              withCollection,
+            );
         ensure('C4.14', Array.isArray(record.tags), `${what}: the record must carry tags as a list (empty when none); it carries ${asJson(record.tags)}`);
         if (Array.isArray(row.tags)) {
           const same = JSON.stringify([...row.tags].map(String).sort()) === JSON.stringify([...(record.tags as unknown[])].map(String).sort());
