@@ -234,10 +234,14 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
         try {
           keptIn(mid.read, id);
         } catch {}
-      } else {
-        await Promise.all(putBacks.map((body) => t.api.list(body)));
       }
-      const after = mid.state === before.state ? mid : await snapshot();
+      const after =
+        mid.state === before.state
+          ? mid
+          : await t.putBack(async () => {
+              await Promise.all(putBacks.map((body) => t.api.list(body)));
+              return snapshot();
+            });
       ensure(
         'C1.2',
         mid.state === before.state,

@@ -37,6 +37,11 @@ export interface CheckContext {
     commandArbs: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[],
     constraints?: { maxCommands?: number },
   ): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Real>>>;
+  /**
+   * Runs requests that put back what a request the server should have refused changed (the same wrong door
+   * with the original values), and the reads that verify them: safety first, sent even once --budget is spent.
+   */
+  putBack<T>(body: () => Promise<T>): Promise<T>;
 }
 
 class SkipSignal extends Error {}
@@ -136,6 +141,7 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
       recorded.seeded = true;
       return runProperty(info, s.target, recorded, arbitrary, predicate, options);
     },
+    putBack: (body) => outsideBudget(body),
     commands: (commandArbs, constraints = {}) =>
       fc.commands(commandArbs, { ...constraints, ...(s.target.fcReplayPath !== undefined ? { replayPath: s.target.fcReplayPath } : {}) }),
   };
