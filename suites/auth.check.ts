@@ -24,15 +24,8 @@ async function refusedEverywhere(t: CheckContext, credentials: readonly { label:
   // An empty collection still has endpoints to guard: the single read then asks for an id no item has.
   const absentId = await t.discover.unusedId();
   const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId });
-  if (keyInBody) {
+  if (keyInBody)
     probes.push({ name: 'POST /artifacts.php with the key as api_key in the body', send: (auth) => t.api.list({ api_key: t.target.keys.primary }, auth) });
-    // A real item of the user named in the query: a server that looks the owner up from the item (a "share link")
-    // serves its uses without a key (§5: no data without a key, whatever the request names).
-    if (rows[0]?.id !== undefined) {
-      const itemId = rows[0].id as string | number;
-      probes.push({ name: `GET /uses.php?artifact_id=${itemId} (an item of the user)`, send: (auth) => t.api.uses({ artifact_id: itemId }, auth) });
-    }
-  }
   const exchanges = await Promise.all(credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))));
   for (const { label, probe, ex } of exchanges) {
     ensureNo5xx('C7.2', ex, `${probe.name} with ${label}`);

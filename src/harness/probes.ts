@@ -19,7 +19,8 @@ export function everyEndpoint(api: Api, profile: ProfileName, sample: { itemId: 
     { name: `GET ${endpoints.list}`, send: (auth) => api.list(undefined, auth) },
     { name: `POST ${endpoints.list}`, send: (auth) => api.list({}, auth) },
     { name: `GET ${endpoints.item}`, send: (auth) => api.item(sample.itemId, auth) },
-    { name: `GET ${endpoints.uses}`, send: (auth) => api.uses({}, auth) },
+    // The uses of an item of the user: a server that finds the owner from the item (a "share link") shows it (§5).
+    { name: `GET ${endpoints.uses}?artifact_id=${sample.itemId}`, send: (auth) => api.uses({ artifact_id: sample.itemId }, auth) },
     { name: `GET ${endpoints.proposals}`, send: (auth) => api.proposals({ include_other: 1 }, auth) },
     { name: `GET ${endpoints.types}`, send: (auth) => api.types(auth) },
     { name: `GET ${endpoints.upcoming}`, send: (auth) => api.upcoming(auth) },
