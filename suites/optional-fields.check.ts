@@ -103,11 +103,14 @@ describe('optional row fields (§2, §4 fields and include)', () => {
     },
     async (t) => {
       const { rows } = await firstPage('C2.6', t, { include: ['uses_summary'] });
-      // A lean (budgeted) run reads the uses of the two most played items only (most likely to show a wrong last_use).
-      const played = rows.filter((r) => Number(r.plays) > 0);
-      const playedSample = t.target.lean
-        ? [...played].sort((a, b) => Number(b.plays) - Number(a.plays)).slice(0, LEAN_SAMPLE - 1)
-        : played.slice(0, SAMPLE - 1);
+      // The most played items (most likely to show a wrong last_use), ties by id: the items USES-003 reads the uses of
+      // too, so that the run reads each once. A lean (budgeted) run reads two.
+      const played = rows
+        .filter((r) => Number(r.plays) > 0)
+        .sort((a, b) => Number(b.plays) - Number(a.plays) || String(idOf(a.id)).localeCompare(String(idOf(b.id)), 'en', { numeric: true }));
+      // Beside them, a full run reads the least played item too (a summary fault may show only on one use).
+      const least = played.length > SAMPLE - 1 ? played.slice(-1) : [];
+      const playedSample = t.target.lean ? played.slice(0, LEAN_SAMPLE - 1) : [...played.slice(0, SAMPLE - 1 - least.length), ...least];
       const sample = [...playedSample, ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
       const [answers, every] = await Promise.all([
         Promise.all(
