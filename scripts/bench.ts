@@ -31,7 +31,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
-import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { referenceTargetArgs, startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
 import { packageRoot } from '../src/runner/vitest-host.ts';
 import { criticalPath, replay, startDelayProxy, type DelayProxy, type SentRequest } from './bench-network.ts';
@@ -192,18 +192,7 @@ async function runServed(dataset: Dataset): Promise<Sample> {
   let sample: Omit<Sample, 'served'>;
   try {
     // The embedded reference's pacing (no rate limit, 8 connections), not the politer remote default.
-    sample = await runCli([
-      '--target',
-      reference.url,
-      '--key',
-      reference.keys.primary,
-      '--other-key',
-      reference.keys.other,
-      '--rps',
-      '0',
-      '--concurrency',
-      '8',
-    ]);
+    sample = await runCli([...referenceTargetArgs(reference), '--rps', '0', '--concurrency', '8']);
   } finally {
     await reference.close();
   }

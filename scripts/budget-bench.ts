@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rateLimited } from '../fixtures/rate-limit.ts';
 import type { Handler } from '../fixtures/reference/types.ts';
-import { startReference } from '../fixtures/reference/server.ts';
+import { referenceTargetArgs, startReference } from '../fixtures/reference/server.ts';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { defaultWorkers, selfTest } from './mutation-score.ts';
 import type { RunResult } from '../src/runner/results.ts';
@@ -58,20 +58,7 @@ async function measure(row: string, limit: { requests: number; seconds: number }
   const snapshot = () => JSON.stringify(reference.store.snapshot()).replace(/"updated_at":"[^"]*"/g, '');
   const before = snapshot();
   const outDir = mkdtempSync(join(tmpdir(), 'conform-budget-bench-'));
-  const args = [
-    '--target',
-    reference.url,
-    '--key',
-    reference.keys.primary,
-    '--other-key',
-    reference.keys.other,
-    '--seed',
-    seed,
-    '--out',
-    outDir,
-    '-q',
-    ...flags,
-  ];
+  const args = [...referenceTargetArgs(reference), '--seed', seed, '--out', outDir, '-q', ...flags];
   const started = performance.now();
   const exitCode = await new Promise<number | null>((resolve) => {
     const child = spawn(process.execPath, [join(packageRoot, 'bin', 'conform.js'), ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });

@@ -615,7 +615,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const value = asBit(x[1]) === 1 ? 0 : 1;
         const body = { id: [served.get(x[0]), served.get(y[0])], is_kept: value };
         const castTo = served.has('1') && ![firstId, x[0], y[0]].includes('1') ? ['1'] : [];
-        for (const id of [x[0], ...castTo]) await t.kept.atRisk(id, body);
+        await Promise.all([x[0], ...castTo].map((id) => t.kept.atRisk(id, body)));
         const ex = await t.kept.set(y[0], value, { body });
         ensureNo5xx('C7.2', ex, `POST /artifact-kept.php ${JSON.stringify(body)}`);
         listProbe = { body, ids: [x[0], y[0]], ex };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
-import { startReference } from '../fixtures/reference/server.ts';
+import { referenceTargetArgs, startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { PREFLIGHT_REQUESTS, preflightRequests } from '../src/http/request-budget.ts';
 import { budgetTable, chooseWithin, leanCost, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
 import { LEAN_RUNS } from '../src/config/options.ts';
@@ -11,13 +11,8 @@ import { runCli } from './support/cli.ts';
 const verdictLine = (stdout: string) => stdout.trim().split('\n').at(-1) ?? '';
 
 /** The CLI arguments of a --budget 120 run (seed 1, both keys) against a reference started here. */
-const budget120Against = (reference: { url: string; keys: { primary: string; other: string } }): string[] => [
-  '--target',
-  reference.url,
-  '--key',
-  reference.keys.primary,
-  '--other-key',
-  reference.keys.other,
+const budget120Against = (reference: Pick<RunningReference, 'url' | 'keys'>): string[] => [
+  ...referenceTargetArgs(reference),
   '--budget',
   '120',
   '--seed',
