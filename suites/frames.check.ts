@@ -198,9 +198,11 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       const probeTitle = 'conform probe (a list request must not create it)';
       const [absentId, apartRows] = await Promise.all([t.discover.unusedId(), t.discover.setApart()]);
       const apart = new Set(apartRows.map((r) => idOf(r.id)));
-      const snapshot = () => listState(t, apart, id, { id: absentId, title: probeTitle });
+      // A lean run reads the probe's search and uses once, after the bodies (the before window stands for them).
+      const probe = { id: absentId, title: probeTitle };
+      const snapshot = (searches: boolean) => listState(t, apart, id, searches ? probe : undefined);
       // The first snapshot's read of the item is its record: what the bodies restate, and its kept value before them.
-      const before = await snapshot();
+      const before = await snapshot(!t.target.lean);
       const record = is2xx(before.read) ? recordOf(before.read.response.json, id) : undefined;
       ensure('C4.14', record !== undefined, `GET /artifact.php?id=${id}: expected the item record, got ${before.read.response.status}`, before.read);
       keptIn(before.read, id);
@@ -227,7 +229,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       // in the same state; the failure lists every body sent.
       const answers = await Promise.all(bodies.map((body) => t.api.list(body)));
       for (const ex of answers) ensureNo5xx('C7.2', ex, `POST /artifacts.php ${ex.request.body ?? ''}`);
-      const mid = await snapshot();
+      const [mid, created] = await Promise.all([snapshot(!t.target.lean), t.target.lean ? createdByProbe(t, probe, before) : undefined]);
       if (mid.state === before.state) {
         // Nothing was sent after this read: it is the check's last sight of the item's kept value, so that the
         // restore needs no read of its own (where the record cannot be read, the restore reads it).
@@ -240,7 +242,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
           ? mid
           : await t.putBack(async () => {
               await Promise.all(putBacks.map((body) => t.api.list(body)));
-              return snapshot();
+              return snapshot(!t.target.lean);
             });
       ensure(
         'C1.2',
@@ -248,6 +250,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
         `the collection changed after list requests (sent together) whose bodies carried record fields (${bodies.map((b) => JSON.stringify(b)).join(' ; ')}): ${firstDifference(before.state, mid.state)}; ${after.state === before.state ? 'the same bodies with the original values put it back' : `the same bodies with the original values did not put it back (${firstDifference(before.state, after.state)})`}`,
         answers.at(-1),
       );
+      ensure('C1.2', created === undefined, `a list request whose body carried the title "${probeTitle}" created an item: ${created}`, answers.at(-1));
     },
   );
 });
@@ -256,20 +259,19 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
  * What a list request could have changed, read afresh: the first 1,000 items by id (the whole of a
  * smaller collection) but those set apart for the set-apart lane, which change beside this check, the
  * full record of the item the bodies name (it carries fields list rows do not: the collection columns,
- * get-rid-of), with the uses of the item the bodies name and any item titled like the probe; with
- * the answer of that record's read.
+ * get-rid-of), with, given a probe, the uses of its absent id and any item titled like it; with the
+ * answer of that record's read, and the window's ids and whether it held the whole collection.
  */
 async function listState(
   t: CheckContext,
   apart: ReadonlySet<string | undefined>,
   named: string,
-  probe: { id: string | number; title: string },
-): Promise<{ state: string; read: Exchange }> {
+  probe: { id: string | number; title: string } | undefined,
+): Promise<{ state: string; read: Exchange; ids: ReadonlySet<string | undefined>; complete: boolean }> {
   const [window, read, ...others] = await Promise.all([
     t.discover.freshWindow(5),
     t.api.item(named),
-    t.api.uses({ artifact_id: probe.id }),
-    t.api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE }),
+    ...(probe ? [t.api.uses({ artifact_id: probe.id }), t.api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE })] : []),
   ]);
   const unstamped = (r: Row) => Object.fromEntries(Object.entries(r).filter(([name]) => !isModificationStamp(name)));
   const rows = window.pages
@@ -285,7 +287,23 @@ async function listState(
       ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json]),
     ]),
   );
-  return { state, read };
+  return { state, read, ids: new Set(window.pages.flatMap((p) => p.rows).map((r) => idOf(r.id))), complete: window.complete };
+}
+
+/**
+ * A lean run's search for the probe's title after the bodies: an item of that title the window before them
+ * did not hold, described; undefined when there is none, or when the window did not hold the whole
+ * collection (an item of that title beyond it may be older than this run).
+ */
+async function createdByProbe(
+  t: CheckContext,
+  probe: { title: string },
+  before: { ids: ReadonlySet<string | undefined>; complete: boolean },
+): Promise<string | undefined> {
+  if (!before.complete) return undefined;
+  const search = await t.api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE });
+  const created = (rowsOf(search.response.json) ?? []).filter((r) => r.Title === probe.title && !before.ids.has(idOf(r.id)));
+  return created.length > 0 ? `${created.map((r) => asJson(r.id)).join(', ')} (found by POST /artifacts.php ${search.request.body ?? ''})` : undefined;
 }
 
 /** Where two snapshots first differ, in a few words: enough to find the change in the failure. */

@@ -1,8 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { referenceTargetArgs, startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { PREFLIGHT_REQUESTS, preflightRequests } from '../src/http/request-budget.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Api } from '../src/http/api.ts';
+import { ApiClient } from '../src/http/client.ts';
+import { BudgetSpentError, outsideBudget, PREFLIGHT_REQUESTS, preflightRequests } from '../src/http/request-budget.ts';
+import { Journal } from '../src/safety/journal.ts';
 import { budgetTable, chooseWithin, leanCost, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
 import { LEAN_RUNS } from '../src/config/options.ts';
 import { helpText } from '../src/cli/args.ts';
@@ -154,6 +159,45 @@ describe('--budget N: the checks worth most per request, within N requests', () 
     expect(report.budget!.spent).toBeLessThanOrEqual(limit);
   });
 
+  it("keeps back, as the run goes, what the journal's items still call for: a restore and verify for an item changed, a sweep read for each", async () => {
+    const reference = await startReference();
+    const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'conform-budget-')), 'journal.jsonl'));
+    const client = new ApiClient({
+      baseUrl: reference.url,
+      keys: { primary: reference.keys.primary },
+      timeoutMs: 5_000,
+      budget: 7,
+      budgetKeptBack: () => journal.requestsToSettle,
+    });
+    const api = new Api(client);
+    /** Reads until the client refuses one for the budget; how many it sent. */
+    const readsUntilRefused = async () => {
+      for (let sent = 0; ; sent++) {
+        try {
+          await api.types();
+        } catch (error) {
+          expect(error).toBeInstanceOf(BudgetSpentError);
+          return sent;
+        }
+      }
+    };
+    try {
+      // Sent something a conforming server leaves as it was (an invalid value): only the sweep's read is kept back.
+      await journal.recordChange('primary', '1002', 0, 'yes');
+      // Sent the other value: 4 kept back for item 1001 (a read, its write back, the read that verifies it, the sweep's read).
+      await journal.recordChange('primary', '1001', 0, 1);
+      expect(await readsUntilRefused()).toBe(2);
+      // Restored: only the sweep's reads are kept back now, and a restore is sent past the budget whatever it holds.
+      journal.recordRestored('primary', '1001', 0);
+      expect(await readsUntilRefused()).toBe(3);
+      await expect(outsideBudget(() => api.types())).resolves.toMatchObject({ response: { status: 200 } });
+      expect(client.budgetRefusals).toBe(2);
+    } finally {
+      await client.close();
+      await reference.close();
+    }
+  });
+
   it('a budget that does not pay for the pre-flight is a usage error (exit 2)', async () => {
     const run = await runCli(['--budget', String(PREFLIGHT_REQUESTS - 1)]);
     expect(run.code).toBe(2);
@@ -232,14 +276,14 @@ describe('choosing within a budget', () => {
     // With each check's sweep measured: nothing kept back while no chosen check writes…
     const readOnly = sharing.map((r) => ({ ...r, sweepReads: 0 }));
     expect(chooseWithin(3 + 11, ['S-1', 'S-2'], readOnly, { sharedReadCosts: readCosts })).toMatchObject({ chosen: ['S-1', 'S-2'], sweepReserve: 0 });
-    // …and once one writes, its sweep, RESTORE_RESERVE at least.
+    // …and once one writes, the sweep of its items (the client keeps back what a restore of a check cut short takes).
     const swept = [{ ...readOnly[0]!, sweepReads: 2 }, readOnly[1]!];
-    expect(chooseWithin(3 + 11 + RESTORE_RESERVE, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
+    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
       chosen: ['S-1', 'S-2'],
       estimatedChosen: 3 + 11,
-      sweepReserve: RESTORE_RESERVE,
+      sweepReserve: 2,
     });
-    expect(chooseWithin(3 + 11 + RESTORE_RESERVE - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
+    expect(chooseWithin(3 + 11 + 2 - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
     // A pre-flight of five requests (a second user's key) leaves two fewer for the checks.
     expect(chooseWithin(overhead + 11, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts, preflight: 5 }).chosen).toEqual(['S-1']);
   });

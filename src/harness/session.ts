@@ -29,6 +29,7 @@ export function session(): Session {
   if (current?.target.runId === target.runId) return current;
   void current?.client.close();
   stopListening();
+  const journal = new Journal(target.journalPath);
   const client = new ApiClient({
     baseUrl: target.baseUrl,
     keys: target.keys,
@@ -39,7 +40,9 @@ export function session(): Session {
     ...(target.startRps !== undefined ? { startRps: target.startRps } : {}),
     ...(target.network ? { network: target.network } : {}),
     maxRequests: target.maxRequests,
-    ...(target.checkBudget !== undefined ? { budget: target.checkBudget, onBudgetSpent: () => markBudgetSpent(currentCheck()) } : {}),
+    ...(target.checkBudget !== undefined
+      ? { budget: target.checkBudget, budgetKeptBack: () => journal.requestsToSettle, onBudgetSpent: () => markBudgetSpent(currentCheck()) }
+      : {}),
     // The worker has no terminal of its own: vitest carries console lines to the CLI's progress reporter.
     onRateLimit: (notice) => console.info(encodeNotice(notice)),
     onSend: (seq) => {
@@ -57,7 +60,6 @@ export function session(): Session {
     },
   });
   const api = new Api(client);
-  const journal = new Journal(target.journalPath);
   current = {
     target,
     client,

@@ -50,7 +50,7 @@ export interface TargetContext extends CheckSettings {
   startRps?: number;
   /** Extra headers, private CAs, proxies (header values are secrets). */
   network?: NetworkOptions;
-  /** --budget: the requests the checks may send (the run's budget less the pre-flight and a sweep reserve). */
+  /** --budget: the requests the checks and their restores may send (the run's budget less the pre-flight); the client keeps back what the journal's items still call for. */
   checkBudget?: number;
   /**
    * A budgeted run's checks (src/runner/budget.ts): properties run fewer cases and some checks read a

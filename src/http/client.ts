@@ -35,6 +35,8 @@ export interface ClientOptions {
   maxRequests?: number;
   /** --budget: requests the checks may spend; past it a request is refused (BudgetSpentError), except a restore's. */
   budget?: number;
+  /** Of the budget, the requests kept back for restores and the end-of-run sweep as the run stands (the journal's). */
+  budgetKeptBack?: () => number;
   /** A request was refused for the budget (the check it was sent for is left unjudged). */
   onBudgetSpent?: () => void;
   /** Called with each request's sequence number as it is sent (attempts included): who sent what. */
@@ -272,7 +274,7 @@ export class ApiClient {
       throw new HarnessError(`${spec.method} ${spec.path}: not sent, the run has spent its budget of ${this.options.maxRequests} requests (--max-requests)`);
     }
     if (this.isStopped) throw new TransportError(`${spec.method} ${spec.path}: not sent, the run was interrupted`, false);
-    if (this.options.budget !== undefined && this.spent >= this.options.budget && !isOutsideBudget()) {
+    if (this.options.budget !== undefined && this.spent + (this.options.budgetKeptBack?.() ?? 0) >= this.options.budget && !isOutsideBudget()) {
       this.refusedForBudget++;
       this.options.onBudgetSpent?.();
       throw new BudgetSpentError(`${spec.method} ${spec.path}: not sent, budget spent (--budget: the checks' share of ${this.options.budget} requests)`);

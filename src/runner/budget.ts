@@ -54,9 +54,9 @@ export interface BudgetTable {
 }
 
 /**
- * Kept back from the checks' share for restores (a toggling check cut short by the budget still reads,
- * writes back and verifies its items) and the end-of-run sweep, by a table without each check's sweep
- * (BudgetEstimate.sweepReads); restores are never refused, even past it.
+ * Kept back for the end-of-run sweep by a table without each check's sweep (BudgetEstimate.sweepReads).
+ * The plan's reserve only: during the run, the client keeps back what the journal's items still call for
+ * (Journal.requestsToSettle), and restores are never refused, even past it.
  */
 export const RESTORE_RESERVE = 6;
 
@@ -124,13 +124,11 @@ export function chooseWithin(
   const candidates = ids.map((id) => estimateOf(id, rows, dearest));
   const paid = new Set<string>();
   const readCosts = overhead.sharedReadCosts ?? {};
-  // With each check's sweep measured, a budget keeps back nothing while no chosen check writes, and once one does,
-  // the sweep of those that write, RESTORE_RESERVE at least (a writing check cut short still restores its items).
-  // Without it, RESTORE_RESERVE whatever is chosen.
+  // With each check's sweep measured, a budget keeps back the sweep of the chosen checks that write (a writing check
+  // cut short still restores its items: the client keeps back what that takes as the run goes). Without it,
+  // RESTORE_RESERVE whatever is chosen.
   const sweepPerCheck = estimates.some((e) => e.sweepReads !== undefined);
-  let swept = 0;
-  const reserveWith = (sweep: number) => (sweep > 0 ? Math.max(RESTORE_RESERVE, sweep) : 0);
-  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? reserveWith(swept + (e.sweepReads ?? 0)) - reserveWith(swept) : 0);
+  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? (e.sweepReads ?? 0) : 0);
   const cost = (e: BudgetEstimate) => leanCost(e) + sweepOf(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
   // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
   const price = (e: BudgetEstimate) => Math.max(1, cost(e));
@@ -155,7 +153,6 @@ export function chooseWithin(
       chosen.add(best.id);
       reserve += sweepOf(best);
       spent += cost(best);
-      swept += best.sweepReads ?? 0;
       for (const k of best.shares ?? []) paid.add(k);
       for (const m of best.detects ?? []) found.add(m);
       if (best.level === 'MUST') for (const s of best.sections) judged.add(s);
@@ -222,7 +219,7 @@ export function chosenPattern(chosen: readonly string[]): RegExp {
 export interface AppliedBudget extends BudgetChoice {
   limit: number;
   pattern: RegExp;
-  /** Requests the checks' client may send (restores are sent past it). */
+  /** Requests the checks' client may send, restores and the journal's reserve for them included (restores are sent past it). */
   checkBudget: number;
 }
 
@@ -232,7 +229,7 @@ export function planBudget(limit: number, only: readonly string[], skip: readonl
     .checks.map((e) => e.id)
     .filter((id) => matchesSelection(id, only, skip));
   const choice = chooseWithin(limit, ids, budgetTable().checks, { ...tableOverhead(), preflight: alreadySent });
-  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent - choice.sweepReserve) };
+  return { ...choice, limit, pattern: chosenPattern(choice.chosen), checkBudget: Math.max(0, limit - alreadySent) };
 }
 
 /** Checks --only/--skip selected that the budget did not schedule, as unjudged results. */

@@ -74,6 +74,11 @@ export class Journal {
   }
 
   private stoppedBy: string | undefined;
+  /**
+   * Each journaled item (user:id): whether its last entry restored it, or sent it away from its original
+   * value (the other kept value), or sent something that leaves it as it was on a conforming server.
+   */
+  private readonly standing = new Map<string, 'restored' | 'away' | 'unchanged'>();
 
   /**
    * The run was interrupted: no change may be journaled (and so sent) from now on. The CLI restores
@@ -86,6 +91,7 @@ export class Journal {
   /** Resolves once the change is on the disk; its request may be sent then, and only then. */
   async recordChange(user: KeyRef, id: string, from: 0 | 1, to: unknown): Promise<void> {
     this.ensureRunning(id);
+    this.standing.set(`${user}:${id}`, to === 1 - from ? 'away' : 'unchanged');
     const entry: ItemEntry = { op: 'change', at: new Date().toISOString(), user, id, from, to };
     await appendDurablyAsync(this.path, `${JSON.stringify(entry)}\n`);
     // Stopped while the line was written: the change is journaled but not sent (a restore finds it unchanged).
@@ -97,7 +103,20 @@ export class Journal {
   }
 
   recordRestored(user: KeyRef, id: string, value: 0 | 1): void {
+    this.standing.set(`${user}:${id}`, 'restored');
     this.append({ op: 'restored', at: new Date().toISOString(), user, id, value });
+  }
+
+  /**
+   * The requests this journal's items still call for on a conforming server: the end-of-run sweep reads
+   * each item once, and an item last sent the other kept value needs a read of its value, a write back and
+   * the read that verifies it (one round of a restore). --budget keeps them back; the restores a server
+   * that wrongly applied something else calls for are sent past the budget.
+   */
+  get requestsToSettle(): number {
+    let requests = 0;
+    for (const standing of this.standing.values()) requests += standing === 'away' ? 4 : 1;
+    return requests;
   }
 
   /** Not flushed before going on: a restore whose line is lost is found restored by the next sweep. */
