@@ -249,7 +249,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const total = Math.ceil(rows.length / MAX_ROWS_PER_PAGE);
       const known = new Set(walked);
       if (total <= SHORT_LISTING_PAGES) {
-        const pageIds = (await pageWalk(t.api, { per_page: MAX_ROWS_PER_PAGE }, SHORT_LISTING_PAGES + 1)).flatMap((p) => ids(p.rows));
+        const pageIds = (await pageWalk(t.api, { per_page: MAX_ROWS_PER_PAGE }, SHORT_LISTING_PAGES + 1, total)).flatMap((p) => ids(p.rows));
         const missing = pageIds.filter((id) => !known.has(id));
         ensure(
           'C4.5',
@@ -300,7 +300,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       const numbers = pageRuns(total, t.target.seed, { whole: SHORT_LISTING_PAGES });
       const runs: Page[][] =
         numbers.length === 1
-          ? [await pageWalk(t.api, { per_page: perPage }, SHORT_LISTING_PAGES + 5)]
+          ? [await pageWalk(t.api, { per_page: perPage }, SHORT_LISTING_PAGES + 5, total)]
           : await Promise.all(numbers.map((run) => Promise.all(run.map((page) => fetchPage(t.api, { per_page: perPage, page })))));
       const pages = runs.flat();
       const rows = pages.flatMap((p) => p.rows);

@@ -117,11 +117,19 @@ export function windowBound(window: CursorWindow, idOf: (row: Row) => string | u
   return (id) => furthest !== undefined && order(id, furthest) <= 0;
 }
 
-/** Walks every page of a listing by page number. */
-export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages = 500): Promise<Page[]> {
+/**
+ * Walks every page of a listing by page number. `expected`: the pages the listing should have (known from
+ * a walk of the same listing), read together instead of one after another; pages read past the first
+ * that says it is the last are dropped, and a listing longer than expected is walked on one at a time.
+ */
+export async function pageWalk(api: Api, body: Record<string, unknown>, maxPages = 500, expected = 1): Promise<Page[]> {
   const pages: Page[] = [];
+  const together = Math.max(1, Math.min(expected, maxPages));
+  const first = Array.from({ length: together }, (_, i) => fetchPage(api, { ...body, page: i + 1 }));
+  // A page past the last one may fail on its own; it matters only if the walk gets to it.
+  for (const read of first) read.catch(() => {});
   for (let page = 1; page <= maxPages; page++) {
-    const current = await fetchPage(api, { ...body, page });
+    const current = await (first[page - 1] ?? fetchPage(api, { ...body, page }));
     pages.push(current);
     ensure(
       'C4.4',
