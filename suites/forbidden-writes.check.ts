@@ -146,6 +146,17 @@ const USERS_WITH_SLASH: { method: Method; path: string; query: Record<string, st
   userId: undefined,
 };
 
+/**
+ * The listing path in another letter case: a router may match paths whatever their case while a refusal
+ * compares the exact path, so the same listing is served under it (§1: any enumeration of users is refused).
+ */
+const USERS_OTHER_CASE: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
+  method: 'GET',
+  path: '/Users.php',
+  query: {},
+  userId: undefined,
+};
+
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
   const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
@@ -164,7 +175,7 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH] : []),
+    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
@@ -215,7 +226,8 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§5'],
       keptBlind: true,
-      title: 'no attempt at user enumeration lists users or other user data, also a user search sent as a POST and the listing path with a trailing slash',
+      title:
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash and in another letter case',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
@@ -223,6 +235,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         "/user.php asked for the second user's ids (from its household's represents_user_id): any answer without that user's record",
         'a POST /users.php (a user search) answered with any status, as long as it lists no users',
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
+        'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
       ],
     },
     async (t) => {
