@@ -80,24 +80,11 @@ async function refusedWithForbidden(
       : []),
   ]);
   const labelAnswer = labelling && label ? await t.api.probe('POST', labelling, { json: label }) : undefined;
+  // The path is not named by the spec, so a 404 (or any refusal) is as good as the 403; a 2xx is the write accepted,
+  // unless it is the very answer a POST to a path no API serves gets (a catch-all page).
+  const labelBaseline = labelAnswer && is2xx(labelAnswer) ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
-  ensure(
-    'C1.3',
-    wrong.length === 0,
-    `${wrong.length} of ${exchanges.length} writes other than the kept toggle were not answered 403: ${wrong.map(({ p, ex }) => `${p.method} ${p.path} → ${ex.response.status}${ex.response.status >= 500 ? ' (a server error)' : ''}`).join(', ')}`,
-    wrong[0]?.ex,
-  );
-  if (labelAnswer && label && labelling && is2xx(labelAnswer)) {
-    // The path is not named by the spec, so a 404 (or any refusal) is as good as the 403; a 2xx is the write accepted,
-    // unless it is the very answer a POST to a path no API serves gets (a catch-all page).
-    const baseline = await t.api.probe('POST', NO_SUCH_PATH, { json: label });
-    ensure(
-      'C1.3',
-      sameAnswer(labelAnswer, baseline),
-      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}): a write other than the kept toggle must be refused (403, or 404 where the path is not served)`,
-      labelAnswer,
-    );
-  }
+  // The state is compared, and put back where it moved, before any verdict: a failure leaves no accepted write in place.
   const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
   let putBack = '';
   if (after !== before && flipping && flip) {
@@ -106,11 +93,24 @@ async function refusedWithForbidden(
     putBack = again === before ? '; the same door with the original value put it back' : '; the same door with the original value did not put it back';
   }
   // A door that toggles a label takes the one it removed back when sent the same label again.
-  if (after !== before && labelAnswer && is2xx(labelAnswer) && labelling && label) {
+  if (after !== before && labelBaseline && labelling && label) {
     await t.api.probe('POST', labelling, { json: label });
     const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
     putBack += again === before ? `; POST ${labelling} sent again put it back` : `; POST ${labelling} sent again did not put it back`;
   }
+  ensure(
+    'C1.3',
+    wrong.length === 0,
+    `${wrong.length} of ${exchanges.length} writes other than the kept toggle were not answered 403: ${wrong.map(({ p, ex }) => `${p.method} ${p.path} → ${ex.response.status}${ex.response.status >= 500 ? ' (a server error)' : ''}`).join(', ')}`,
+    wrong[0]?.ex,
+  );
+  if (labelAnswer && labelBaseline)
+    ensure(
+      'C1.3',
+      sameAnswer(labelAnswer, labelBaseline),
+      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}): a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before ? '; the collection did not change' : putBack}`,
+      labelAnswer,
+    );
   const flipNote = `${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
   ensure(
     'C1.2',
