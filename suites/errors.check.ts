@@ -175,7 +175,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode and beside fields "collection"',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside fields "collection" and beside another invalid value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -198,6 +198,8 @@ describe('invalid requests (§4 rule 4, §7)', () => {
           { [f]: { on: true }, cursor: null },
           { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true },
         ]),
+        // Two invalid values in one body: still a 400 with an errors list, however many values are wrong (§4 rule 4).
+        { kept: 'maybe', digital: 7 },
         // Beside fields "collection": the errors list holds whatever the answer's rows would have held (§4 rule 4).
         { type_id: true, fields: 'collection' },
         { type_id: { id: 1 }, cursor: null },

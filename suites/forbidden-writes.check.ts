@@ -44,7 +44,13 @@ function flipped(value: unknown): unknown {
  * flag, since a server that writes before it refuses shows only on a real change: if the state moved, the
  * same door then sends the original value, which puts back what it wrote (§1: nothing but the toggle writes).
  */
-async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe[], restating?: WriteProbe, flipping?: WriteProbe): Promise<void> {
+async function refusedWithForbidden(
+  t: CheckContext,
+  probes: readonly WriteProbe[],
+  restating?: WriteProbe,
+  flipping?: WriteProbe,
+  labelling?: string,
+): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
@@ -53,6 +59,11 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
   const realId = real ? idOf(real.id) : undefined;
   const flip = flipping && real && realId !== undefined && flipped(real.is_physical) !== undefined ? { id: real.id, is_physical: real.is_physical } : undefined;
+  // `labelling` is a tag-writing path the spec does not name, sent the one label an item already carries (judged below).
+  const labelled = labelling
+    ? (await t.discover.toggleRows()).find((r) => Array.isArray(r.tags) && r.tags.length === 1 && typeof r.tags[0] === 'string')
+    : undefined;
+  const label = labelled ? { artifact_id: labelled.id, tag: (labelled.tags as string[])[0] } : undefined;
   const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all([
     ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
@@ -68,13 +79,12 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
         ]
       : []),
   ]);
+  const labelAnswer = labelling && label ? await t.api.probe('POST', labelling, { json: label }) : undefined;
+  // The path is not named by the spec, so a 404 (or any refusal) is as good as the 403; a 2xx is the write accepted,
+  // unless it is the very answer a POST to a path no API serves gets (a catch-all page).
+  const labelBaseline = labelAnswer && is2xx(labelAnswer) ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
-  ensure(
-    'C1.3',
-    wrong.length === 0,
-    `${wrong.length} of ${exchanges.length} writes other than the kept toggle were not answered 403: ${wrong.map(({ p, ex }) => `${p.method} ${p.path} → ${ex.response.status}${ex.response.status >= 500 ? ' (a server error)' : ''}`).join(', ')}`,
-    wrong[0]?.ex,
-  );
+  // The state is compared, and put back where it moved, before any verdict: a failure leaves no accepted write in place.
   const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
   let putBack = '';
   if (after !== before && flipping && flip) {
@@ -82,7 +92,26 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
     const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
     putBack = again === before ? '; the same door with the original value put it back' : '; the same door with the original value did not put it back';
   }
-  const flipNote = flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : '';
+  // A door that toggles a label takes the one it removed back when sent the same label again.
+  if (after !== before && labelBaseline && labelling && label) {
+    await t.api.probe('POST', labelling, { json: label });
+    const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    putBack += again === before ? `; POST ${labelling} sent again put it back` : `; POST ${labelling} sent again did not put it back`;
+  }
+  ensure(
+    'C1.3',
+    wrong.length === 0,
+    `${wrong.length} of ${exchanges.length} writes other than the kept toggle were not answered 403: ${wrong.map(({ p, ex }) => `${p.method} ${p.path} → ${ex.response.status}${ex.response.status >= 500 ? ' (a server error)' : ''}`).join(', ')}`,
+    wrong[0]?.ex,
+  );
+  if (labelAnswer && labelBaseline)
+    ensure(
+      'C1.3',
+      sameAnswer(labelAnswer, labelBaseline),
+      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}): a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before ? '; the collection did not change' : putBack}`,
+      labelAnswer,
+    );
+  const flipNote = `${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
   ensure(
     'C1.2',
     after === before,
@@ -90,6 +119,13 @@ async function refusedWithForbidden(t: CheckContext, probes: readonly WriteProbe
     exchanges.at(-1)?.ex,
   );
 }
+
+/**
+ * A tag-writing path the spec does not name (tags are the owner's, §2; an agent key writes only the kept flag, §1). It
+ * is sent an item with exactly one label and that label, so that a door wrongly accepting it writes what is there
+ * (adding, or setting the item's labels to it), or, toggling the label, takes it back when sent the same again.
+ */
+const TAGS_PATH = '/tags.php';
 
 function applicablePaths(t: CheckContext, paths: readonly string[]): string[] {
   return paths.filter((p) => p !== endpoints.players || profiles[t.target.profile].has('players'));
@@ -146,6 +182,17 @@ const USERS_WITH_SLASH: { method: Method; path: string; query: Record<string, st
   userId: undefined,
 };
 
+/**
+ * The listing path in another letter case: a router may match paths whatever their case while a refusal
+ * compares the exact path, so the same listing is served under it (§1: any enumeration of users is refused).
+ */
+const USERS_OTHER_CASE: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
+  method: 'GET',
+  path: '/Users.php',
+  query: {},
+  userId: undefined,
+};
+
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
   const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
@@ -164,7 +211,7 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH] : []),
+    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
@@ -198,14 +245,21 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'WRITE-002',
       level: 'MUST',
       sections: ['§1', '§7'],
-      title: 'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item',
-      accepts: ['any body with the 403'],
+      title:
+        'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item, and a POST /tags.php (a path the spec does not name) restating the one label of a real item is not accepted',
+      accepts: [
+        'any body with the 403',
+        'POST /tags.php answered with any status but a 2xx (a 404 where the path is not served, 405, the 403), or with the very answer a POST to a path no API serves gets',
+        'no item with exactly one label: then /tags.php is not probed',
+      ],
     },
     (t) =>
       refusedWithForbidden(
         t,
         applicablePaths(t, READ_ONLY_PATHS).map((path) => ({ method: 'POST' as const, path })),
         { method: 'POST', path: endpoints.item },
+        undefined,
+        TAGS_PATH,
       ),
   );
 
@@ -215,7 +269,8 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§5'],
       keptBlind: true,
-      title: 'no attempt at user enumeration lists users or other user data, also a user search sent as a POST and the listing path with a trailing slash',
+      title:
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash and in another letter case',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
@@ -223,6 +278,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         "/user.php asked for the second user's ids (from its household's represents_user_id): any answer without that user's record",
         'a POST /users.php (a user search) answered with any status, as long as it lists no users',
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
+        'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
       ],
     },
     async (t) => {

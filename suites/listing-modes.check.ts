@@ -10,6 +10,7 @@ import {
   itemFlag,
   MAX_ROWS_PER_PAGE,
   okRows,
+  rowsOf,
   together,
   typeIdsAreNumeric,
   type Exchange,
@@ -53,13 +54,14 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0, and a fraction of a real type id, is refused or lists only items of that type',
+        'a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0, a fraction of a real type id, and a list naming one type twice, is refused or lists only items of that type (each once)',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape',
         'string type ids: then a word is no invalid type_id',
         'type_id 0 (an id no type may have): refused with any 4xx, or a page holding only items whose type_id is 0 (none, where no type has it)',
         'a fraction of a real type id (3.5 beside type 3): refused with any 4xx, or a page holding no item of another type_id',
+        'a list naming one type id twice: refused with any 4xx, or a page of items of that type, each once',
       ],
     },
     async (t) => {
@@ -72,9 +74,12 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const bodies = bad.map((entry, i) => ({ type_id: i % 2 === 0 ? [first, entry] : [...valid, entry] }));
       // Ids no type may have: 0, and where ids are whole numbers, half past a real one (a server that rounds it lists that type).
       const odd: number[] = [0, ...(typeof first === 'number' && Number.isInteger(first) ? [first + 0.5] : [])];
-      const [oddAnswers, answers] = await Promise.all([
+      // A list naming one type twice still names that one type: a filter keeps items, it does not repeat them (§4 table).
+      const repeated = { type_id: [first, first] };
+      const [oddAnswers, answers, twice] = await Promise.all([
         together(odd.map((typeId) => t.api.list({ type_id: typeId }))),
         together(bodies.map((body) => t.api.list(body))),
+        t.api.list(repeated),
       ]);
       for (const [i, body] of bodies.entries()) badRequestWithErrors('C4.11', answers[i]!(), `POST /artifacts.php ${JSON.stringify(body)}`);
       // Each: an id of no type (then invalid, or matching nothing) or of one type; never another type, nor no filter at all (§4 table: type_id filters).
@@ -91,6 +96,20 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
           answer,
         );
       }
+      const what = `POST /artifacts.php ${JSON.stringify(repeated)}`;
+      ensureNo5xx('C7.2', twice, what);
+      if (is4xx(twice)) return;
+      const listed = okRows('C4.8', twice, what);
+      const other = listed.find((r) => String(r.type_id) !== String(first));
+      ensure('C4.8', other === undefined, `${what} listed item ${String(idOf(other?.id))} of type_id ${asJson(other?.type_id)}`, twice);
+      const ids = listed.map((r) => idOf(r.id));
+      const again = ids.find((id, i) => ids.indexOf(id) !== i);
+      ensure(
+        'C4.8',
+        again === undefined,
+        `${what} listed item ${String(again)} more than once: a type named twice is still one filter, and each item is one row`,
+        twice,
+      );
     },
   );
 
@@ -100,14 +119,15 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title and honours the flag filters sent',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title and tags and honours the flag filters sent (on a later page too)',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
-      accepts: ['flags as 0/1, booleans or null; extra fields in any mode'],
+      accepts: ['flags as 0/1, booleans or null; extra fields in any mode', 'tags in any order'],
     },
     async (t) => {
       const { rows, pages } = await t.discover.collection();
       const item = t.need(rows[0], 'the collection is empty, so no mode lists a row');
-      const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
+      // A tag of an item with several labels where one has them, so that a row trimmed to the label searched for shows.
+      const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 1) ?? rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
       const title = String(item.Title ?? '');
       // Each search also carries a second parameter, and fields or include, so that one request judges the
       // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
@@ -116,13 +136,20 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const searches: Record<string, unknown>[] = [
         { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [item.type_id], fields: 'collection', ...summary },
         ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]), page: 1, fields: 'collection', ...summary }] : []),
-        { kept: true, secondary_collection: false, ...summary },
+        // A true secondary filter beside kept: a filter that also admits kept items outside the secondary collection shows.
+        { kept: true, secondary_collection: true, ...summary },
         { physical: false, digital: true, fields: 'collection' },
         { cursor: null, type_id: item.type_id, ...summary },
       ];
+      // The later page also filters by physical, at the value some row of the unfiltered list's titles 21-40 lacks
+      // (page 1 of POST {}, the run's shared read): a filter applied to page 1 only then shows (§4 table: a page of the
+      // same filtered list). True where a row there lacks it, as most items are physical in most collections.
+      const unfiltered = rowsOf((await t.discover.list({})).response.json) ?? [];
+      const later = unfiltered.slice(SMALL_PAGE, 2 * SMALL_PAGE).map((r) => itemFlag(r.is_physical));
+      const physical = later.length === 0 || later.some((value) => value !== true);
       const modes: Record<string, unknown>[] = [
         // A later page carries what fields adds as page 1 does (§4 table: to each row).
-        { page: 2, per_page: SMALL_PAGE, fields: 'collection' },
+        { page: 2, per_page: SMALL_PAGE, physical, fields: 'collection' },
         // Cursor pages also carry what fields and include add (§4 table: to each row, whatever the paging).
         { cursor: null, per_page: SMALL_PAGE, fields: 'collection', include: ['uses_summary'] },
         // A lean (budgeted) run keeps them too: each search answers through its own code path, and one
@@ -154,6 +181,8 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));
+      const labels = new Map(rows.map((r) => [idOf(r.id), r.tags]));
+      const sameLabels = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
       for (const { what, ex, body } of judged) {
         for (const row of okRows('C4.10', ex(), what)) {
           const id = idOf(row.id);
@@ -166,6 +195,15 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               'C2.1',
               row.Title === title,
               `${what}: row ${String(id)} has Title ${asJson(row.Title)}, the item's title is ${asJson(title)} in its plain row`,
+              ex(),
+            );
+          // One item, one list of labels (§2): a tag filter chooses rows, it does not trim their tags (in any order).
+          const tags = labels.get(id);
+          if (Array.isArray(tags) && Array.isArray(row.tags))
+            ensure(
+              'C2.1',
+              sameLabels(row.tags, tags),
+              `${what}: row ${String(id)} has tags ${asJson(row.tags)}, the item's tags are ${asJson(tags)} in its plain row`,
               ex(),
             );
           // A flag filter beside fields or include still filters (§4 table): no row contradicts it (null reads as not set).

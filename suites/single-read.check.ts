@@ -24,7 +24,24 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const chosen = new Map<string, Row>();
   for (const row of rows) if (!chosen.has(kind(row))) chosen.set(kind(row), row);
   const kinds = [...chosen.values()].slice(0, SAMPLE);
-  return t.target.lean ? fewestCovering(kinds) : kinds;
+  const picked = t.target.lean ? fewestCovering(kinds) : kinds;
+  const ids = new Set(picked.map((r) => idOf(r.id)));
+  return [...picked, ...titleTwins(rows).filter((r) => !ids.has(idOf(r.id)))];
+}
+
+/**
+ * Both items of the first title two items share, where the collection holds one: a read that finds the item
+ * by its title instead of its id answers one copy's record for the other (§4: the read is by id).
+ */
+function titleTwins(rows: readonly Row[]): Row[] {
+  const seen = new Map<string, Row>();
+  for (const row of rows) {
+    if (typeof row.Title !== 'string') continue;
+    const first = seen.get(row.Title);
+    if (first) return [first, row];
+    seen.set(row.Title, row);
+  }
+  return [];
 }
 
 /** What a row shows that a read could get wrong: each flag set and not set, tags, several tags, a kept item's tags. */
@@ -58,7 +75,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry)',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry), also for both items of a title two items share',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
