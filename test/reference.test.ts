@@ -720,6 +720,17 @@ describe('the other choice wherever the spec leaves one open (issue 12)', () => 
     expect((await call(setup({ profile: 'staging', variant: { unknownPaths: 'catch-all' } }), 'GET', '/players.php')).status).toBe(200);
   });
 
+  it('answers a write to a path it does not serve as a read of it where the router comes first, with a fresh token on each catch-all page', async () => {
+    const s = setup({ variant: { unknownPaths: 'catch-all', unknownPathWrites: 'not-served', catchAllPage: 'token' } });
+    const [first, second] = [await call(s, 'POST', '/tags.php', { body: { artifact_id: 1, tag: 'x' } }), await call(s, 'POST', '/tags.php')];
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.rawBody).toContain('csrf-token');
+    expect(first.rawBody).not.toBe(second.rawBody);
+    expect((await call(s, 'POST', '/types.php')).status).toBe(403);
+    expect((await call(s, 'POST', '/users.php')).status).toBe(403);
+    expect((await call(setup({ variant: { unknownPathWrites: 'not-served' } }), 'DELETE', '/tags.php')).status).toBe(404);
+  });
+
   it('reads malformed JSON as no body, ignores invalid non-filter fields, and still refuses invalid filters', async () => {
     const s = setup({ variant: { malformedListBody: 'default-page', nonFilterFields: 'ignore' } });
     const malformed = await call(s, 'POST', '/artifacts.php', { raw: '{"page": ' });
