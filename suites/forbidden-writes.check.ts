@@ -81,34 +81,39 @@ async function refusedWithForbidden(
       : []),
   ]);
   const labelAnswer = labelling && label ? await t.api.probe('POST', labelling, { json: label }) : undefined;
+  const labelled2xx = labelAnswer !== undefined && is2xx(labelAnswer) && labelling !== undefined && label !== undefined;
+  // A label door that answered 2xx may have toggled the label off: the item's own record shows it (the snapshot of a
+  // large collection need not hold the item). Only then is the same label sent again, which takes it back; a door that
+  // added or set the label left it in place, and is not sent it twice (one that appends would add a second copy).
+  // Both are sent even once --budget is spent.
+  let labelNote = '';
+  const putLabelBack = async (what: string): Promise<true> => {
+    const gone = await t.putBack(async () => {
+      await t.api.probe('POST', labelling!, { json: label });
+      return labelGone(t, label!);
+    });
+    labelNote = `; ${what}, and POST ${labelling} sent again ${gone === false ? 'put it back' : gone ? 'did not put it back' : 'was not verified (the record could not be read)'}`;
+    return true;
+  };
+  const labelSeen = labelled2xx ? await t.putBack(() => labelGone(t, label!)) : undefined;
+  let labelLost = labelSeen === true ? await putLabelBack(`item ${String(idOf(label!.artifact_id))} lost its label ${JSON.stringify(label!.tag)}`) : false;
   // The path is not named by the spec, so a 404 (or any refusal) is as good as the 403; a 2xx is the write accepted,
-  // unless it is the very answer a POST to a path no API serves gets (a catch-all page).
-  const labelBaseline = labelAnswer && is2xx(labelAnswer) ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
+  // unless it is the answer a POST to a path no API serves gets (a catch-all page, judged by catchAllAnswer).
+  const labelBaseline = labelled2xx ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   // The state is compared, and put back where it moved, before any verdict: a failure leaves no accepted write in place.
   const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
   let putBack = '';
   if (after !== before && flipping && flip) {
-    await t.api.probe(flipping.method, flipping.path, { query: { id: realId! }, json: flip });
-    const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    // Sent even once --budget is spent: a wrongly accepted flip must not stay in place.
+    const again = await t.putBack(async () => {
+      await t.api.probe(flipping.method, flipping.path, { query: { id: realId! }, json: flip });
+      return stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    });
     putBack = again === before ? '; the same door with the original value put it back' : '; the same door with the original value did not put it back';
   }
-  // A label door that answered 2xx may have toggled the label off: the item's own record shows it (the snapshot of a
-  // large collection need not hold the item). Only then is the same label sent again, which takes it back; a door that
-  // added or set the label left it in place, and is not sent it twice (one that appends would add a second copy).
-  let labelLost = false;
-  if (labelBaseline && labelling && label) {
-    const seen = await labelGone(t, label);
-    labelLost = seen ?? after !== before;
-    if (labelLost) {
-      const gone = await t.putBack(async () => {
-        await t.api.probe('POST', labelling, { json: label });
-        return labelGone(t, label);
-      });
-      const what = seen ? `item ${String(idOf(label.artifact_id))} lost its label ${JSON.stringify(label.tag)}` : 'the collection changed';
-      putBack += `; ${what}, and POST ${labelling} sent again ${gone === false ? 'put it back' : gone ? 'did not put it back' : 'was not verified (the record could not be read)'}`;
-    }
-  }
+  // Where the record cannot be read, a changed collection stands for a lost label.
+  if (labelSeen === undefined && labelled2xx && after !== before) labelLost = await putLabelBack('the collection changed');
   ensure(
     'C1.3',
     wrong.length === 0,
@@ -119,14 +124,14 @@ async function refusedWithForbidden(
     ensure(
       'C1.3',
       catchAllAnswer(labelAnswer, labelBaseline),
-      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}), while POST ${NO_SUCH_PATH} got ${labelBaseline.response.status}: a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before && !labelLost ? '; the collection did not change' : putBack}`,
+      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}), while POST ${NO_SUCH_PATH} got ${labelBaseline.response.status}: a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before && !labelLost ? '; the collection did not change' : `${putBack}${labelNote}`}`,
       labelAnswer,
     );
   const flipNote = `${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
   ensure(
     'C1.2',
     after === before && !labelLost,
-    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}`,
+    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}${labelNote}`,
     exchanges.at(-1)?.ex,
   );
 }
