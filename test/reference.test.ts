@@ -731,6 +731,15 @@ describe('the other choice wherever the spec leaves one open (issue 12)', () => 
     expect((await call(setup({ variant: { unknownPathWrites: 'not-served' } }), 'DELETE', '/tags.php')).status).toBe(404);
   });
 
+  it('lists every type for every user and refuses a type_id list naming one id twice, in that variant', async () => {
+    const s = setup({ variant: { typeList: 'all', typeIdDuplicates: 'refuse' } });
+    const all = ((await call(s, 'GET', '/types.php')).json.types as Json[]).map((t) => t.id);
+    const used = ((await call(setup(), 'GET', '/types.php')).json.types as Json[]).map((t) => t.id);
+    expect(all.length).toBeGreaterThan(used.length);
+    expect((await call(s, 'POST', '/artifacts.php', { body: { type_id: [used[0], used[0]] } })).status).toBe(400);
+    expect((await call(s, 'POST', '/artifacts.php', { body: { type_id: [used[0]] } })).status).toBe(200);
+  });
+
   it('reads malformed JSON as no body, ignores invalid non-filter fields, and still refuses invalid filters', async () => {
     const s = setup({ variant: { malformedListBody: 'default-page', nonFilterFields: 'ignore' } });
     const malformed = await call(s, 'POST', '/artifacts.php', { raw: '{"page": ' });
