@@ -740,6 +740,13 @@ describe('the other choice wherever the spec leaves one open (issue 12)', () => 
     expect((await call(s, 'POST', '/artifacts.php', { body: { type_id: [used[0]] } })).status).toBe(200);
   });
 
+  it('matches paths whatever their letter case, in that variant', async () => {
+    const s = setup({ variant: { pathCase: 'insensitive', unknownPaths: 'catch-all' } });
+    expect((await call(s, 'GET', '/Users.php')).status).toBe(403);
+    expect((await call(s, 'GET', '/Types.php')).status).toBe(200);
+    expect((await call(setup(), 'GET', '/Types.php')).status).toBe(404);
+  });
+
   it('reads malformed JSON as no body, ignores invalid non-filter fields, and still refuses invalid filters', async () => {
     const s = setup({ variant: { malformedListBody: 'default-page', nonFilterFields: 'ignore' } });
     const malformed = await call(s, 'POST', '/artifacts.php', { raw: '{"page": ' });
