@@ -11,6 +11,7 @@ import {
   isObject,
   NO_SUCH_PATH,
   profiles,
+  recordOf,
   rowsOf,
   sameAnswer,
   sharedStateSnapshot,
@@ -80,24 +81,39 @@ async function refusedWithForbidden(
       : []),
   ]);
   const labelAnswer = labelling && label ? await t.api.probe('POST', labelling, { json: label }) : undefined;
+  const labelled2xx = labelAnswer !== undefined && is2xx(labelAnswer) && labelling !== undefined && label !== undefined;
+  // A label door that answered 2xx may have toggled the label off: the item's own record shows it (the snapshot of a
+  // large collection need not hold the item). Only then is the same label sent again, which takes it back; a door that
+  // added or set the label left it in place, and is not sent it twice (one that appends would add a second copy).
+  // Both are sent even once --budget is spent.
+  let labelNote = '';
+  const putLabelBack = async (what: string): Promise<true> => {
+    const gone = await t.putBack(async () => {
+      await t.api.probe('POST', labelling!, { json: label });
+      return labelGone(t, label!);
+    });
+    labelNote = `; ${what}, and POST ${labelling} sent again ${gone === false ? 'put it back' : gone ? 'did not put it back' : 'was not verified (the record could not be read)'}`;
+    return true;
+  };
+  const labelSeen = labelled2xx ? await t.putBack(() => labelGone(t, label!)) : undefined;
+  let labelLost = labelSeen === true ? await putLabelBack(`item ${String(idOf(label!.artifact_id))} lost its label ${JSON.stringify(label!.tag)}`) : false;
   // The path is not named by the spec, so a 404 (or any refusal) is as good as the 403; a 2xx is the write accepted,
-  // unless it is the very answer a POST to a path no API serves gets (a catch-all page).
-  const labelBaseline = labelAnswer && is2xx(labelAnswer) ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
+  // unless it is the answer a POST to a path no API serves gets (a catch-all page, judged by catchAllAnswer).
+  const labelBaseline = labelled2xx ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   // The state is compared, and put back where it moved, before any verdict: a failure leaves no accepted write in place.
   const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
   let putBack = '';
   if (after !== before && flipping && flip) {
-    await t.api.probe(flipping.method, flipping.path, { query: { id: realId! }, json: flip });
-    const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    // Sent even once --budget is spent: a wrongly accepted flip must not stay in place.
+    const again = await t.putBack(async () => {
+      await t.api.probe(flipping.method, flipping.path, { query: { id: realId! }, json: flip });
+      return stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    });
     putBack = again === before ? '; the same door with the original value put it back' : '; the same door with the original value did not put it back';
   }
-  // A door that toggles a label takes the one it removed back when sent the same label again.
-  if (after !== before && labelBaseline && labelling && label) {
-    await t.api.probe('POST', labelling, { json: label });
-    const again = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
-    putBack += again === before ? `; POST ${labelling} sent again put it back` : `; POST ${labelling} sent again did not put it back`;
-  }
+  // Where the record cannot be read, a changed collection stands for a lost label.
+  if (labelSeen === undefined && labelled2xx && after !== before) labelLost = await putLabelBack('the collection changed');
   ensure(
     'C1.3',
     wrong.length === 0,
@@ -107,17 +123,43 @@ async function refusedWithForbidden(
   if (labelAnswer && labelBaseline)
     ensure(
       'C1.3',
-      sameAnswer(labelAnswer, labelBaseline),
-      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}): a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before ? '; the collection did not change' : putBack}`,
+      catchAllAnswer(labelAnswer, labelBaseline),
+      `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}), while POST ${NO_SUCH_PATH} got ${labelBaseline.response.status}: a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before && !labelLost ? '; the collection did not change' : `${putBack}${labelNote}`}`,
       labelAnswer,
     );
   const flipNote = `${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
   ensure(
     'C1.2',
-    after === before,
-    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}`,
+    after === before && !labelLost,
+    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}${labelNote}`,
     exchanges.at(-1)?.ex,
   );
+}
+
+/** Whether the labelled item's record lacks the label; undefined where the record cannot be read. */
+async function labelGone(t: CheckContext, label: { artifact_id: unknown; tag: unknown }): Promise<boolean | undefined> {
+  const id = idOf(label.artifact_id);
+  if (id === undefined) return undefined;
+  const read = await t.api.item(label.artifact_id as string | number);
+  const tags = is2xx(read) ? recordOf(read.response.json, id)?.tags : undefined;
+  return Array.isArray(tags) ? !tags.map(String).includes(String(label.tag)) : undefined;
+}
+
+/** The media type of an answer, without its parameters. */
+function mediaType(ex: Exchange): string {
+  const header = Object.entries(ex.response.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  return header.split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * Whether a 2xx answer of a path the spec does not name is the answer every path the target does not serve gets
+ * (a catch-all page): the very answer a path no API serves got, or, where that page carries something fresh on
+ * each answer (a CSRF token, a time), one of the same status and media type, neither of them JSON.
+ */
+function catchAllAnswer(answer: Exchange, baseline: Exchange): boolean {
+  if (sameAnswer(answer, baseline)) return true;
+  const pages = answer.response.json === undefined && baseline.response.json === undefined;
+  return pages && answer.response.status === baseline.response.status && mediaType(answer) === mediaType(baseline);
 }
 
 /**
@@ -249,7 +291,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item, and a POST /tags.php (a path the spec does not name) restating the one label of a real item is not accepted',
       accepts: [
         'any body with the 403',
-        'POST /tags.php answered with any status but a 2xx (a 404 where the path is not served, 405, the 403), or with the very answer a POST to a path no API serves gets',
+        'POST /tags.php answered with any status but a 2xx (a 404 where the path is not served, 405, the 403), or with the answer a POST to a path no API serves gets (a catch-all page: the very same, or, carrying a fresh token, one of the same status and media type, neither JSON)',
         'no item with exactly one label: then /tags.php is not probed',
       ],
     },

@@ -720,6 +720,33 @@ describe('the other choice wherever the spec leaves one open (issue 12)', () => 
     expect((await call(setup({ profile: 'staging', variant: { unknownPaths: 'catch-all' } }), 'GET', '/players.php')).status).toBe(200);
   });
 
+  it('answers a write to a path it does not serve as a read of it where the router comes first, with a fresh token on each catch-all page', async () => {
+    const s = setup({ variant: { unknownPaths: 'catch-all', unknownPathWrites: 'not-served', catchAllPage: 'token' } });
+    const [first, second] = [await call(s, 'POST', '/tags.php', { body: { artifact_id: 1, tag: 'x' } }), await call(s, 'POST', '/tags.php')];
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.rawBody).toContain('csrf-token');
+    expect(first.rawBody).not.toBe(second.rawBody);
+    expect((await call(s, 'POST', '/types.php')).status).toBe(403);
+    expect((await call(s, 'POST', '/users.php')).status).toBe(403);
+    expect((await call(setup({ variant: { unknownPathWrites: 'not-served' } }), 'DELETE', '/tags.php')).status).toBe(404);
+  });
+
+  it('lists every type for every user and refuses a type_id list naming one id twice, in that variant', async () => {
+    const s = setup({ variant: { typeList: 'all', typeIdDuplicates: 'refuse' } });
+    const all = ((await call(s, 'GET', '/types.php')).json.types as Json[]).map((t) => t.id);
+    const used = ((await call(setup(), 'GET', '/types.php')).json.types as Json[]).map((t) => t.id);
+    expect(all.length).toBeGreaterThan(used.length);
+    expect((await call(s, 'POST', '/artifacts.php', { body: { type_id: [used[0], used[0]] } })).status).toBe(400);
+    expect((await call(s, 'POST', '/artifacts.php', { body: { type_id: [used[0]] } })).status).toBe(200);
+  });
+
+  it('matches paths whatever their letter case, in that variant', async () => {
+    const s = setup({ variant: { pathCase: 'insensitive', unknownPaths: 'catch-all' } });
+    expect((await call(s, 'GET', '/Users.php')).status).toBe(403);
+    expect((await call(s, 'GET', '/Types.php')).status).toBe(200);
+    expect((await call(setup(), 'GET', '/Types.php')).status).toBe(404);
+  });
+
   it('reads malformed JSON as no body, ignores invalid non-filter fields, and still refuses invalid filters', async () => {
     const s = setup({ variant: { malformedListBody: 'default-page', nonFilterFields: 'ignore' } });
     const malformed = await call(s, 'POST', '/artifacts.php', { raw: '{"page": ' });
