@@ -102,7 +102,9 @@ async function refusedWithForbidden(
   const labelBaseline = labelled2xx ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   // The state is compared, and put back where it moved, before any verdict: a failure leaves no accepted write in place.
-  const after = await stateSnapshot(t.api, 'primary', t.target.profile, traces);
+  // After a flip of a real item the comparison is what decides the put-back, so it too is read once --budget is spent.
+  const snapshotAfter = () => stateSnapshot(t.api, 'primary', t.target.profile, traces);
+  const after = flipping && flip ? await t.putBack(snapshotAfter) : await snapshotAfter();
   let putBack = '';
   if (after !== before && flipping && flip) {
     // Sent even once --budget is spent: a wrongly accepted flip must not stay in place.
