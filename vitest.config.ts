@@ -21,10 +21,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,
-    // Most files wait on child processes, servers and the npm registry, not on the CPU: three at a time even on
-    // two cores (vitest's default there is one, which ran the files one after another behind the self-test; with
-    // two, a fresh clone's `bash .ci/run` took 15 min 28 s on 2026-11-29, with three 14 min 49 s).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // Most files wait on child processes and servers, not on the CPU: two at a time even on two cores
+    // (vitest's default there is one, which ran the files one after another behind the self-test).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SelfTestFirst },
   },
 });
