@@ -67,7 +67,7 @@ describe('a target with a rate limit', () => {
       const report = run.report();
       expect(report.counts.failed).toBe(0);
       expect(report.reason).toMatch(
-        /deadline (passed|would pass while waiting for the target.s rate limit).*\d+ of \d+ checks finished in \d+ s, so the whole run would need about \d+ (s|min): try --deadline \d+/,
+        /deadline (passed|would pass while waiting for the target.s rate limit).*\d+ of the selection's about \d+ requests went out in \d+ s, so the whole run would need about \d+ (s|min): try --deadline \d+/,
       );
       expect(run.stdout).toMatch(/would need about/);
     });

@@ -2,32 +2,48 @@ import { describe as vitestDescribe } from 'vitest';
 import { HarnessError } from '../core/errors.ts';
 
 let declaring: string | undefined;
-let round = 0;
+/** Open describe bodies: a describe called inside one is nested, not one of the file's own. */
+let bodyDepth = 0;
+/** Per area, the describes its file made at its top level when it was first loaded. */
+const declared = new Map<string, { title: string; body: () => void }[]>();
+let recording: { title: string; body: () => void }[] | undefined;
 
 /**
  * Declares the checks of one suite file under its area name (the file's name without .check.ts). The
  * suites' entry (suites/index.ts) loads every area file this way, inside the one module vitest runs,
- * so that the checks of all areas can run together. The file is loaded afresh each time (vitest keeps
- * modules between the runs of one worker, and a cached module would declare nothing).
+ * so that the checks of all areas can run together. A later run in the same worker (the self-test's kept
+ * thread) finds the file's module cached, which would declare nothing: it declares again the describes
+ * the file made when it was loaded, instead of loading it afresh (a new copy was a new transform, each run).
  */
 export async function declareArea(area: string, entryUrl: string): Promise<void> {
   declaring = area;
   try {
-    await import(/* @vite-ignore */ `${new URL(`./${area}.check.ts`, entryUrl).pathname}?declare=${++round}`);
+    const known = declared.get(area);
+    if (known) {
+      for (const { title, body } of known) describe(title, body);
+      return;
+    }
+    recording = [];
+    await import(/* @vite-ignore */ new URL(`./${area}.check.ts`, entryUrl).pathname);
+    declared.set(area, recording);
   } finally {
     declaring = undefined;
+    recording = undefined;
   }
 }
 
 /** A group of checks in an area file (vitest's describe, which runs its body later: the area goes along). */
 export function describe(title: string, body: () => void): void {
   const area = areaBeingDeclared();
+  if (bodyDepth === 0) recording?.push({ title, body });
   vitestDescribe(title, () => {
     const outer = declaring;
     declaring = area;
+    bodyDepth++;
     try {
       body();
     } finally {
+      bodyDepth--;
       declaring = outer;
     }
   });

@@ -67,6 +67,11 @@ export function budgetTable(): BudgetTable {
   return table;
 }
 
+/** Requests the check sent in the table's seed-1 run of every check against the reference; undefined for a check it lacks. */
+export function estimatedRequests(id: string): number | undefined {
+  return budgetTable().checks.find((c) => c.id === id)?.requests;
+}
+
 export interface BudgetChoice {
   chosen: string[];
   left: string[];

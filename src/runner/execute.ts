@@ -14,7 +14,7 @@ import { stopRun } from '../harness/stop.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
-import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, isBudgetUnjudged, planBudget } from './budget.ts';
+import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, estimatedRequests, isBudgetUnjudged, planBudget } from './budget.ts';
 import { LEAN_RUNS } from '../config/options.ts';
 import { preflightRequests } from '../http/request-budget.ts';
 
@@ -135,7 +135,7 @@ export async function execute(
     ...(interruptedBy ? { interrupted: interruptedBy } : {}),
     deadlinePassed: Date.now() > deadline,
     rateLimitCut: cutByDeadline(checks) > 0,
-    timeNeeded: timeNeeded(checks, Date.now() - startedAt),
+    timeNeeded: timeNeeded(checks, Date.now() - startedAt, estimatedRequests),
     harnessErrors: harnessErrors.length,
     safetyProblems: safety.problems.length,
     ...(selection ? { selection } : {}),

@@ -9,9 +9,9 @@ const response = (type: 'started' | 'stopped') => ({ type, __vitest_worker_respo
  * so a process that makes many runs (the self-test: one per mutant) would boot a thread and load every
  * library again for each. Here the thread is started once; later runs skip the "start" handshake and a
  * graceful "stop" is answered without ending the thread. A run whose configuration differs (vitest sends it
- * with "start") starts the thread again. The check modules are loaded again for every
- * run all the same (suites/index.ts imports each area under a new query), and the harness keys its state
- * by run id (src/harness/session.ts), so nothing a check sees carries over from one run to the next.
+ * with "start") starts the thread again. Each run declares its checks again (src/harness/areas.ts
+ * replays what each area file declared when first loaded), and the harness keys its state by run id
+ * (src/harness/session.ts), so nothing a check sees carries over from one run to the next.
  * A forced stop (a cancelled run that would not end) does end the thread; the next run starts a new one.
  */
 export class KeptThread implements PoolRunnerInitializer {

@@ -22,18 +22,41 @@ export function runTransport(checks: readonly CheckResult[], cli: TransportCount
 }
 
 /**
- * For a run cut short by its deadline: how long the whole selection would need at the pace it had,
- * from the share of checks that finished in time (a rough figure; checks differ in cost).
+ * For a run cut short by its deadline: how long the whole selection would need at the pace it had. From
+ * requests when every check has an estimate (`estimatedRequests`, a seed-1 run of each against the reference):
+ * the share of the selection's requests sent in the time; otherwise from the share of checks that finished.
+ * A rough figure either way: data and seeds change what a check sends.
  */
-export function timeNeeded(checks: readonly CheckResult[], elapsedMs: number): string {
+export function timeNeeded(checks: readonly CheckResult[], elapsedMs: number, estimatedRequests?: (id: string) => number | undefined): string {
   const cutShort = cutByDeadline(checks);
-  const finished = checks.length - cutShort;
   if (cutShort === 0) return '';
   const seconds = Math.round(elapsedMs / 1000);
+  const finished = checks.length - cutShort;
+  const byRequests = requestShare(checks, estimatedRequests);
+  if (byRequests) {
+    const needed = Math.ceil((elapsedMs / 1000) * (byRequests.estimated / byRequests.sent));
+    const progress = finished > 0 ? `${finished} of ${checks.length} checks finished and ` : '';
+    return `; ${progress}${byRequests.sent} of the selection's about ${byRequests.estimated} requests went out in ${seconds} s, so the whole run would need about ${formatDuration(needed)}: try --deadline ${suggestedDeadline(needed)}`;
+  }
   if (finished === 0) return `; no check finished in ${seconds} s`;
   const needed = Math.ceil((elapsedMs / 1000) * (checks.length / finished));
-  const suggestion = Math.ceil((needed * 1.2) / 60) * 60;
-  return `; ${finished} of ${checks.length} checks finished in ${seconds} s, so the whole run would need about ${formatDuration(needed)}: try --deadline ${suggestion}`;
+  return `; ${finished} of ${checks.length} checks finished in ${seconds} s, so the whole run would need about ${formatDuration(needed)}: try --deadline ${suggestedDeadline(needed)}`;
+}
+
+function requestShare(checks: readonly CheckResult[], estimatedRequests?: (id: string) => number | undefined): { sent: number; estimated: number } | undefined {
+  if (!estimatedRequests) return undefined;
+  const estimates = checks.map((c) => estimatedRequests(c.id));
+  if (estimates.some((e) => e === undefined)) return undefined;
+  const sent = sum(checks, (c) => c.requests);
+  const estimated = Math.max(
+    sent,
+    estimates.reduce((total: number, e) => total + (e ?? 0), 0),
+  );
+  return sent > 0 ? { sent, estimated } : undefined;
+}
+
+function suggestedDeadline(neededSeconds: number): number {
+  return Math.ceil((neededSeconds * 1.2) / 60) * 60;
 }
 
 /** Checks that ended in error because the run's deadline passed (or would have, waiting for a rate limit). */

@@ -71,7 +71,7 @@ export class SuiteRunner {
           hookTimeout: options.checkTimeoutMs,
           passWithNoTests: true,
           // Transformed modules kept on disk between runs (keyed by content): a run starts faster the second
-          // time. Not for a kept thread, whose runs load the area files under a new query each time.
+          // time. Not for a kept thread, which loads them once for all its runs.
           // One directory per install: vitest empties a cache made under another lockfile, which would pull
           // modules from under a run of another install sharing the directory.
           ...(keptThread ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: userCacheDir(`conform-module-cache-${installId}`) } }),
