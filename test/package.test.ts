@@ -15,7 +15,7 @@ describe('the packed package', () => {
     expect(Object.keys(pkg.bin)).toEqual(['conform']);
   });
 
-  it('installs into an empty folder and runs every check against its embedded reference, on Node 20 and Node 24', { timeout: 480_000 }, () => {
+  it('installs into an empty folder and runs every check against its embedded reference, on Node 20, Node 22 and Node 24', { timeout: 480_000 }, () => {
     const folder = mkdtempSync(join(tmpdir(), 'conform-vendor-'));
     const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
     const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot)) as {
@@ -38,14 +38,14 @@ describe('the packed package', () => {
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'vendor-pipeline', private: true }));
     npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(folder, packed[0]!.filename)], folder);
 
-    // Every check, on the host's Node 20 and on Node 24 from the npm registry (first on PATH).
+    // Every check, on the host's Node 20 and on Node 22 and 24 from the npm registry (first on PATH).
     const listed = JSON.parse(
       execFileSync(process.execPath, [join(repoRoot, 'bin/conform.js'), '--list', '--format', 'json'], { encoding: 'utf8' }),
     ) as unknown[];
-    for (const nodeBin of [undefined, nodeBinaryDir(24)]) {
+    for (const [expected, nodeBin] of [['20', undefined], ['22', nodeBinaryDir(22)], ['24', nodeBinaryDir(24)]] as const) {
       const PATH = nodeBin ? `${nodeBin}:${process.env.PATH}` : process.env.PATH;
       const major = execFileSync('node', ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8', env: { PATH } }).trim();
-      expect(major).toBe(nodeBin ? '24' : '20');
+      expect(major).toBe(expected);
       const out = join(folder, `report-node${major}`);
       const stdout = execFileSync('npx', [PACKAGE_NAME, '--out', out], { cwd: folder, encoding: 'utf8', env: { PATH, HOME: process.env.HOME, NO_COLOR: '1' } });
       expect(stdout, `Node ${major}`).toMatch(/verdict: conforms/);
