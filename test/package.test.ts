@@ -42,7 +42,11 @@ describe('the packed package', () => {
     const listed = JSON.parse(
       execFileSync(process.execPath, [join(repoRoot, 'bin/conform.js'), '--list', '--format', 'json'], { encoding: 'utf8' }),
     ) as unknown[];
-    for (const [expected, nodeBin] of [['20', undefined], ['22', nodeBinaryDir(22)], ['24', nodeBinaryDir(24)]] as const) {
+    for (const [expected, nodeBin] of [
+      ['20', undefined],
+      ['22', nodeBinaryDir(22)],
+      ['24', nodeBinaryDir(24)],
+    ] as const) {
       const PATH = nodeBin ? `${nodeBin}:${process.env.PATH}` : process.env.PATH;
       const major = execFileSync('node', ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8', env: { PATH } }).trim();
       expect(major).toBe(expected);
