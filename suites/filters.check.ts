@@ -349,8 +349,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
     {
       id: 'FILT-006',
       level: 'MUST',
-      sections: ['§4'],
-      title: 'each filter on its own, with each of its values, returns exactly the items that satisfy it',
+      sections: ['§2', '§4'],
+      title:
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids)",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -360,6 +361,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       t.need(rows[0], 'the collection is empty, so filters cannot be observed');
       const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
       const tag = rows.flatMap(tagsOf)[0];
+      const plainRows = new Map(rows.map((r) => [idOf(r.id), r]));
       const examples: Filters[] = [
         ...(Object.keys(FLAG_FILTERS) as FlagFilter[]).flatMap((name) => [{ [name]: true }, { [name]: false }]),
         ...(typeIds[0] !== undefined ? [{ type_id: typeIds[0] }] : []),
@@ -383,6 +385,19 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           'C4.8',
           !wrong,
           `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`,
+          window.pages[0]?.exchange,
+        );
+        // A filter chooses rows; each still names its own item's type as the item's plain row does (§2, §4 rule 3),
+        // also under a list of several type ids.
+        const misnamed = got.find((row) => {
+          const plain = plainRows.get(idOf(row.id));
+          return plain !== undefined && (asJson(row.type) !== asJson(plain.type) || String(row.type_id) !== String(plain.type_id));
+        });
+        const plain = plainRows.get(idOf(misnamed?.id));
+        ensure(
+          'C2.1',
+          !misnamed,
+          `filter ${JSON.stringify(filters)} returned item ${asText(idOf(misnamed?.id))} with type ${asJson(misnamed?.type)} (type_id ${asJson(misnamed?.type_id)}), but its plain row names type ${asJson(plain?.type)} (type_id ${asJson(plain?.type_id)})`,
           window.pages[0]?.exchange,
         );
         const gotIds = new Set(got.map((r) => idOf(r.id)));

@@ -50,6 +50,13 @@ function sameRows(a: readonly Row[], b: readonly Row[], fields: ProposalFields):
   return left.length === right.length && left.every((k, i) => k === right[i]);
 }
 
+/** The latest leap year before the given one (Gregorian rules). */
+function leapYearBefore(year: number): number {
+  let y = year - 1;
+  while (!(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) y--;
+  return y;
+}
+
 /** The freedoms every proposal check accepts: the row's field names are not shown (§2). */
 const ROW_FREEDOMS = [
   'any envelope or a bare list',
@@ -227,14 +234,19 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-004',
       level: 'MUST',
       sections: ['§4'],
-      title: 'a start/end window narrows the counts, and one around every outcome date keeps them all',
+      title:
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches every later day, a 29 February is a date, and one around every outcome date keeps them all',
       accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'],
     },
     async (t) => {
       const { fields, all } = await discover(t);
       const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       const year = new Date().getUTCFullYear();
-      const windows: Query[] = [{ start: `${year - 1}-01-01` }, { end: `${year - 1}-12-31` }, { start: `${year - 2}-01-01`, end: `${year - 1}-06-30` }];
+      // The latest leap year before this one: its 29 February is a date like any other (§4: YYYY-MM-DD).
+      const leap = leapYearBefore(year);
+      // The first two split time at 1 January of that year (no day lies in both, whether a bound counts its own day
+      // or not); the third starts on its 29 February, not before the first's start, and adds an end.
+      const windows: Query[] = [{ start: `${leap}-01-01` }, { end: `${leap - 1}-12-31` }, { start: `${leap}-02-29`, end: `${year - 1}-06-30` }];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
       const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
@@ -253,6 +265,34 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           );
         }
       });
+      const count = (row: Row | undefined, field: string) => Number(row?.[field] ?? 0);
+      const byItem = (rows: readonly Row[]) => new Map(rows.map((r) => [itemRefOf(r[fields.item]), r]));
+      const [from, until, inside] = answers.slice(0, windows.length).map(({ rows }) => byItem(rows)) as [
+        Map<string | undefined, Row>,
+        Map<string | undefined, Row>,
+        Map<string | undefined, Row>,
+      ];
+      // Two windows that share no day count no outcome twice: together at most the counts without a window.
+      const doubled = all.find((r) => {
+        const ref = itemRefOf(r[fields.item]);
+        return [fields.declines, fields.elsewhere].some((f) => count(from.get(ref), f) + count(until.get(ref), f) > count(r, f));
+      });
+      const ref = itemRefOf(doubled?.[fields.item]);
+      ensure(
+        'C4.20',
+        !doubled,
+        `item ${asText(doubled?.[fields.item])} counts ${count(from.get(ref), fields.declines)} explicit declines and ${count(from.get(ref), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[0])} and ${count(until.get(ref), fields.declines)} and ${count(until.get(ref), fields.elsewhere)} within ${JSON.stringify(windows[1])}, more together than the ${count(doubled, fields.declines)} and ${count(doubled, fields.elsewhere)} without a window, though the two windows share no day: each bound must narrow both counts`,
+        answers[0]!.exchange,
+      );
+      // A window inside another counts no more than it: a later start and an added end only narrow (whatever the
+      // bounds' reading, the same in both requests), so a start alone reaches every later day.
+      const wider = [...inside].find(([key, row]) => [fields.declines, fields.elsewhere].some((f) => count(row, f) > count(from.get(key), f)));
+      ensure(
+        'C4.20',
+        !wider,
+        `item ${asText(wider?.[1][fields.item])} counts ${count(wider?.[1], fields.declines)} explicit declines and ${count(wider?.[1], fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])}, but only ${count(from.get(wider?.[0]), fields.declines)} and ${count(from.get(wider?.[0]), fields.elsewhere)} within ${JSON.stringify(windows[0])}, which holds every day of it: a start without an end counts every outcome from that day on`,
+        answers[2]!.exchange,
+      );
       beyond.forEach((w, i) => {
         const { rows, exchange } = answers[windows.length + i]!;
         const counted = rows.filter((r) => Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0);
@@ -265,7 +305,6 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       });
       const { rows: whole, exchange } = answers.at(-1)!;
       const inWindow = new Map(whole.map((r) => [itemRefOf(r[fields.item]), r]));
-      const count = (row: Row | undefined, field: string) => Number(row?.[field] ?? 0);
       const differs = all.find((r) => [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)));
       ensure(
         'C4.20',
