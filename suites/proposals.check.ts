@@ -235,7 +235,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches every later day, a 29 February is a date, and one around every outcome date keeps them all',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it, a 29 February is a date, and one around every outcome date keeps them all',
       accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'],
     },
     async (t) => {
@@ -245,8 +245,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // The latest leap year before this one: its 29 February is a date like any other (§4: YYYY-MM-DD).
       const leap = leapYearBefore(year);
       // The first two split time at 1 January of that year (no day lies in both, whether a bound counts its own day
-      // or not); the third starts on its 29 February, not before the first's start, and adds an end.
-      const windows: Query[] = [{ start: `${leap}-01-01` }, { end: `${leap - 1}-12-31` }, { start: `${leap}-02-29`, end: `${year - 1}-06-30` }];
+      // or not); the third starts on its 29 February, not before the first's start, and ends on 30 June of that
+      // year: an end near the start, so that even a service whose lone start reaches only some months ahead holds it.
+      const windows: Query[] = [{ start: `${leap}-01-01` }, { end: `${leap - 1}-12-31` }, { start: `${leap}-02-29`, end: `${leap}-06-30` }];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
       const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
@@ -285,12 +286,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         answers[0]!.exchange,
       );
       // A window inside another counts no more than it: a later start and an added end only narrow (whatever the
-      // bounds' reading, the same in both requests), so a start alone reaches every later day.
+      // bounds' reading, the same in both requests), so a start alone reaches the months after it.
       const wider = [...inside].find(([key, row]) => [fields.declines, fields.elsewhere].some((f) => count(row, f) > count(from.get(key), f)));
       ensure(
         'C4.20',
         !wider,
-        `item ${asText(wider?.[1][fields.item])} counts ${count(wider?.[1], fields.declines)} explicit declines and ${count(wider?.[1], fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])}, but only ${count(from.get(wider?.[0]), fields.declines)} and ${count(from.get(wider?.[0]), fields.elsewhere)} within ${JSON.stringify(windows[0])}, which holds every day of it: a start without an end counts every outcome from that day on`,
+        `item ${asText(wider?.[1][fields.item])} counts ${count(wider?.[1], fields.declines)} explicit declines and ${count(wider?.[1], fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])}, but only ${count(from.get(wider?.[0]), fields.declines)} and ${count(from.get(wider?.[0]), fields.elsewhere)} within ${JSON.stringify(windows[0])}, which holds every day of it: a start without an end counts the outcomes of the days after it`,
         answers[2]!.exchange,
       );
       beyond.forEach((w, i) => {

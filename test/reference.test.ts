@@ -588,6 +588,23 @@ describe('read endpoints (§4)', () => {
     }
   });
 
+  it('GET /proposals.php with exclusive bounds leaves the start and end days out', async () => {
+    const x = setup({ variant: { proposalBounds: 'exclusive' } });
+    type P = { explicit_declines: number; chose_something_else: number };
+    const total = async (query: Record<string, string>) =>
+      ((await call(x, 'GET', '/proposals.php', { query: { include_other: '1', ...query } })).json.proposals as P[]).reduce(
+        (n, r) => n + r.explicit_declines + r.chose_something_else,
+        0,
+      );
+    const mine = x.dataset.proposals.filter((p) => p.user_id === 1);
+    const day = mine[0]!.date;
+    const on = (d: string) => mine.filter((p) => p.date === d).length;
+    expect(on(day)).toBeGreaterThan(0);
+    expect(await total({ start: day, end: day })).toBe(0);
+    expect(await total({ start: day })).toBe(mine.filter((p) => p.date > day).length);
+    expect(await total({ end: day })).toBe(mine.filter((p) => p.date < day).length);
+  });
+
   it("GET /types.php lists the types the user's items use; the empty user gets none", async () => {
     const types = (await call(s, 'GET', '/types.php')).json.types as { id: number; name: string }[];
     expect(new Set(types.map((t) => t.id))).toEqual(new Set(own(s).map((i) => i.type_id)));
