@@ -158,14 +158,28 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'fields and include combine in one request, also when paging by cursor (last_use still YYYY-MM-DD or null)',
+      title: 'fields and include combine in one request, also when paging by cursor (last_use still YYYY-MM-DD or null, the eight fields as with fields alone)',
       requires: ['list-fields', 'list-include'],
       accepts: ['any value of the ten fields', 'cursor pages in ascending or descending id order'],
     },
     async (t) => {
       // Read by cursor: FIELD-001 and FIELD-002 read title pages, so both paging modes are met (§4: fields and include add to each row).
-      const { rows, exchange } = await firstPage('C2.6', t, { cursor: null, fields: 'collection', include: ['uses_summary'] });
+      // Beside it, the shared title page with fields alone (FIELD-001's): an item's eight fields hold the same values
+      // whatever else the body holds (cursor, include), as they describe the item (§2, §4: fields adds them to each row).
+      const [{ rows, exchange }, alone] = await Promise.all([
+        firstPage('C2.6', t, { cursor: null, fields: 'collection', include: ['uses_summary'] }),
+        firstPage('C2.4', t, { fields: 'collection' }),
+      ]);
+      const aloneById = new Map(alone.rows.map((r) => [idOf(r.id), r]));
       for (const row of rows) {
+        const plain = aloneById.get(idOf(row.id));
+        const differs = plain ? COLLECTION_FIELDS.filter((f) => f in row && f in plain && asJson(row[f]) !== asJson(plain[f])) : [];
+        ensure(
+          'C2.4',
+          differs.length === 0,
+          `by cursor with include, the row of item ${asText(row.id)} has ${differs.map((f) => `${f} ${asJson(row[f])}`).join(', ')}, but with fields "collection" alone ${differs.map((f) => `${f} ${asJson(plain?.[f])}`).join(', ')}: the same item's fields differ with the body`,
+          exchange,
+        );
         const absent = [...COLLECTION_FIELDS, 'plays', 'last_use'].filter((f) => !(f in row));
         ensure('C2.6', absent.length === 0, `with both fields and include, the row of item ${asText(row.id)} lacks ${absent.join(', ')}`, exchange);
         // last_use keeps its form on cursor pages too (§2: a date YYYY-MM-DD, or null).
