@@ -10,6 +10,7 @@ import {
   itemFlag,
   MAX_ROWS_PER_PAGE,
   okRows,
+  pageOf,
   rowsOf,
   together,
   typeIdsAreNumeric,
@@ -127,7 +128,17 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const { rows, pages } = await t.discover.collection();
       const item = t.need(rows[0], 'the collection is empty, so no mode lists a row');
       // A tag of an item with several labels where one has them, so that a row trimmed to the label searched for shows.
+      const labelsOf = (r: Row): string[] => (Array.isArray(r.tags) ? r.tags.map(String) : []);
+      const carriers = (tag: string) => rows.filter((r) => labelsOf(r).includes(tag)).length;
+      // Where one is known, a label of such an item that two items carry: its numbered page is then asked one row
+      // short of the items known to carry it, so page 1 must say has_more true (§4 rule 2).
+      const shared = rows
+        .filter((r) => labelsOf(r).length > 1)
+        .flatMap(labelsOf)
+        .find((tag) => carriers(tag) > 1);
       const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 1) ?? rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
+      const tag = shared ?? (tagged ? String((tagged.tags as unknown[])[0]) : undefined);
+      const tagPage = shared !== undefined ? { per_page: Math.min(carriers(shared) - 1, MAX_ROWS_PER_PAGE) } : {};
       const title = String(item.Title ?? '');
       // Each search also carries a second parameter, and fields or include, so that one request judges the
       // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
@@ -135,7 +146,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const summary = { include: ['uses_summary'] };
       const searches: Record<string, unknown>[] = [
         { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [item.type_id], fields: 'collection', ...summary },
-        ...(tagged ? [{ tag: String((tagged.tags as unknown[])[0]), page: 1, fields: 'collection', ...summary }] : []),
+        ...(tag !== undefined ? [{ tag, page: 1, ...tagPage, fields: 'collection', ...summary }] : []),
         // A true secondary filter beside kept: a filter that also admits kept items outside the secondary collection shows.
         { kept: true, secondary_collection: true, ...summary },
         { physical: false, digital: true, fields: 'collection' },
@@ -157,7 +168,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         ...searches,
       ];
       // fields and include each on their own: the bodies the optional-field checks read (shared reads of the run).
-      const shared: Record<string, unknown>[] = [
+      const sharedBodies: Record<string, unknown>[] = [
         { per_page: MAX_ROWS_PER_PAGE, fields: 'collection' },
         { per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] },
       ];
@@ -165,12 +176,24 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         t.discover.list(undefined),
         t.discover.list({}),
         ...modes.map((body) => t.api.list(body)),
-        ...shared.map((body) => t.discover.list(body)),
+        ...sharedBodies.map((body) => t.discover.list(body)),
       ]);
+      // The tag's numbered page, one row short of the items known to carry the tag: another page exists (§4 rule 2).
+      const tagAt = modes.findIndex((body) => body.tag !== undefined && body.per_page !== undefined);
+      if (tagAt !== -1) {
+        const body = modes[tagAt]!;
+        const page = pageOf(answers[tagAt]!(), body);
+        ensure(
+          'C4.4',
+          page.hasMore === true,
+          `POST /artifacts.php ${JSON.stringify(body)}: ${carriers(String(body.tag))} items carry the tag ${asJson(body.tag)} (known from the walk), more than the ${asJson(body.per_page)} rows asked for, yet page 1 says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
+          page.exchange,
+        );
+      }
       const judged: { what: string; ex: () => Exchange; body?: Record<string, unknown> }[] = [
         { what: 'GET /artifacts.php', ex: plain! },
         { what: 'POST /artifacts.php {}', ex: empty! },
-        ...[...modes, ...shared].map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
+        ...[...modes, ...sharedBodies].map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
       ];
       // The second cursor page, where the first small one has a next cursor.
       const cursorPage = judged.find((j) => j.what.includes('"cursor":null'))!.ex();
