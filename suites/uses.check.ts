@@ -201,6 +201,27 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
           `${label} returned ${got.length} use(s); the unfiltered list holds ${expected.length} for that item (${missing.length} of them missing, ${extra.length} returned that are not among them${missing[0] ? `, e.g. missing ${missing[0]}` : extra[0] ? `, e.g. extra ${extra[0]}` : ''})`,
           answers[i],
         );
+        // The same use under artifact_id names the same people as in the whole list (§2: participants with id,
+        // FirstName and LastName, under any parameter), in any order; uses matched by their own ids.
+        const byId = new Map(expected.map((u) => [idOf(u.id), u]));
+        const people = (use: Row) =>
+          JSON.stringify(
+            (Array.isArray(use.participants) ? (use.participants as unknown[]) : [])
+              .map((p) => (isObject(p) ? [idOf(p.id), p.FirstName, p.LastName] : p))
+              .map((p) => JSON.stringify(p))
+              .sort(),
+          );
+        const renamed = got.find((u) => {
+          const whole = idOf(u.id) === undefined ? undefined : byId.get(idOf(u.id));
+          return whole !== undefined && people(u) !== people(whole);
+        });
+        const whole = byId.get(idOf(renamed?.id));
+        ensure(
+          'C2.9',
+          !renamed,
+          `${label}: use ${asText(renamed?.id)} has participants ${asJson(renamed?.participants)}, but in the list of every use ${asJson(whole?.participants)}`,
+          answers[i],
+        );
       });
     },
   );
