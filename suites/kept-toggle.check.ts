@@ -352,7 +352,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // answer, every item is read back, all at once. A read-back is the item's next probe's "before", and no
       // write of the check follows the last round's read-backs, so the restore trusts them and reads nothing.
       // An item stops at its first failure. Failures are reported in the order of the probes.
-      const items = rows.slice(0, t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS);
+      const count = t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS;
+      const items = rows.slice(0, count);
+      // The first probe (is_kept 2, an integer beyond 1) goes to an item the rows show not kept where there is one,
+      // so that a server that refuses it but stores it as 1 (kept) shows the change (§4, §7: refused, nothing changes).
+      const firstAt = (Math.ceil(probes.length / items.length) * items.length - probes.length) % items.length;
+      const notKept = (r: Row) => 'is_kept' in r && !isSet(r.is_kept);
+      if (items[firstAt] && !notKept(items[firstAt]!)) {
+        const within = items.findIndex(notKept);
+        const outside = rows.slice(count).find(notKept);
+        if (within !== -1) [items[firstAt], items[within]] = [items[within]!, items[firstAt]!];
+        else if (outside) items[firstAt] = outside;
+      }
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       // These reads are the items' values before their first probes, though another item's probe goes out first.
       t.kept.remember(items.map((item) => String(item.id)));
