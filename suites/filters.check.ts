@@ -352,7 +352,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§2', '§4'],
       title:
         "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids)",
-      requires: ['list-filters', 'full-rows'],
+      // list-fields: secondary_collection true is read with fields "collection".
+      requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
     },
     async (t) => {

@@ -183,10 +183,13 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       if (tagAt !== -1) {
         const body = modes[tagAt]!;
         const page = pageOf(answers[tagAt]!(), body);
+        // Judged by the rows page 1 holds, not by per_page: a server that serves more rows than asked (a page size of
+        // its own) and all the carriers on page 1 may say has_more false; fewer rows than carriers leave a page 2.
+        const known = carriers(String(body.tag));
         ensure(
           'C4.4',
-          page.hasMore === true,
-          `POST /artifacts.php ${JSON.stringify(body)}: ${carriers(String(body.tag))} items carry the tag ${asJson(body.tag)} (known from the walk), more than the ${asJson(body.per_page)} rows asked for, yet page 1 says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
+          page.rows.length >= known || page.hasMore === true,
+          `POST /artifacts.php ${JSON.stringify(body)}: ${known} items carry the tag ${asJson(body.tag)} (known from the walk), page 1 holds ${page.rows.length} rows (${asJson(body.per_page)} asked for), yet says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
           page.exchange,
         );
       }
