@@ -247,6 +247,19 @@ describe('choosing within a budget', () => {
     expect(chooseWithin(overhead + 25, all, detecting).chosen).toEqual(['X-1', 'X-2', 'X-3']);
   });
 
+  it('leaves out a check the greedy pass chose when the plan without it finds more mutants', () => {
+    const overhead = 3 + 6;
+    const detecting = [
+      { ...row('Y-1', 'y', 4, 1), detects: ['m1', 'm2', 'm3', 'm4', 'm5'] },
+      { ...row('Y-2', 'y', 3, 1), detects: ['m1', 'm2', 'm3'] },
+      { ...row('Y-3', 'y', 3, 1), detects: ['m4', 'm5', 'm6'] },
+    ];
+    const all = detecting.map((r) => r.id);
+    // Greedy takes Y-1 first (5 finds for 4 requests) and then nothing fits the 2 left; Y-2 and Y-3 find all 6.
+    expect(chooseWithin(overhead + 6, all, detecting).chosen).toEqual(['Y-2', 'Y-3']);
+    expect(chooseWithin(overhead + 4, all, detecting).chosen).toEqual(['Y-1']);
+  });
+
   it('pays for a check what it costs lean (leanRequests), and still estimates the full run at full cost', () => {
     const overhead = 3 + 6;
     const lean = [{ ...row('P-1', 'p', 40, 5), leanRequests: 8 }, row('Q-1', 'q', 10, 1)];

@@ -117,6 +117,8 @@ const tableOverhead = (): BudgetOverhead => {
  * reserve included) fits. A check's price is its lean requests and the shared reads it uses that no check
  * chosen before it pays for. A check's value is the self-test mutants it finds that no check chosen before
  * it finds (greedy coverage), or, for a check the table has no detections of, the mutants that name it.
+ * The greedy pass is then improved by leaving out one of its checks at a time and planning again: a plan
+ * that finds more mutants replaces it (greedy coverage can spend on a check whose finds others share).
  */
 export function chooseWithin(
   limit: number,
@@ -126,7 +128,29 @@ export function chooseWithin(
 ): BudgetChoice {
   const rows = new Map(estimates.map((e) => [e.id, e]));
   const dearest = Math.max(1, ...estimates.map((e) => e.requests));
-  const candidates = ids.map((id) => estimateOf(id, rows, dearest));
+  let candidates = ids.map((id) => estimateOf(id, rows, dearest));
+  let best = greedyChoice(limit, candidates, estimates, overhead);
+  if (!estimates.some((e) => e.detects)) return best.choice;
+  for (let round = 0; round < MAX_IMPROVEMENTS; round++) {
+    const better = best.choice.chosen
+      .map((left) => ({ left, plan: greedyChoice(limit, candidates.filter((e) => e.id !== left), estimates, overhead) }))
+      .find(({ plan }) => plan.found > best.found);
+    if (!better) break;
+    candidates = candidates.filter((e) => e.id !== better.left);
+    best = better.plan;
+  }
+  return best.choice;
+}
+
+/** Rounds of the drop-one improvement: each costs a greedy pass per chosen check. */
+const MAX_IMPROVEMENTS = 4;
+
+function greedyChoice(
+  limit: number,
+  candidates: readonly BudgetEstimate[],
+  estimates: readonly BudgetEstimate[],
+  overhead: BudgetOverhead,
+): { choice: BudgetChoice; found: number } {
   const paid = new Set<string>();
   const readCosts = overhead.sharedReadCosts ?? {};
   // With each check's sweep measured, a budget keeps back the sweep of the chosen checks that write (a writing check
@@ -135,8 +159,6 @@ export function chooseWithin(
   const sweepPerCheck = estimates.some((e) => e.sweepReads !== undefined);
   const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? (e.sweepReads ?? 0) : 0);
   const cost = (e: BudgetEstimate) => leanCost(e) + sweepOf(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
-  // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
-  const price = (e: BudgetEstimate) => Math.max(1, cost(e));
   const preflight = Math.max(PREFLIGHT_REQUESTS, overhead.preflight ?? 0);
   let reserve = sweepPerCheck ? 0 : RESTORE_RESERVE;
   let spent = preflight + reserve + (overhead.sharedReads ?? 0);
@@ -144,23 +166,40 @@ export function chooseWithin(
   const found = new Set<string>();
   const judged = new Set<string>();
   const gain = (e: BudgetEstimate) => (e.detects ? e.detects.filter((m) => !found.has(m)).length : e.kills);
-  const better = (a: BudgetEstimate, b: BudgetEstimate) =>
-    gain(b) / price(b) - gain(a) / price(a) ||
-    b.kills / price(b) - a.kills / price(a) ||
-    cost(a) - cost(b) ||
-    a.id.localeCompare(b.id, 'en', { numeric: true });
+  interface Scored {
+    e: BudgetEstimate;
+    cost: number;
+    perRequest: number;
+    killsPerRequest: number;
+  }
+  const score = (e: BudgetEstimate): Scored => {
+    const c = cost(e);
+    // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
+    const price = Math.max(1, c);
+    return { e, cost: c, perRequest: gain(e) / price, killsPerRequest: e.kills / price };
+  };
+  const better = (a: Scored, b: Scored) =>
+    b.perRequest - a.perRequest ||
+    b.killsPerRequest - a.killsPerRequest ||
+    a.cost - b.cost ||
+    a.e.id.localeCompare(b.e.id, 'en', { numeric: true });
   /** Takes, one at a time, the best of the candidates `eligible` admits that still fit. */
   const takeWhile = (eligible: (e: BudgetEstimate) => boolean) => {
     for (;;) {
-      const fitting = candidates.filter((e) => !chosen.has(e.id) && spent + cost(e) <= limit && eligible(e));
-      if (fitting.length === 0) return;
-      const best = fitting.sort(better)[0]!;
-      chosen.add(best.id);
-      reserve += sweepOf(best);
-      spent += cost(best);
-      for (const k of best.shares ?? []) paid.add(k);
-      for (const m of best.detects ?? []) found.add(m);
-      if (best.level === 'MUST') for (const s of best.sections) judged.add(s);
+      let top: Scored | undefined;
+      for (const e of candidates) {
+        if (chosen.has(e.id) || !eligible(e)) continue;
+        const s = score(e);
+        if (spent + s.cost <= limit && (!top || better(s, top) < 0)) top = s;
+      }
+      if (!top) return;
+      const pick = top.e;
+      chosen.add(pick.id);
+      reserve += sweepOf(pick);
+      spent += top.cost;
+      for (const k of pick.shares ?? []) paid.add(k);
+      for (const m of pick.detects ?? []) found.add(m);
+      if (pick.level === 'MUST') for (const s of pick.sections) judged.add(s);
     }
   };
   // Sections, not suite files: judging every suite file once first cost 12 points of the mutants a
@@ -168,13 +207,14 @@ export function chooseWithin(
   takeWhile((e) => e.level === 'MUST' && e.sections.some((s) => !judged.has(s)));
   takeWhile(() => true);
   const order = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  return {
+  const choice = {
     chosen: order([...chosen]),
     left: order(candidates.filter((e) => !chosen.has(e.id)).map((e) => e.id)),
     estimatedFull: preflight + candidates.reduce((sum, e) => sum + e.requests, 0),
     estimatedChosen: spent - reserve,
     sweepReserve: reserve,
   };
+  return { choice, found: found.size };
 }
 
 /** The result of a check the budget did not schedule. */
