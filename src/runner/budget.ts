@@ -133,7 +133,15 @@ export function chooseWithin(
   if (!estimates.some((e) => e.detects)) return best.choice;
   for (let round = 0; round < MAX_IMPROVEMENTS; round++) {
     const better = best.choice.chosen
-      .map((left) => ({ left, plan: greedyChoice(limit, candidates.filter((e) => e.id !== left), estimates, overhead) }))
+      .map((left) => ({
+        left,
+        plan: greedyChoice(
+          limit,
+          candidates.filter((e) => e.id !== left),
+          estimates,
+          overhead,
+        ),
+      }))
       .find(({ plan }) => plan.found > best.found);
     if (!better) break;
     candidates = candidates.filter((e) => e.id !== better.left);
@@ -179,10 +187,7 @@ function greedyChoice(
     return { e, cost: c, perRequest: gain(e) / price, killsPerRequest: e.kills / price };
   };
   const better = (a: Scored, b: Scored) =>
-    b.perRequest - a.perRequest ||
-    b.killsPerRequest - a.killsPerRequest ||
-    a.cost - b.cost ||
-    a.e.id.localeCompare(b.e.id, 'en', { numeric: true });
+    b.perRequest - a.perRequest || b.killsPerRequest - a.killsPerRequest || a.cost - b.cost || a.e.id.localeCompare(b.e.id, 'en', { numeric: true });
   /** Takes, one at a time, the best of the candidates `eligible` admits that still fit. */
   const takeWhile = (eligible: (e: BudgetEstimate) => boolean) => {
     for (;;) {
