@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import type { TargetContext } from '../harness/target.ts';
 import { KeptThread } from './kept-thread.ts';
+import { userCacheDir } from '../core/cache-dir.ts';
 
 export const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -111,9 +110,6 @@ export class SuiteRunner {
 }
 
 const installId = createHash('sha1').update(packageRoot).digest('hex').slice(0, 12);
-
-/** A cache directory of this user's own (a shared temporary directory may hold another user's, not writable). */
-const userCacheDir = (name: string): string => join(tmpdir(), `${name}-${process.getuid?.() ?? 'user'}`);
 
 async function withoutSignalHandlers<T>(start: () => Promise<T>): Promise<T> {
   const { on, once } = process;

@@ -3,7 +3,6 @@
  * describe, and what schema does it declare for an answer. Pure functions over parsed JSON apart from the
  * OpenAPI validator, so each can be unit-tested on a literal document.
  */
-import type { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { isObject } from './lenient.ts';
@@ -43,14 +42,13 @@ async function validateOnce(document: unknown): Promise<CatalogCheck> {
     };
   }
   // Loaded when a catalog is first validated: only the catalog checks need it, not every run's start-up.
-  const { Validator: OpenApiValidator } = await import('@seriousme/openapi-schema-validator');
-  const validator = new OpenApiValidator();
-  const result = await validator.validate(structuredClone(document) as Parameters<Validator['validate']>[0]);
+  const { validateOpenApiDocument } = await import('./openapi-validator.ts');
+  const result = await validateOpenApiDocument(structuredClone(document));
   if (!result.valid) {
     const errors = Array.isArray(result.errors) ? result.errors.map(describeOpenApiError) : [String(result.errors)];
     return { valid: false, errors };
   }
-  return { valid: true, errors: [], version: validator.version };
+  return { valid: true, errors: [], ...(result.version ? { version: result.version } : {}) };
 }
 
 /** One validator error as `where what (details)`, e.g. `/info must have required property 'version'`. */
