@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { locatePointer } from '../core/json-file.ts';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { compiledSchema } from '../core/compiled-schema.ts';
 
 /** The published JSON Schema of conform.config.json; `conform init` points `$schema` at it. */
 export const CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../../conform.config.schema.json', import.meta.url));
@@ -9,10 +10,19 @@ export const CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../../conform.config.sc
 const FORBIDDEN_FIELDS = /^(key|apikey|api_key|token|secret|otherkey|other_key)$/i;
 
 let validator: ValidateFunction | undefined;
+/** Compiled once per user and schema, and loaded from there (src/core/compiled-schema.ts): it runs before every run's first request. */
 function compiled(): ValidateFunction {
-  validator ??= new Ajv2020({ strict: true, allErrors: true, verbose: true, logger: false }).compile(
-    JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as object,
-  );
+  validator ??= compiledSchema({
+    name: 'config',
+    schemaText: readFileSync(CONFIG_SCHEMA_FILE, 'utf8'),
+    resolveFrom: import.meta.url,
+    settings: 'strict; allErrors; verbose',
+    // ajv itself is loaded only to compile: a run whose schema is cached does without it.
+    makeAjv: (require) => {
+      const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+      return new Ajv2020({ strict: true, allErrors: true, verbose: true, logger: false, code: { source: true } });
+    },
+  }) as ValidateFunction;
   return validator;
 }
 

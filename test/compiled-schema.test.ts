@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../fixtures/reference/openapi.ts';
 import { defaultVariant } from '../fixtures/reference/types.ts';
 import { openApiSchemaValidator, validateOpenApiDocument } from '../src/spec/openapi-validator.ts';
+import { compiledSchema } from '../src/core/compiled-schema.ts';
+import { CONFIG_SCHEMA_FILE } from '../src/config/schema.ts';
 
 const info = { title: 'catalog under test', version: '1.0.0' };
 const get = (schema: unknown) => ({ get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } });
@@ -48,8 +50,8 @@ describe('the OpenAPI validator with its compiled schema kept on disk', () => {
   it("writes the compiled schema once and then loads it from this user's cache", () => {
     const valid = documents['openapi 3.1']!;
     expect(openApiSchemaValidator('3.1')(valid)).toBe(true);
-    const dir = join(cacheRoot, `conform-openapi-validators-${process.getuid?.() ?? 'user'}`);
-    const [file] = readdirSync(dir).filter((f) => f.startsWith('v3.1-') && f.endsWith('.cjs'));
+    const dir = join(cacheRoot, `conform-compiled-schemas-${process.getuid?.() ?? 'user'}`);
+    const [file] = readdirSync(dir).filter((f) => f.startsWith('openapi-3.1-') && f.endsWith('.cjs'));
     expect(file).toBeDefined();
     // A validator that refuses everything, put where the cache is read: loading it shows the cache is used.
     writeFileSync(join(dir, file!), 'module.exports = () => false;');
@@ -57,5 +59,28 @@ describe('the OpenAPI validator with its compiled schema kept on disk', () => {
     // A cache folder others may write to is not trusted: the schema is compiled again.
     chmodSync(dir, 0o777);
     expect(openApiSchemaValidator('3.1')(valid)).toBe(true);
+  });
+
+  it('a validator loaded from the cache reports the same errors as the one just compiled (the config schema, verbose)', () => {
+    const source = {
+      name: 'config-test',
+      schemaText: readFileSync(CONFIG_SCHEMA_FILE, 'utf8'),
+      resolveFrom: import.meta.url,
+      settings: 'strict; allErrors; verbose',
+      makeAjv: (require: NodeRequire) => {
+        const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+        return new Ajv2020({ strict: true, allErrors: true, verbose: true, logger: false, code: { source: true } });
+      },
+    };
+    const bad = { targets: { primary: { url: 42, profile: 'nightly', extra: true } } };
+    const fresh = compiledSchema(source);
+    expect(fresh(bad)).toBe(false);
+    const dir = join(cacheRoot, `conform-compiled-schemas-${process.getuid?.() ?? 'user'}`);
+    expect(readdirSync(dir).filter((f) => f.startsWith('config-test-'))).toHaveLength(1);
+    const cached = compiledSchema(source);
+    expect(cached).not.toBe(fresh);
+    expect(cached(bad)).toBe(false);
+    expect(cached.errors).toEqual(fresh.errors);
+    expect((fresh.errors as unknown[]).length).toBeGreaterThan(1);
   });
 });
