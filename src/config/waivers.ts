@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../core/errors.ts';
 import { readJsonSource } from '../core/json-file.ts';
 import { listProblems } from './schema.ts';
+import { defaultExport } from '../core/compiled-schema.ts';
 
 /** An accepted, dated exception to the gate for one check (waivers.schema.json). */
 export interface Waiver {
@@ -28,13 +29,14 @@ export type WaiverState =
 
 export const waiversSchemaPath = new URL('../../waivers.schema.json', import.meta.url);
 
-const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: Ajv2020) => Ajv2020;
-
 let validators: { file: ValidateFunction; list: ValidateFunction } | undefined;
 function compiled(): { file: ValidateFunction; list: ValidateFunction } {
   if (!validators) {
+    // Loaded only where waivers are given: most runs have none, and ajv costs every run's start-up.
+    const require = createRequire(import.meta.url);
+    const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
     const ajv = new Ajv2020({ strict: true, allErrors: true, logger: false });
-    addFormats(ajv);
+    defaultExport<(ajv: object) => void>(require('ajv-formats'))(ajv);
     ajv.addSchema(JSON.parse(readFileSync(waiversSchemaPath, 'utf8')) as object);
     const id = 'urn:conform:waivers-schema:v1';
     validators = { file: ajv.getSchema(id)!, list: ajv.getSchema(`${id}#/$defs/list`)! };

@@ -3,9 +3,9 @@
  * describe, and what schema does it declare for an answer. Pure functions over parsed JSON apart from the
  * OpenAPI validator, so each can be unit-tested on a literal document.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isObject } from './lenient.ts';
+import { compiledSchema, defaultExport } from '../core/compiled-schema.ts';
 
 export interface CatalogCheck {
   valid: boolean;
@@ -346,16 +346,28 @@ export function responseSchema(doc: unknown, path: string, method: string, statu
 
 export type BodyValidator = (body: unknown) => string[];
 
-const formatsPlugin = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: Ajv2020) => Ajv2020;
 const OPENAPI_FORMATS = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
 
-/** Compiles a self-contained schema; the validator returns readable problems (empty when the body fits). */
+/**
+ * Compiles a self-contained schema; the validator returns readable problems (empty when the body fits).
+ * Kept on disk by its text (src/core/compiled-schema.ts): a target's catalog declares the same schemas run after run.
+ */
 export function compileValidator(schema: Schema): BodyValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
-  formatsPlugin(ajv);
-  for (const format of OPENAPI_FORMATS) ajv.addFormat(format, true);
-  const validate = ajv.compile(schema);
-  return (body) => (validate(body) ? [] : (validate.errors ?? []).map(describeError));
+  const validate = compiledSchema({
+    name: 'catalog-response',
+    schemaText: JSON.stringify(schema),
+    resolveFrom: import.meta.url,
+    settings: `not strict; allErrors; no schema validation; ajv-formats; ${OPENAPI_FORMATS.join(',')} accepted`,
+    // ajv itself is loaded only to compile: a run whose schemas are all cached does without it.
+    makeAjv: (require) => {
+      const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+      const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false, code: { source: true } });
+      defaultExport<(ajv: object) => void>(require('ajv-formats'))(ajv);
+      for (const format of OPENAPI_FORMATS) ajv.addFormat(format, true);
+      return ajv;
+    },
+  });
+  return (body) => (validate(body) ? [] : ((validate.errors as ErrorObject[] | undefined) ?? []).map(describeError));
 }
 
 function describeError(error: ErrorObject): string {
