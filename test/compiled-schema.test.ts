@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../fixtures/reference/openapi.ts';
 import { defaultVariant } from '../fixtures/reference/types.ts';
 import { openApiSchemaValidator, validateOpenApiDocument } from '../src/spec/openapi-validator.ts';
-import { compiledSchema } from '../src/core/compiled-schema.ts';
+import { compiledSchema, forgetLoadedSchemas } from '../src/core/compiled-schema.ts';
 import { CONFIG_SCHEMA_FILE } from '../src/config/schema.ts';
 
 const info = { title: 'catalog under test', version: '1.0.0' };
@@ -32,6 +32,7 @@ describe('the OpenAPI validator with its compiled schema kept on disk', () => {
   beforeEach(() => {
     cacheRoot = mkdtempSync(join(tmpdir(), 'conform-openapi-test-'));
     process.env.TMPDIR = cacheRoot;
+    forgetLoadedSchemas();
   });
   afterEach(() => {
     if (savedTmp === undefined) delete process.env.TMPDIR;
@@ -55,9 +56,12 @@ describe('the OpenAPI validator with its compiled schema kept on disk', () => {
     expect(file).toBeDefined();
     // A validator that refuses everything, put where the cache is read: loading it shows the cache is used.
     writeFileSync(join(dir, file!), 'module.exports = () => false;');
+    expect(openApiSchemaValidator('3.1')(valid), 'this thread keeps the validator it loaded').toBe(true);
+    forgetLoadedSchemas();
     expect(openApiSchemaValidator('3.1')(valid)).toBe(false);
     // A cache folder others may write to is not trusted: the schema is compiled again.
     chmodSync(dir, 0o777);
+    forgetLoadedSchemas();
     expect(openApiSchemaValidator('3.1')(valid)).toBe(true);
   });
 
@@ -77,6 +81,8 @@ describe('the OpenAPI validator with its compiled schema kept on disk', () => {
     expect(fresh(bad)).toBe(false);
     const dir = join(cacheRoot, `conform-compiled-schemas-${process.getuid?.() ?? 'user'}`);
     expect(readdirSync(dir).filter((f) => f.startsWith('config-test-'))).toHaveLength(1);
+    expect(compiledSchema(source)).toBe(fresh);
+    forgetLoadedSchemas();
     const cached = compiledSchema(source);
     expect(cached).not.toBe(fresh);
     expect(cached(bad)).toBe(false);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { userCacheDir } from './cache-dir.ts';
 
 export type CompiledValidator = ((data: unknown) => boolean) & { errors?: unknown };
@@ -30,13 +30,29 @@ export interface CompiledSchemaSource {
   makeAjv: (require: NodeRequire) => StandaloneAjv;
 }
 
+/** Validators made in this thread, by cache file: a kept thread (the self-test) loads each once. */
+const loaded = new Map<string, CompiledValidator>();
+
+/** Forgets the validators this thread loaded, so that the next call reads the cache folder again (the tests do). */
+export function forgetLoadedSchemas(): void {
+  loaded.clear();
+}
+
 export function compiledSchema(source: CompiledSchemaSource): CompiledValidator {
   const require = createRequire(source.resolveFrom);
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const key = createHash('sha1').update(`${ajvVersion}\n${source.settings}\n${source.schemaText}`).digest('hex').slice(0, 16);
   const dir = userCacheDir('conform-compiled-schemas');
   const file = join(dir, `${source.name}-${key}.cjs`);
-  if (existsSync(file) && ownedByUs(dir)) return evaluate(readFileSync(file, 'utf8'), require);
+  const known = loaded.get(file);
+  if (known) return known;
+  const validate = existsSync(file) && ownedByUs(dir) ? evaluate(readFileSync(file, 'utf8'), require) : compileAndKeep(source, require, file);
+  loaded.set(file, validate);
+  return validate;
+}
+
+function compileAndKeep(source: CompiledSchemaSource, require: NodeRequire, file: string): CompiledValidator {
+  const dir = dirname(file);
   const ajv = source.makeAjv(require);
   const standalone = defaultExport<(ajv: StandaloneAjv, validate: CompiledValidator) => string>(require('ajv/dist/standalone/index.js'));
   const code = standalone(ajv, ajv.compile(JSON.parse(source.schemaText) as object));
