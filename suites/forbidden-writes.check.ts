@@ -271,7 +271,14 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
     t.discover.unnamedPath(NO_SUCH_PATH, { all: 1 }),
-    ...probes.map(({ method, path, query }) => (method === 'GET' ? t.discover.unnamedPath(path, query) : t.api.probe(method, path, { query, json: {} }))),
+    // The REST-style read is ENUM-001's own (no other check sends it), so it is no shared read of the run.
+    ...probes.map(({ method, path, query }) =>
+      method !== 'GET'
+        ? t.api.probe(method, path, { query, json: {} })
+        : path.startsWith(`${USER_REST_PATH}/`)
+          ? t.api.get(path, query)
+          : t.discover.unnamedPath(path, query),
+    ),
   ]);
   return { answers, userIds: probes.map((p) => p.userId), baseline, known: fingerprints(rows) };
 }
