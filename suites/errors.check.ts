@@ -175,7 +175,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside fields "collection" and beside another invalid value',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag, beside fields "collection" and beside another invalid value; a type_id list holding a list is such a value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -188,13 +188,16 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       // Example values no reading of the filter could accept, for every filter: no value is left to chance.
       const { rows } = await t.discover.collection();
       const numericTypes = typeIdsAreNumeric(rows);
+      // A label some item carries, from the walk: a wrong-kind flag beside a tag is refused like one alone.
+      const tag = rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags.map(String) : [])).find((label) => label !== '');
+      const typeId = rows.find((r) => r.type_id !== null && r.type_id !== undefined)?.type_id;
       const bodies: Record<string, unknown>[] = [
         // A list holding a boolean is no true or false either. The objects go in cursor mode (cursor null): rule 4
         // holds whichever way the list pages.
         // The lists go beside a valid filter: one bad value is refused whatever else the body holds.
         ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [
           { [f]: 'maybe' },
-          { [f]: 7 },
+          { [f]: 7, ...(tag !== undefined ? { tag } : {}) },
           { [f]: { on: true }, cursor: null },
           { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true },
         ]),
@@ -205,6 +208,8 @@ describe('invalid requests (§4 rule 4, §7)', () => {
         { type_id: { id: 1 }, cursor: null },
         // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).
         ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'] }] : []),
+        // A list holding a list of a real id is neither one id nor a list of ids, whatever the kind of the ids (§4 table).
+        ...(typeId !== undefined ? [{ type_id: [[typeId]] }] : []),
       ];
       const answers = await together(bodies.map((body) => t.api.list(body)));
       for (const [i, body] of bodies.entries()) badRequestWithErrors('C4.11', answers[i]!(), `POST /artifacts.php ${JSON.stringify(body)}`);

@@ -182,6 +182,8 @@ const ROOT_ONLY_PATHS = ['/api/users.php'];
 
 /** The path that would read one user by id: asked for the second user's ids, which a listing path need not take. */
 const USER_BY_ID_PATH = '/user.php';
+/** The collection path of a REST-style user route: /users/<id> reads one user. */
+const USER_REST_PATH = '/users';
 
 /** The second user's ids where its household names them (represents_user_id), else a small id. */
 async function otherUserIds(t: CheckContext): Promise<(string | number)[]> {
@@ -245,23 +247,38 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
     query: { all: 1 } as Record<string, string | number>,
     userId: undefined,
   }));
-  const byId = (await otherUserIds(t)).map((userId) => ({
+  const otherIds = await otherUserIds(t);
+  const byId = otherIds.map((userId) => ({
     method: 'GET' as Method,
     path: USER_BY_ID_PATH,
     query: { id: userId } as Record<string, string | number>,
+    userId,
+  }));
+  // A REST-style route to one user (/users/<id>), where a refusal that compares the listing paths exactly does not look.
+  const restById = otherIds.slice(0, 1).map((userId) => ({
+    method: 'GET' as Method,
+    path: `${USER_REST_PATH}/${encodeURIComponent(String(userId))}`,
+    query: {} as Record<string, string | number>,
     userId,
   }));
   // ENUM-001 asks /user.php by id only: ENUM-002 refuses its listing (any status but 403 where it is served).
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE] : []),
+    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE, ...restById] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
     t.discover.unnamedPath(NO_SUCH_PATH, { all: 1 }),
-    ...probes.map(({ method, path, query }) => (method === 'GET' ? t.discover.unnamedPath(path, query) : t.api.probe(method, path, { query, json: {} }))),
+    // The REST-style read is ENUM-001's own (no other check sends it), so it is no shared read of the run.
+    ...probes.map(({ method, path, query }) =>
+      method !== 'GET'
+        ? t.api.probe(method, path, { query, json: {} })
+        : path.startsWith(`${USER_REST_PATH}/`)
+          ? t.api.get(path, query)
+          : t.discover.unnamedPath(path, query),
+    ),
   ]);
   return { answers, userIds: probes.map((p) => p.userId), baseline, known: fingerprints(rows) };
 }
@@ -314,7 +331,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       sections: ['§1', '§5'],
       keptBlind: true,
       title:
-        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash and in another letter case',
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash and in another letter case, and a REST-style read of one user',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
@@ -323,6 +340,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'a POST /users.php (a user search) answered with any status, as long as it lists no users',
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
         'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
+        "GET /users/<id> (the second user's id) answered with any status but a 5xx (a 404, a 405, the 403), as long as it carries no record of that user",
       ],
     },
     async (t) => {

@@ -73,12 +73,20 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'include uses_summary adds plays (a count) and last_use (YYYY-MM-DD or null) to every row',
+      title: 'include uses_summary adds plays (a count) and last_use (YYYY-MM-DD or null) to every row of a page of the size asked for',
       requires: ['list-include'],
       accepts: ['plays as a number or a numeric string', 'last_use set while plays is 0 (uses recorded before the service counted them)'],
     },
     async (t) => {
-      const { rows, exchange } = await firstPage('C2.6', t, { include: ['uses_summary'] });
+      const [{ rows, exchange }, collection] = await Promise.all([firstPage('C2.6', t, { include: ['uses_summary'] }), t.discover.collection()]);
+      // The summarised rows keep the page size asked for, as FIELD-001's do (§4 table, §8: per_page up to 200).
+      const expected = Math.min(MAX_ROWS_PER_PAGE, collection.rows.length);
+      ensure(
+        'C4.3',
+        rows.length === expected,
+        `POST /artifacts.php {"per_page":${MAX_ROWS_PER_PAGE},"include":["uses_summary"]} returned ${rows.length} rows; the collection has ${collection.rows.length}, so ${expected} fit the page`,
+        exchange,
+      );
       for (const row of rows) {
         const where = `with include uses_summary, the row of item ${asText(row.id)}`;
         ensure(

@@ -27,9 +27,10 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
     {
       id: 'PLAY-001',
       level: 'MUST',
-      sections: ['§2'],
+      sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'every player carries id, name, FirstName, LastName and birth_year (represents_user_id where set); a birth_year that is set is a year',
+      title:
+        'every player carries id, name, FirstName, LastName and birth_year (represents_user_id where set); a birth_year that is set is a year; no id is listed twice',
       requires: ['players'],
       accepts: [
         'any envelope or a bare list',
@@ -43,6 +44,15 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       const ex = await t.discover.shared('GET /players.php');
       const players = okRows('C4.17', ex, 'GET /players.php');
       t.need(players[0], 'the household has no players');
+      // Each listed player is one person of the household with its own id (§2, §4): no id names two rows.
+      const ids = players.map((p) => idOf(p.id)).filter((id) => id !== undefined);
+      const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+      ensure(
+        'C4.17',
+        repeated === undefined,
+        `GET /players.php lists player ${String(repeated)} more than once; each person of the household is one player`,
+        ex,
+      );
       for (const player of players) {
         const absent = FIELDS.filter((f) => !(f in player));
         ensure('C2.11', absent.length === 0, `player ${asText(player.id)} lacks ${absent.join(', ')}`, ex);

@@ -140,7 +140,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.3',
     section: '§4',
     statement: 'per_page defaults to 50 and is at most 200.',
-    checks: ['PAGE-001', 'PAGE-002', 'PAGE-003', 'PAGE-004', 'PAGE-010', 'FIELD-001', 'FILT-007'],
+    checks: ['PAGE-001', 'PAGE-002', 'PAGE-003', 'PAGE-004', 'PAGE-010', 'FIELD-001', 'FIELD-002', 'FILT-007'],
   },
   {
     id: 'C4.4',
