@@ -189,7 +189,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const { rows } = await t.discover.collection();
       const numericTypes = typeIdsAreNumeric(rows);
       // A label some item carries, from the walk: a wrong-kind flag beside a tag is refused like one alone.
-      const tag = rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags.map(String) : [])).find((label) => label !== '');
+      const tag = rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags : [])).find((label): label is string => typeof label === 'string' && label !== '');
       const typeId = rows.find((r) => r.type_id !== null && r.type_id !== undefined)?.type_id;
       const bodies: Record<string, unknown>[] = [
         // A list holding a boolean is no true or false either. The objects go in cursor mode (cursor null): rule 4

@@ -193,6 +193,18 @@ async function otherUserIds(t: CheckContext): Promise<(string | number)[]> {
   return ids.length > 0 ? [...new Set(ids)] : [2];
 }
 
+/**
+ * The second user's ids that are surely not the key's own: those its household names (represents_user_id) that the
+ * key's household does not. A household may record another user of the service as a player (§2), and a route that
+ * answers the key's own user is no enumeration (§5), so an id both households name may be the key's own. None
+ * without the second user's key or the players endpoint: a guessed id may be the key's own too.
+ */
+async function strangerIds(t: CheckContext, otherIds: (string | number)[]): Promise<(string | number)[]> {
+  if (t.target.keys.other === undefined || !profiles[t.target.profile].has('players')) return [];
+  const own = new Set((rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []).map((r) => String(r.represents_user_id)));
+  return otherIds.filter((id) => !own.has(String(id)));
+}
+
 /** Describes the record of the user asked for by id in a 2xx answer (an object with that id and text beside it), or undefined. */
 function userRecordIn(ex: Exchange, userId: string | number | undefined): string | undefined {
   const body = ex.response.json;
@@ -255,7 +267,8 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
     userId,
   }));
   // A REST-style route to one user (/users/<id>), where a refusal that compares the listing paths exactly does not look.
-  const restById = otherIds.slice(0, 1).map((userId) => ({
+  // Only an id that is surely not the key's own: the key's own user record there would be no enumeration.
+  const restById = (withSearch ? (await strangerIds(t, otherIds)).slice(0, 1) : []).map((userId) => ({
     method: 'GET' as Method,
     path: `${USER_REST_PATH}/${encodeURIComponent(String(userId))}`,
     query: {} as Record<string, string | number>,
@@ -341,6 +354,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
         'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
         "GET /users/<id> (the second user's id) answered with any status but a 5xx (a 404, a 405, the 403), as long as it carries no record of that user",
+        "GET /users/<id> sent only for an id the second user's household names and the key's household does not (a household may record another user; the key's own record is no enumeration); not sent without the second user's key",
       ],
     },
     async (t) => {

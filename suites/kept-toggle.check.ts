@@ -315,7 +315,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       toggles: true,
       lane: 'own-items',
       accepts: [
-        'any 4xx for an invalid is_kept or a missing one (the status is not stated, §7); a body without is_kept is missing it whatever else the request carries',
+        'any 4xx for an invalid is_kept or a missing one (the status is not stated, §7); a body without is_kept is missing it whatever else the body carries; is_kept in the query string is not probed (§4 does not speak of it; frameworks merge query and body input)',
         'any answer but a 5xx to malformed JSON or to an id no item has, provided nothing changes (their statuses are not shown, §7)',
         'any answer but a 5xx to a GET of the toggle path with id and is_kept in the query, provided nothing changes (the toggle is a POST, §1)',
         'the single-item read with is_kept in its query answered as a plain read, or refused (then a plain read follows): it must change nothing',
@@ -333,15 +333,13 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           send: (item: Row) => t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } }),
         })),
         // is_kept is a required field of the JSON body (§4): a body without it is refused, even one that carries the
-        // value as kept, or beside is_kept in the query string. Both carry the value the item has, so a server that
-        // wrongly reads either changes nothing.
+        // value under the list filter's name (kept). It carries the value the item has, so a server that wrongly
+        // reads it changes nothing. Not probed: is_kept in the query string beside such a body, which a server whose
+        // framework merges query and body input (Rails params, Laravel input()) takes; §4 does not speak of the query.
         {
-          label: 'no is_kept in the body (kept instead, and is_kept in the query string)',
+          label: 'no is_kept in the body (kept instead)',
           refused: true,
-          send: (item: Row, start: 0 | 1) =>
-            t.kept.sendOther(String(item.id), `kept ${start}, ?is_kept=${start}`, () =>
-              t.api.setKept({ id: item.id, kept: start }, 'primary', { is_kept: start }),
-            ),
+          send: (item: Row, start: 0 | 1) => t.kept.sendOther(String(item.id), `kept ${start}`, () => t.api.setKept({ id: item.id, kept: start })),
         },
         {
           label: 'malformed JSON',
