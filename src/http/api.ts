@@ -59,12 +59,9 @@ export class Api {
     return this.get(endpoints.catalog, { format: 'json' }, 'primary');
   }
 
-  /**
-   * POST /artifact-kept.php. Checks reach this through KeptWriter, which journals and restores; a query string
-   * goes only with probes of where the toggle reads is_kept from (§4: the JSON body).
-   */
-  setKept(body: unknown, auth: Auth = 'primary', query?: Query): Promise<Exchange> {
-    return this.toggle({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle', ...(query ? { query } : {}) });
+  /** POST /artifact-kept.php. Checks reach this through KeptWriter, which journals and restores. */
+  setKept(body: unknown, auth: Auth = 'primary'): Promise<Exchange> {
+    return this.toggle({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle' });
   }
 
   setKeptRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
