@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { errors as undiciErrors } from './undici.ts';
 import { HarnessError, TransportError } from '../core/errors.ts';
 import { MASK, redactor } from '../core/redact.ts';
 import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';

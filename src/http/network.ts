@@ -1,5 +1,6 @@
 import { rootCertificates } from 'node:tls';
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, Pool } from './undici.ts';
 
 /** How requests reach a real deployment: extra headers, private CAs, proxies. Resolved once by config.ts. */
 export interface NetworkOptions {
