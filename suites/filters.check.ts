@@ -7,6 +7,7 @@ import {
   ensureNo5xx,
   fetchPage,
   idOf,
+  profiles,
   inWalkOrder,
   is4xx,
   itemFlag,
@@ -222,7 +223,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query)',
+      title: 'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id)',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -247,9 +248,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const allTags = new Set(rows.flatMap(tagsOf).map((x) => x.toLowerCase()));
       const part = tag.slice(0, Math.max(1, Math.ceil(tag.length / 2)));
       const untagged = rows.find((r) => tagsOf(r).length === 0 && typeof r.Title === 'string' && r.Title.trim() !== '');
+      // Where type_id is offered, the untagged item's own type beside the tag: the tag must still hold when another
+      // filter that the item satisfies comes with it (both filters apply, §4), not widen into either of them.
+      const typeOf = (r: Row): { type_id?: unknown } =>
+        profiles[t.target.profile].has('list-filters') && idOf(r.type_id) !== undefined ? { type_id: r.type_id } : {};
       const probes: Record<string, unknown>[] = [
         ...(allTags.has(part.toLowerCase()) ? [] : [{ tag: part }]),
-        ...(untagged ? [{ tag, query: untagged.Title }] : []),
+        ...(untagged ? [{ tag, query: untagged.Title, ...typeOf(untagged) }] : []),
       ];
       const answers = await together(probes.map((body) => t.api.list({ page: 1, per_page: MAX_ROWS_PER_PAGE, ...body })));
       for (const [i, body] of probes.entries()) {

@@ -21,7 +21,7 @@ export function everyEndpoint(
 ): EndpointProbe[] {
   // A player of the household as well (where players are offered): a server that finds the owner from the player shows it too.
   const usesQuery =
-    sample.playerId === undefined || !profiles[profile].has('players')
+    sample.playerId === undefined || !profiles[profile].has('uses-player-filter')
       ? { artifact_id: sample.itemId }
       : { artifact_id: sample.itemId, player_id: sample.playerId };
   const probes: EndpointProbe[] = [
