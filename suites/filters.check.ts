@@ -356,7 +356,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids, and physical true over two cursor pages)",
       // list-fields: secondary_collection true is read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
@@ -374,6 +374,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 2) }] : []),
         ...(tag !== undefined ? [{ tag }] : []),
       ];
+      // physical true is read in two cursor pages (half its matching items a page): a filter holds on every page of a
+      // cursor walk, those after a cursor value too (§4: cursor pages the same listing), not only on the first.
+      const physicalCount = rows.filter((row) => satisfies(row, { physical: true }) === 'yes').length;
+      const pageSize = (filters: Filters): number =>
+        filters.physical === true && physicalCount >= 2 ? Math.min(MAX_ROWS_PER_PAGE, Math.ceil(physicalCount / 2)) : MAX_ROWS_PER_PAGE;
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -384,7 +389,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
                 t.api,
                 // secondary_collection true is read with fields "collection" (primary profile: list-fields): a filter
                 // acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items.
-                { per_page: MAX_ROWS_PER_PAGE, ...filters, ...(filters.secondary_collection === true ? { fields: 'collection' } : {}) },
+                { per_page: pageSize(filters), ...filters, ...(filters.secondary_collection === true ? { fields: 'collection' } : {}) },
                 { maxPages: WINDOW_PAGES },
               ),
         ),
