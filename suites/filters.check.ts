@@ -14,6 +14,7 @@ import {
   MAX_ROWS_PER_PAGE,
   mulberry32,
   okRows,
+  pageOf,
   readOnce,
   titleCollations,
   together,
@@ -128,6 +129,15 @@ function commonTitleWord(rows: readonly Row[]): string | undefined {
       for (const word of new Set(row.Title.toLowerCase().match(/\p{L}{3,}/gu) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
   const fitting = [...counts].filter(([, n]) => n >= 2 && n <= MAX_ROWS_PER_PAGE / 2);
   return fitting.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+}
+
+/** The letter the most titles hold (lower-cased), for a search with many answers under substring semantics. */
+function commonTitleLetter(rows: readonly Row[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const row of rows)
+    if (typeof row.Title === 'string')
+      for (const letter of new Set(row.Title.toLowerCase().match(/\p{L}/gu) ?? [])) counts.set(letter, (counts.get(letter) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
 }
 
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
@@ -436,7 +446,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, and a search without per_page in pages of 50',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -515,6 +525,29 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `query ${JSON.stringify(word)} finds ${found.length} items, but without per_page it returned ${plain.rows.length} rows; the default page size is ${DEFAULT_PAGE}, so ${expected} were due`,
           plain.exchange,
         );
+      }
+      // A broad search (the letter most titles hold) read at the largest page size both ways: by cursor, and page 1 by
+      // page number, which then holds as many of its items as the page allows (§4: per_page up to 200, §8), whatever
+      // the search semantics (both read the same search).
+      const letter = commonTitleLetter(rows);
+      if (letter !== undefined) {
+        const cursorBody = { per_page: MAX_ROWS_PER_PAGE, query: letter, cursor: null };
+        const broadBody = { query: letter, per_page: MAX_ROWS_PER_PAGE, page: 1 };
+        const [byCursor, byPage] = await Promise.all([t.api.list(cursorBody), t.api.list(broadBody)]);
+        // A search text of one letter may be refused (no minimum length is shown): then nothing is judged here.
+        if (byCursor.response.status === 200 && byPage.response.status === 200) {
+          const broad = pageOf(byCursor, cursorBody);
+          const broadPage = pageOf(byPage, broadBody);
+          const matches = broad.rows.length;
+          // Known when the cursor page is the last, or full (at least a page's worth exist).
+          if (broad.hasMore === false || matches === MAX_ROWS_PER_PAGE)
+            ensure(
+              'C4.3',
+              broadPage.rows.length === matches,
+              `query ${JSON.stringify(letter)} finds ${broad.hasMore === false ? '' : 'at least '}${matches} items by cursor at ${MAX_ROWS_PER_PAGE} a page, but POST /artifacts.php ${JSON.stringify(broadBody)} returned ${broadPage.rows.length} rows; a page of ${MAX_ROWS_PER_PAGE} holds ${matches}`,
+              broadPage.exchange,
+            );
+        }
       }
       // The search beside a filter: the search's answer narrowed by the filter, nothing more or less. The type of a
       // found item, and each independent flag at the value the first found item lacks (so that a flag left unapplied shows).
