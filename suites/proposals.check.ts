@@ -162,7 +162,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'each sort key orders the rows in both directions without changing any count; the default is explicit_declines descending, also when that sort is named without a direction',
+        'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction',
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
@@ -218,6 +218,16 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           'C2.13',
           !recounted,
           `${label}: item ${asText(recounted?.[fields.item])} counts ${Number(recounted?.[fields.declines])} explicit declines and ${Number(recounted?.[fields.elsewhere])} chose-something-else, but ${Number(unsorted?.[fields.declines])} and ${Number(unsorted?.[fields.elsewhere])} with include_other=1 and no sort: a sort only orders the rows`,
+          exchange,
+        );
+        // Nor does it choose them: every item include_other=1 counts outcomes for without a sort is still there (§4:
+        // include_other=1 adds the other items, whatever the sort). Items with no outcome may be listed or not.
+        const present = new Set(rows.map((r) => itemRefOf(r[fields.item])));
+        const dropped = all.find((r) => (Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0) && !present.has(itemRefOf(r[fields.item])));
+        ensure(
+          'C4.18',
+          !dropped,
+          `${label}: item ${asText(dropped?.[fields.item])} has outcomes with include_other=1 and no sort (${Number(dropped?.[fields.declines])} explicit declines, ${Number(dropped?.[fields.elsewhere])} chose-something-else) but no row here: a sort only orders the rows`,
           exchange,
         );
         if (direction === 'asc' && ordered(rows, field, 'desc') && !ordered(rows, field, 'asc')) {
