@@ -6,7 +6,9 @@ import {
   everyEndpoint,
   fingerprints,
   is4xx,
+  profiles,
   readKept,
+  rowsOf,
   userDataIn,
   type Auth,
   type CheckContext,
@@ -23,7 +25,10 @@ async function refusedEverywhere(t: CheckContext, credentials: readonly { label:
   const known = fingerprints(rows);
   // An empty collection still has endpoints to guard: the single read then asks for an id no item has.
   const absentId = await t.discover.unusedId();
-  const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId });
+  // The household's first player, from the players read other checks share (none on staging, which lacks the endpoint).
+  const players = profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
+  const playerId = players.map((p) => p.id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number');
+  const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId, playerId });
   if (keyInBody)
     probes.push({ name: 'POST /artifacts.php with the key as api_key in the body', send: (auth) => t.api.list({ api_key: t.target.keys.primary }, auth) });
   const exchanges = await Promise.all(credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))));
@@ -56,7 +61,7 @@ describe('authentication (§5)', () => {
       sections: ['§5'],
       keptBlind: true,
       title:
-        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key in a list body and for the uses of a real item',
+        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
     (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }], true),

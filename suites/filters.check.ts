@@ -7,12 +7,14 @@ import {
   ensureNo5xx,
   fetchPage,
   idOf,
+  profiles,
   inWalkOrder,
   is4xx,
   itemFlag,
   MAX_ROWS_PER_PAGE,
   mulberry32,
   okRows,
+  pageOf,
   readOnce,
   titleCollations,
   together,
@@ -129,6 +131,15 @@ function commonTitleWord(rows: readonly Row[]): string | undefined {
   return fitting.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
 }
 
+/** The letter the most titles hold (lower-cased), for a search with many answers under substring semantics. */
+function commonTitleLetter(rows: readonly Row[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const row of rows)
+    if (typeof row.Title === 'string')
+      for (const letter of new Set(row.Title.toLowerCase().match(/\p{L}/gu) ?? [])) counts.set(letter, (counts.get(letter) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+}
+
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
@@ -222,7 +233,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query)',
+      title: 'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id)',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -247,9 +258,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const allTags = new Set(rows.flatMap(tagsOf).map((x) => x.toLowerCase()));
       const part = tag.slice(0, Math.max(1, Math.ceil(tag.length / 2)));
       const untagged = rows.find((r) => tagsOf(r).length === 0 && typeof r.Title === 'string' && r.Title.trim() !== '');
+      // Where type_id is offered, the untagged item's own type beside the tag: the tag must still hold when another
+      // filter that the item satisfies comes with it (both filters apply, §4), not widen into either of them.
+      const typeOf = (r: Row): { type_id?: unknown } =>
+        profiles[t.target.profile].has('list-filters') && idOf(r.type_id) !== undefined ? { type_id: r.type_id } : {};
       const probes: Record<string, unknown>[] = [
         ...(allTags.has(part.toLowerCase()) ? [] : [{ tag: part }]),
-        ...(untagged ? [{ tag, query: untagged.Title }] : []),
+        ...(untagged ? [{ tag, query: untagged.Title, ...typeOf(untagged) }] : []),
       ];
       const answers = await together(probes.map((body) => t.api.list({ page: 1, per_page: MAX_ROWS_PER_PAGE, ...body })));
       for (const [i, body] of probes.entries()) {
@@ -351,7 +366,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids, and physical true over two cursor pages)",
       // list-fields: secondary_collection true is read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
@@ -369,6 +384,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 2) }] : []),
         ...(tag !== undefined ? [{ tag }] : []),
       ];
+      // physical true is read in two cursor pages (half its matching items a page): a filter holds on every page of a
+      // cursor walk, those after a cursor value too (§4: cursor pages the same listing), not only on the first.
+      const physicalCount = rows.filter((row) => satisfies(row, { physical: true }) === 'yes').length;
+      const pageSize = (filters: Filters): number =>
+        filters.physical === true && physicalCount >= 2 ? Math.min(MAX_ROWS_PER_PAGE, Math.ceil(physicalCount / 2)) : MAX_ROWS_PER_PAGE;
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -379,7 +399,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
                 t.api,
                 // secondary_collection true is read with fields "collection" (primary profile: list-fields): a filter
                 // acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items.
-                { per_page: MAX_ROWS_PER_PAGE, ...filters, ...(filters.secondary_collection === true ? { fields: 'collection' } : {}) },
+                { per_page: pageSize(filters), ...filters, ...(filters.secondary_collection === true ? { fields: 'collection' } : {}) },
                 { maxPages: WINDOW_PAGES },
               ),
         ),
@@ -426,7 +446,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, and a search without per_page in pages of 50',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -505,6 +525,29 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `query ${JSON.stringify(word)} finds ${found.length} items, but without per_page it returned ${plain.rows.length} rows; the default page size is ${DEFAULT_PAGE}, so ${expected} were due`,
           plain.exchange,
         );
+      }
+      // A broad search (the letter most titles hold) read at the largest page size both ways: by cursor, and page 1 by
+      // page number, which then holds as many of its items as the page allows (§4: per_page up to 200, §8), whatever
+      // the search semantics (both read the same search).
+      const letter = commonTitleLetter(rows);
+      if (letter !== undefined) {
+        const cursorBody = { per_page: MAX_ROWS_PER_PAGE, query: letter, cursor: null };
+        const broadBody = { query: letter, per_page: MAX_ROWS_PER_PAGE, page: 1 };
+        const [byCursor, byPage] = await Promise.all([t.api.list(cursorBody), t.api.list(broadBody)]);
+        // A search text of one letter may be refused (no minimum length is shown): then nothing is judged here.
+        if (byCursor.response.status === 200 && byPage.response.status === 200) {
+          const broad = pageOf(byCursor, cursorBody);
+          const broadPage = pageOf(byPage, broadBody);
+          const matches = broad.rows.length;
+          // Known when the cursor page is the last, or full (at least a page's worth exist).
+          if (broad.hasMore === false || matches === MAX_ROWS_PER_PAGE)
+            ensure(
+              'C4.3',
+              broadPage.rows.length === matches,
+              `query ${JSON.stringify(letter)} finds ${broad.hasMore === false ? '' : 'at least '}${matches} items by cursor at ${MAX_ROWS_PER_PAGE} a page, but POST /artifacts.php ${JSON.stringify(broadBody)} returned ${broadPage.rows.length} rows; a page of ${MAX_ROWS_PER_PAGE} holds ${matches}`,
+              broadPage.exchange,
+            );
+        }
       }
       // The search beside a filter: the search's answer narrowed by the filter, nothing more or less. The type of a
       // found item, and each independent flag at the value the first found item lacks (so that a flag left unapplied shows).

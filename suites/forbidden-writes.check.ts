@@ -251,6 +251,17 @@ const USERS_OTHER_CASE: { method: Method; path: string; query: Record<string, st
   userId: undefined,
 };
 
+/**
+ * The listing path with a format suffix (/users.json): web frameworks route a suffix to the same listing,
+ * while a refusal that knows only the .php and REST paths lets it through (§1: any enumeration is refused).
+ */
+const USERS_JSON_SUFFIX: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
+  method: 'GET',
+  path: '/users.json',
+  query: {},
+  userId: undefined,
+};
+
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
   const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
@@ -278,7 +289,7 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE, ...restById] : []),
+    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE, USERS_JSON_SUFFIX, ...restById] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
@@ -344,7 +355,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       sections: ['§1', '§5'],
       keptBlind: true,
       title:
-        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash and in another letter case, and a REST-style read of one user',
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash, in another letter case and with a .json suffix, and a REST-style read of one user',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
@@ -353,6 +364,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'a POST /users.php (a user search) answered with any status, as long as it lists no users',
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
         'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
+        'GET /users.json answered with any status but a 5xx (a 404 where no format suffix is routed, the 403), as long as it lists no users',
         "GET /users/<id> (the second user's id) answered with any status but a 5xx (a 404, a 405, the 403), as long as it carries no record of that user",
         "GET /users/<id> sent only for an id the second user's household names and the key's household does not (a household may record another user; the key's own record is no enumeration); not sent without the second user's key",
       ],

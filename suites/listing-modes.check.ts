@@ -120,7 +120,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title and tags and honours the flag filters sent (on a later page too)',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields adds, and honours the flag filters sent (on a later page too)',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: ['flags as 0/1, booleans or null; extra fields in any mode', 'tags in any order'],
     },
@@ -207,6 +207,19 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));
+      // What fields "collection" adds, per item, as the shared read of it without other parameters gives it: one item,
+      // one year, one acquisition … (§2), whatever the listing mode (a search, a filter, a later page) that lists it.
+      const collectionRead = judged.find((j) => j.body === sharedBodies[0])?.ex();
+      const collectionValues = new Map(
+        (collectionRead && collectionRead.response.status === 200 ? (rowsOf(collectionRead.response.json) ?? []) : []).map((r) => [idOf(r.id), r]),
+      );
+      // Compared loosely: a number and its decimal text ("2.50") are one value, and null and a missing field one lack of it.
+      const looseValue = (v: unknown): string | undefined => {
+        if (v === null || v === undefined) return undefined;
+        if (typeof v === 'object') return JSON.stringify(v);
+        const text = String(v).trim();
+        return text !== '' && Number.isFinite(Number(text)) ? String(Number(text)) : text;
+      };
       const labels = new Map(rows.map((r) => [idOf(r.id), r.tags]));
       const sameLabels = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
       for (const { what, ex, body } of judged) {
@@ -223,6 +236,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               `${what}: row ${String(id)} has Title ${asJson(row.Title)}, the item's title is ${asJson(title)} in its plain row`,
               ex(),
             );
+          const reference = collectionValues.get(id);
+          if (body?.fields === 'collection' && body !== sharedBodies[0] && reference !== undefined) {
+            const differs = COLLECTION_FIELDS.find((field) => field in row && looseValue(row[field]) !== looseValue(reference[field]));
+            ensure(
+              'C2.4',
+              differs === undefined,
+              `${what}: row ${String(id)} has ${differs} ${asJson(row[differs ?? ''])}, but the item's row under fields "collection" alone has ${asJson(reference[differs ?? ''])}`,
+              ex(),
+            );
+          }
           // One item, one list of labels (§2): a tag filter chooses rows, it does not trim their tags (in any order).
           const tags = labels.get(id);
           if (Array.isArray(tags) && Array.isArray(row.tags))

@@ -162,7 +162,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'each sort key orders the rows in both directions without changing any count; the default is explicit_declines descending, also when that sort is named without a direction',
+        'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction',
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
@@ -218,6 +218,16 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           'C2.13',
           !recounted,
           `${label}: item ${asText(recounted?.[fields.item])} counts ${Number(recounted?.[fields.declines])} explicit declines and ${Number(recounted?.[fields.elsewhere])} chose-something-else, but ${Number(unsorted?.[fields.declines])} and ${Number(unsorted?.[fields.elsewhere])} with include_other=1 and no sort: a sort only orders the rows`,
+          exchange,
+        );
+        // Nor does it choose them: every item include_other=1 counts outcomes for without a sort is still there (§4:
+        // include_other=1 adds the other items, whatever the sort). Items with no outcome may be listed or not.
+        const present = new Set(rows.map((r) => itemRefOf(r[fields.item])));
+        const dropped = all.find((r) => (Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0) && !present.has(itemRefOf(r[fields.item])));
+        ensure(
+          'C4.18',
+          !dropped,
+          `${label}: item ${asText(dropped?.[fields.item])} has outcomes with include_other=1 and no sort (${Number(dropped?.[fields.declines])} explicit declines, ${Number(dropped?.[fields.elsewhere])} chose-something-else) but no row here: a sort only orders the rows`,
           exchange,
         );
         if (direction === 'asc' && ordered(rows, field, 'desc') && !ordered(rows, field, 'asc')) {
@@ -369,26 +379,44 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-006',
       level: 'MUST',
       sections: ['§4'],
-      title: 'by default every kept or secondary-collection item with outcomes is covered',
+      title: 'by default every kept or secondary-collection item with outcomes is covered, for the second user too',
       requires: ['full-rows'],
       accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'],
     },
     async (t) => {
       const { fields, all, collection } = await discover(t);
-      const byId = new Map(collection.map((r) => [idOf(r.id), r]));
+      const judge = (user: string, wide: readonly Row[], items: readonly Row[], rows: readonly Row[], exchange: Exchange): void => {
+        const byId = new Map(items.map((r) => [idOf(r.id), r]));
+        const listed = new Set(rows.map((r) => itemRefOf(r[fields.item])));
+        // Rows of items with no outcome at all may be listed or not: only counted outcomes must show.
+        const missing = wide.filter((r) => {
+          const item = byId.get(itemRefOf(r[fields.item]));
+          const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
+          return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
+        });
+        ensure(
+          'C4.18',
+          missing.length === 0,
+          `the default proposal outcomes${user} leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${asText(missing[0]?.[fields.item])}`,
+          exchange,
+        );
+      };
       const { rows, exchange } = await proposals('C4.18', t, {});
-      const listed = new Set(rows.map((r) => itemRefOf(r[fields.item])));
-      // Rows of items with no outcome at all may be listed or not: only counted outcomes must show.
-      const missing = all.filter((r) => {
-        const item = byId.get(itemRefOf(r[fields.item]));
-        const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
-        return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
-      });
-      ensure(
-        'C4.18',
-        missing.length === 0,
-        `the default proposal outcomes leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${asText(missing[0]?.[fields.item])}`,
-        exchange,
+      judge('', all, collection, rows, exchange);
+      // The second user's too, where its key is given: its items are another sample of what the default covers
+      // (an item marked to get rid of, a setting no row shows, is still kept or in the secondary collection).
+      if (t.target.keys.other === undefined) return;
+      const [{ rows: theirs }, wide, narrow] = await Promise.all([
+        t.discover.collection('other'),
+        t.api.proposals({ include_other: 1 }, 'other'),
+        t.api.proposals({}, 'other'),
+      ]);
+      judge(
+        ' of the second user',
+        okRows('C4.18', wide, 'GET /proposals.php?include_other=1 (second user)'),
+        theirs,
+        okRows('C4.18', narrow, 'GET /proposals.php (second user)'),
+        narrow,
       );
     },
   );

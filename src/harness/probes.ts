@@ -14,13 +14,25 @@ export interface EndpointProbe {
   send(auth: Auth): Promise<Exchange>;
 }
 
-export function everyEndpoint(api: Api, profile: ProfileName, sample: { itemId: string | number; absentId: string | number }): EndpointProbe[] {
+export function everyEndpoint(
+  api: Api,
+  profile: ProfileName,
+  sample: { itemId: string | number; absentId: string | number; playerId?: string | number },
+): EndpointProbe[] {
+  // A player of the household as well (where players are offered): a server that finds the owner from the player shows it too.
+  const usesQuery =
+    sample.playerId === undefined || !profiles[profile].has('uses-player-filter')
+      ? { artifact_id: sample.itemId }
+      : { artifact_id: sample.itemId, player_id: sample.playerId };
   const probes: EndpointProbe[] = [
     { name: `GET ${endpoints.list}`, send: (auth) => api.list(undefined, auth) },
     { name: `POST ${endpoints.list}`, send: (auth) => api.list({}, auth) },
     { name: `GET ${endpoints.item}`, send: (auth) => api.item(sample.itemId, auth) },
     // The uses of an item of the user: a server that finds the owner from the item (a "share link") shows it (§5).
-    { name: `GET ${endpoints.uses}?artifact_id=${sample.itemId}`, send: (auth) => api.uses({ artifact_id: sample.itemId }, auth) },
+    {
+      name: `GET ${endpoints.uses}?${new URLSearchParams(Object.entries(usesQuery).map(([k, v]) => [k, String(v)]))}`,
+      send: (auth) => api.uses(usesQuery, auth),
+    },
     { name: `GET ${endpoints.proposals}`, send: (auth) => api.proposals({ include_other: 1 }, auth) },
     { name: `GET ${endpoints.types}`, send: (auth) => api.types(auth) },
     { name: `GET ${endpoints.upcoming}`, send: (auth) => api.upcoming(auth) },

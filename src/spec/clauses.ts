@@ -58,7 +58,12 @@ export const clauses: readonly Clause[] = [
   },
   { id: 'C2.2', section: '§2', statement: 'type_id is an id listed by GET /types.php.', checks: ['TYPE-001', 'TYPE-002'] },
   { id: 'C2.3', section: '§2', statement: 'tags is a list of labels, empty when the owner added none.', checks: ['FILT-004', 'FILT-003'] },
-  { id: 'C2.4', section: '§2', statement: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq.', checks: ['FIELD-001', 'FIELD-004', 'READ-001'] },
+  {
+    id: 'C2.4',
+    section: '§2',
+    statement: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq.',
+    checks: ['FIELD-001', 'FIELD-004', 'READ-001', 'LIST-002'],
+  },
   { id: 'C2.5', section: '§2', statement: 'Units, types and exact meaning of the collection fields.', checks: [], untestable: NOT_SHOWN },
   {
     id: 'C2.6',
