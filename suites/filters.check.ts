@@ -408,11 +408,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         const window = windows[i]!();
         const got = window.pages.flatMap((p) => p.rows);
         const wrong = got.find((row) => satisfies(row, filters) === 'no');
+        // The page that holds it is the one shown (a later cursor page of physical true, say), with its number.
+        const wrongAt = wrong ? window.pages.findIndex((p) => p.rows.includes(wrong)) : 0;
         ensure(
           'C4.8',
           !wrong,
-          `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy it`,
-          window.pages[0]?.exchange,
+          `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''} on page ${wrongAt + 1} of its cursor walk, which does not satisfy it`,
+          window.pages[wrongAt]?.exchange,
         );
         // A filter chooses rows; each still names its own item's type as the item's plain row does (§2, §4 rule 3),
         // also under a list of several type ids.

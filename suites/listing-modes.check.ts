@@ -122,7 +122,11 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       title:
         'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields adds, and honours the flag filters sent (on a later page too)',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
-      accepts: ['flags as 0/1, booleans or null; extra fields in any mode', 'tags in any order'],
+      accepts: [
+        'flags as 0/1, booleans or null; extra fields in any mode',
+        'tags in any order',
+        'a value fields adds as a number or its decimal text, and an unknown one as null or an empty text, each mode its own way',
+      ],
     },
     async (t) => {
       const { rows, pages } = await t.discover.collection();
@@ -213,12 +217,14 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const collectionValues = new Map(
         (collectionRead && collectionRead.response.status === 200 ? (rowsOf(collectionRead.response.json) ?? []) : []).map((r) => [idOf(r.id), r]),
       );
-      // Compared loosely: a number and its decimal text ("2.50") are one value, and null and a missing field one lack of it.
+      // Compared loosely: a number and its decimal text ("2.50") are one value, and null, an empty text and a missing
+      // field one lack of it (types are not shown, §2).
       const looseValue = (v: unknown): string | undefined => {
         if (v === null || v === undefined) return undefined;
         if (typeof v === 'object') return JSON.stringify(v);
         const text = String(v).trim();
-        return text !== '' && Number.isFinite(Number(text)) ? String(Number(text)) : text;
+        if (text === '') return undefined;
+        return Number.isFinite(Number(text)) ? String(Number(text)) : text;
       };
       const labels = new Map(rows.map((r) => [idOf(r.id), r.tags]));
       const sameLabels = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());

@@ -31,10 +31,13 @@ async function firstPage(clause: ClauseId, t: CheckContext, extra: Record<string
 
 /**
  * One value of a collection field read twice: the same JSON, or the same number written as a number or as a numeric
- * string (their types are not shown, §2, so a server may serve 2.5 on one path and "2.50" on another).
+ * string (their types are not shown, §2, so a server may serve 2.5 on one path and "2.50" on another), or no value
+ * either time (null on one path, an empty text on another).
  */
 function sameFieldValue(a: unknown, b: unknown): boolean {
   if (asJson(a) === asJson(b)) return true;
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+  if (blank(a) && blank(b)) return true;
   const numeric = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number.isFinite(Number(v));
   return numeric(a) && numeric(b) && Number(a) === Number(b);
 }

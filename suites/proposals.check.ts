@@ -19,6 +19,7 @@ import {
   type Exchange,
   type Query,
   type Row,
+  asJson,
   asText,
 } from '../src/harness/index.ts';
 
@@ -394,10 +395,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
           return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
         });
+        const first = missing[0];
+        const flags = byId.get(itemRefOf(first?.[fields.item]));
         ensure(
           'C4.18',
           missing.length === 0,
-          `the default proposal outcomes${user} leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${asText(missing[0]?.[fields.item])}`,
+          `the default proposal outcomes${user} leave out ${missing.length} kept or secondary-collection item(s) that include_other=1 shows with outcomes, e.g. item ${asText(first?.[fields.item])} (is_kept ${asJson(flags?.is_kept)}, is_in_secondary_collection ${asJson(flags?.is_in_secondary_collection)} in its list row; ${Number(first?.[fields.declines])} explicit declines, ${Number(first?.[fields.elsewhere])} chose-something-else with include_other=1)`,
           exchange,
         );
       };
