@@ -13,7 +13,7 @@ import {
   recordOf,
   rowsOf,
   sameUnordered,
-  withSortedLists,
+  sortedListsJson,
   MAX_ROWS_PER_PAGE,
   type CheckContext,
   type Exchange,
@@ -283,13 +283,11 @@ async function listState(
     .map(unstamped);
   const record = is2xx(read) ? recordOf(read.response.json, named) : undefined;
   // Tags and other lists of plain values may come in any order (§2 orders none of them).
-  const state = JSON.stringify(
-    withSortedLists([
-      rows,
-      record ? unstamped(record) : read.response.status,
-      ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json]),
-    ]),
-  );
+  const state = sortedListsJson([
+    rows,
+    record ? unstamped(record) : read.response.status,
+    ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json]),
+  ]);
   return { state, read, ids: new Set(window.pages.flatMap((p) => p.rows).map((r) => idOf(r.id))), complete: window.complete };
 }
 

@@ -13,6 +13,7 @@ import {
   readOnce,
   recordOf,
   rowsOf,
+  sortedKeysJson,
   type CheckContext,
   type Exchange,
   type Query,
@@ -26,19 +27,7 @@ import {
 const RUNS = 1;
 
 /** A record written with its keys in order, so that the same record compares equal however it is served. */
-function canonical(value: unknown): string {
-  const walk = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(walk)
-      : isObject(v)
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, walk(v[k])]),
-          )
-        : v;
-  return JSON.stringify(walk(value));
-}
+const canonical = sortedKeysJson;
 
 /** What the second user holds and the first does not: the values a leak would show. */
 interface Foreign {
@@ -90,7 +79,10 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
   const records = new Set<string>();
   for (const [mine, theirs] of pairs) {
     const shared = new Set(mine.map(canonical));
-    for (const row of theirs) if (!shared.has(canonical(row))) records.add(canonical(row));
+    for (const row of theirs) {
+      const written = canonical(row);
+      if (!shared.has(written)) records.add(written);
+    }
   }
   const otherPlayers = players ? rowsIn(reads.at(-1)!) : [];
   const ownPlayers = new Set(players ? rowsIn(reads.at(-2)!).map((p) => idOf(p.id)) : []);
@@ -231,7 +223,8 @@ function leakIn(ex: Exchange, f: Foreign): string | undefined {
   const record = recordOf(body);
   if (record) records.push(record);
   for (const row of records) {
-    if (f.records.has(canonical(row))) return `a record of the second user: ${canonical(row).slice(0, 200)}`;
+    const written = canonical(row);
+    if (f.records.has(written)) return `a record of the second user: ${written.slice(0, 200)}`;
     const id = idOf(row.id);
     if (id !== undefined && typeof row.Title === 'string' && f.items.get(id) === row.Title) return `the second user's item ${id} ("${String(row.Title)}")`;
     const title = titleIn(row, f.titles, 3);

@@ -19,7 +19,7 @@ import {
   type Exchange,
   type Row,
   asText,
-  withSortedLists,
+  sortedListsJson,
 } from '../src/harness/index.ts';
 
 /** User ids to smuggle in: the real user ids the second user's household names, else small ids. */
@@ -36,7 +36,7 @@ async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
 function shown(ex: Exchange): string {
   const value = rowsOf(ex.response.json) ?? recordOf(ex.response.json) ?? ex.response.json;
   // Lists of plain values (tags, players) have no stated order: only their content is compared.
-  return JSON.stringify([ex.response.status, withSortedLists(value)]);
+  return `[${JSON.stringify(ex.response.status)},${sortedListsJson(value)}]`;
 }
 
 /** Items of the second user whose ids the first user does not also have (ids may be per user). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { namedPaths, unnamedPaths } from '../src/spec/catalog.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { isDateOrDateTime, itemFlag, isSet, recordOf, shapeOf } from '../src/spec/lenient.ts';
+import fc from 'fast-check';
+import { isDateOrDateTime, itemFlag, isSet, recordOf, shapeOf, sortedKeysJson, sortedListsJson, withSortedLists } from '../src/spec/lenient.ts';
 import { directionOf, windowBound, type CursorWindow } from '../src/harness/paging.ts';
 import { answersAsAbsent, sameAnswer } from '../src/harness/probes.ts';
 
@@ -117,5 +118,41 @@ describe('cursor direction (§4: paging by id, its direction not shown)', () => 
     expect(['4', '5', '6'].map(ascending)).toEqual([true, true, false]);
     const descending = windowBound(window(['9', '7', '5']), (r) => String(r.id), 'descending');
     expect(['6', '5', '4'].map(descending)).toEqual([true, true, false]);
+  });
+});
+
+describe('answers written for comparison', () => {
+  /** The same value with every object's keys in another order. */
+  const reversedKeys = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(reversedKeys)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([k, v]) => [k, reversedKeys(v)]),
+          )
+        : value;
+
+  it('sortedListsJson writes exactly what JSON.stringify(withSortedLists(…)) writes', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(sortedListsJson(value)).toBe(JSON.stringify(withSortedLists(value)));
+      }),
+      { numRuns: 500, seed: 1 },
+    );
+    expect(sortedListsJson({ tags: ['b', 'a'], rows: [{ tags: ['z', 'y'] }] })).toBe('{"tags":["a","b"],"rows":[{"tags":["y","z"]}]}');
+  });
+
+  it('sortedKeysJson keeps the value and ignores the order of keys: equal strings exactly for equal records', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const written = sortedKeysJson(value);
+        expect(JSON.parse(written)).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(sortedKeysJson(reversedKeys(value))).toBe(written);
+      }),
+      { numRuns: 500, seed: 1 },
+    );
+    expect(sortedKeysJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
   });
 });

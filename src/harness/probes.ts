@@ -2,7 +2,7 @@ import type { Api } from '../http/api.ts';
 import { endpoints } from '../http/api.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { isModificationStamp, isObject, recordOf, rowsOf, withSortedLists, type Row } from '../spec/lenient.ts';
+import { isModificationStamp, isObject, recordOf, rowsOf, sortedListsJson, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { Discovery } from './discovery.ts';
 import { cursorWindow } from './paging.ts';
@@ -137,7 +137,7 @@ export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName
   const others = await Promise.all(reads);
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
   // Lists of plain values (tags, players) have no stated order: sorted, so that only a change of content differs.
-  return JSON.stringify(withSortedLists([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
+  return sortedListsJson([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
 }
 
 /**
@@ -162,7 +162,7 @@ export async function sharedStateSnapshot(
   );
   const others = await Promise.all(reads).catch(() => undefined);
   if (!others) return stateSnapshot(api, 'primary', profile, probe);
-  return JSON.stringify(withSortedLists([walked.rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]));
+  return sortedListsJson([walked.rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
 }
 
 function stripStamps(row: Row): Row {

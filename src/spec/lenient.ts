@@ -293,6 +293,35 @@ export function withSortedLists(value: unknown): unknown {
   return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSortedLists(v)])) : value;
 }
 
+/**
+ * `JSON.stringify(withSortedLists(value))`, written directly: the checks that compare whole answers (frames, scoping)
+ * build it for hundreds of rows, and the intermediate copies cost their thread tens of milliseconds.
+ */
+export function sortedListsJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    const parts = value.map(sortedListsJson);
+    if (value.every((v) => v === null || typeof v !== 'object')) parts.sort(codeUnit);
+    return `[${parts.join(',')}]`;
+  }
+  if (isObject(value)) {
+    const fields: string[] = [];
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) fields.push(`${JSON.stringify(k)}:${sortedListsJson(v)}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The same value written with every object's keys sorted, so that the same record compares equal however it is served. */
+export function sortedKeysJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedKeysJson).join(',')}]`;
+  if (isObject(value)) {
+    const fields: string[] = [];
+    for (const k of Object.keys(value).sort()) if (value[k] !== undefined) fields.push(`${JSON.stringify(k)}:${sortedKeysJson(value[k])}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** Natural order: runs of digits compared as numbers ("Game 2" before "Game 10"). */
 const natural = (sensitivity: Intl.CollatorOptions['sensitivity']) => new Intl.Collator('en', { numeric: true, sensitivity }).compare;
 /** Spaces and punctuation ignored ("Ark Nova" beside "Arknova"). */
