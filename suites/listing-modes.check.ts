@@ -6,6 +6,7 @@ import {
   ensureNo5xx,
   asJson,
   idOf,
+  looseFieldValue,
   is4xx,
   itemFlag,
   MAX_ROWS_PER_PAGE,
@@ -125,7 +126,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
         'tags in any order',
-        'a value fields adds as a number or its decimal text, and an unknown one as null or an empty text, each mode its own way',
+        'a value fields adds as a number or its decimal text, a date alone or at midnight, and an unknown one as null or an empty text, each mode its own way',
       ],
     },
     async (t) => {
@@ -217,15 +218,8 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const collectionValues = new Map(
         (collectionRead && collectionRead.response.status === 200 ? (rowsOf(collectionRead.response.json) ?? []) : []).map((r) => [idOf(r.id), r]),
       );
-      // Compared loosely: a number and its decimal text ("2.50") are one value, and null, an empty text and a missing
-      // field one lack of it (types are not shown, §2).
-      const looseValue = (v: unknown): string | undefined => {
-        if (v === null || v === undefined) return undefined;
-        if (typeof v === 'object') return JSON.stringify(v);
-        const text = String(v).trim();
-        if (text === '') return undefined;
-        return Number.isFinite(Number(text)) ? String(Number(text)) : text;
-      };
+      // Compared loosely (looseFieldValue): types are not shown, §2.
+      const looseValue = looseFieldValue;
       const labels = new Map(rows.map((r) => [idOf(r.id), r.tags]));
       const sameLabels = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
       for (const { what, ex, body } of judged) {

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { namedPaths, unnamedPaths } from '../src/spec/catalog.ts';
 import type { Exchange } from '../src/http/exchange.ts';
 import fc from 'fast-check';
-import { isDateOrDateTime, itemFlag, isSet, recordOf, shapeOf, sortedKeysJson, sortedListsJson, withSortedLists } from '../src/spec/lenient.ts';
+import {
+  isDateOrDateTime,
+  itemFlag,
+  isSet,
+  looseFieldValue,
+  recordOf,
+  shapeOf,
+  sortedKeysJson,
+  sortedListsJson,
+  withSortedLists,
+} from '../src/spec/lenient.ts';
 import { directionOf, windowBound, type CursorWindow } from '../src/harness/paging.ts';
 import { answersAsAbsent, sameAnswer } from '../src/harness/probes.ts';
 
@@ -154,5 +164,22 @@ describe('answers written for comparison', () => {
       { numRuns: 500, seed: 1 },
     );
     expect(sortedKeysJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
+  });
+});
+
+describe('collection values read loosely (§2 shows none of their types)', () => {
+  it('takes a number and its decimal text, a date and that date at midnight, and every blank as one value each', () => {
+    expect(looseFieldValue(2.5)).toBe(looseFieldValue('2.50'));
+    expect(looseFieldValue('2020-01-05')).toBe(looseFieldValue('2020-01-05 00:00:00'));
+    expect(looseFieldValue('2020-01-05')).toBe(looseFieldValue('2020-01-05T00:00:00Z'));
+    expect([null, undefined, '', '  '].map(looseFieldValue)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('keeps apart what differs: another day, a time other than midnight, a year for a date, a blank for a value', () => {
+    expect(looseFieldValue('2020-01-05')).not.toBe(looseFieldValue('2020-01-06'));
+    expect(looseFieldValue('2020-01-05')).not.toBe(looseFieldValue('2020-01-05 13:30:00'));
+    expect(looseFieldValue('2020-01-05')).not.toBe(looseFieldValue('2020'));
+    expect(looseFieldValue(0)).not.toBe(looseFieldValue(null));
+    expect(looseFieldValue(2.5)).not.toBe(looseFieldValue(2.4));
   });
 });

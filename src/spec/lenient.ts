@@ -293,6 +293,23 @@ export function withSortedLists(value: unknown): unknown {
   return isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSortedLists(v)])) : value;
 }
 
+/** A date, alone or at midnight (`2020-01-05`, `2020-01-05 00:00:00`, `2020-01-05T00:00:00Z`): the date. */
+const DATE_AT_MIDNIGHT = /^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?)?$/;
+
+/**
+ * One value of a collection field (MnP … Acq) as comparable text, read loosely because §2 shows none of their types:
+ * a number and its decimal text ("2.50") are one value, a date and that date at midnight are one value, and null, an
+ * empty text and a missing field are one lack of a value (undefined).
+ */
+export function looseFieldValue(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'object') return JSON.stringify(value);
+  const text = String(value).trim();
+  if (text === '') return undefined;
+  if (Number.isFinite(Number(text))) return String(Number(text));
+  return DATE_AT_MIDNIGHT.exec(text)?.[1] ?? text;
+}
+
 /**
  * `JSON.stringify(withSortedLists(value))`, written directly: the checks that compare whole answers (frames, scoping)
  * build it for hundreds of rows, and the intermediate copies cost their thread tens of milliseconds.
