@@ -36,6 +36,7 @@ async function leanRequests(): Promise<{
   shares: Map<string, string[]>;
   readCosts: Record<string, number>;
   sweep: Map<string, number>;
+  sweepItems: Map<string, string[]>;
   harness: number;
 }> {
   const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000 });
@@ -83,6 +84,7 @@ async function leanRequests(): Promise<{
       own: new Map(result.checks.map((c) => [c.id, (c.requests ?? 0) - (c.sharedRequests ?? 0)])),
       shares: new Map(result.checks.map((c) => [c.id, Object.keys(c.sharedReads ?? {})])),
       sweep: new Map(result.checks.map((c) => [c.id, c.itemsJournaled ?? 0])),
+      sweepItems: new Map(result.checks.map((c) => [c.id, c.journaledItems ?? []])),
       readCosts: Object.fromEntries(Object.entries(readCosts).sort(([a], [b]) => a.localeCompare(b))),
       harness: Math.max(0, uncharged),
     };
@@ -155,6 +157,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       leanRequests: lean.own.get(c.id) ?? c.requests ?? 0,
       ...((lean.shares.get(c.id) ?? []).length > 0 ? { shares: lean.shares.get(c.id)! } : {}),
       sweepReads: lean.sweep.get(c.id) ?? 0,
+      ...((lean.sweepItems.get(c.id) ?? []).length > 0 ? { sweepItems: lean.sweepItems.get(c.id)! } : {}),
       kills: kills.get(c.id) ?? 0,
       ...(detected ? { detects: (detected.get(c.id) ?? []).sort() } : {}),
     })),

@@ -74,7 +74,7 @@ async function foreignItem(t: CheckContext): Promise<Row | undefined> {
 async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row | undefined> {
   const titled = rows.filter((r) => typeof r.Title === 'string');
   if (!profiles[t.target.profile].has('list-fields') || titled.length < 2) return titled[0];
-  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection' });
+  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection' }, { usesKeptState: false });
   const wide = new Map((is2xx(ex) ? (rowsOf(ex.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
   const score = (r: Row) =>
     Object.values(wide.get(idOf(r.id)) ?? {}).filter((v) => v !== null && v !== '').length * 100 +

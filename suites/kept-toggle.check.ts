@@ -126,7 +126,7 @@ async function listedRow(t: CheckContext, title: string, id: string, filters: Re
 
 /** The item's plays and last_use in the run's first page with include, or undefined where that page does not hold it. */
 async function usesSummaryOf(t: CheckContext, id: string): Promise<Pick<Row, 'plays' | 'last_use'> | undefined> {
-  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] });
+  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] }, { usesKeptState: false });
   const row = is2xx(ex) ? rowsOf(ex.response.json)?.find((r) => idOf(r.id) === id) : undefined;
   return row && 'plays' in row ? { plays: row.plays, last_use: row.last_use } : undefined;
 }

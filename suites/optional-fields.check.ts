@@ -125,7 +125,12 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       // Beside them, a full run reads the least played item too (a summary fault may show only on one use).
       const least = played.length > SAMPLE - 1 ? played.slice(-1) : [];
       const playedSample = t.target.lean ? played.slice(0, LEAN_SAMPLE - 1) : [...played.slice(0, SAMPLE - 1 - least.length), ...least];
-      const sample = [...playedSample, ...rows.filter((r) => Number(r.plays) === 0).slice(0, 1)];
+      // The unplayed item of least id: the item without uses USES-003 reads too.
+      const unplayed = rows
+        .filter((r) => Number(r.plays) === 0)
+        .sort((a, b) => String(idOf(a.id)).localeCompare(String(idOf(b.id)), 'en', { numeric: true }))
+        .slice(0, 1);
+      const sample = [...playedSample, ...unplayed];
       const [answers, every] = await Promise.all([
         Promise.all(
           sample.map((row) => {

@@ -297,6 +297,17 @@ describe('choosing within a budget', () => {
       sweepReserve: 2,
     });
     expect(chooseWithin(3 + 11 + 2 - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
+    // Two checks that journal the same item call for one sweep read of it, not one each.
+    const sameItem = [
+      { ...readOnly[0]!, sweepReads: 2, sweepItems: ['primary:7', 'other:9'] },
+      { ...readOnly[1]!, sweepReads: 1, sweepItems: ['primary:7'] },
+    ];
+    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], sameItem, { sharedReadCosts: readCosts })).toMatchObject({
+      chosen: ['S-1', 'S-2'],
+      sweepReserve: 2,
+    });
+    const otherItem = [sameItem[0]!, { ...sameItem[1]!, sweepItems: ['primary:8'] }];
+    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], otherItem, { sharedReadCosts: readCosts }).chosen).toHaveLength(1);
     // A pre-flight of five requests (a second user's key) leaves two fewer for the checks.
     expect(chooseWithin(overhead + 11, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts, preflight: 5 }).chosen).toEqual(['S-1']);
   });

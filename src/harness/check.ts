@@ -164,7 +164,10 @@ async function judge(ctx: TestContext, s: Session, info: CheckInfo, body: (t: Ch
   });
   recorded.requests = scope.seqs.length;
   if (scope.sharedSeqs.length > 0) recorded.sharedRequests = scope.sharedSeqs.length;
-  if (kept.itemsJournaled > 0) recorded.itemsJournaled = kept.itemsJournaled;
+  if (kept.itemsJournaled > 0) {
+    recorded.itemsJournaled = kept.itemsJournaled;
+    recorded.journaledItems = kept.journaledItems;
+  }
   const sharedReads = s.discovery.sharedReadsOf(info.id);
   if (Object.keys(sharedReads).length > 0) recorded.sharedReads = sharedReads;
   recorded.runSentSoFar = s.client.counts().requests;

@@ -238,10 +238,14 @@ export class Discovery {
    * One answer of POST /artifacts.php with `body` (a GET with no body when undefined), shared by the
    * checks that ask for the same page. Its rows carry kept flags, so no shared answer outlives a kept
    * write: a check that toggles reads afresh, and the answers are dropped before it writes (`settled`).
+   * A toggling check that reads nothing of the kept state in the answer (`usesKeptState: false`: which item
+   * has the fullest record, an item's plays) takes the shared answer when there is one (no kept write can
+   * change what it reads), but starts none: an answer it started could meet another lane's write.
    */
-  list(body?: Record<string, unknown>): Promise<Exchange> {
-    if (currentCheck()?.toggles) return this.api.list(body);
+  list(body?: Record<string, unknown>, { usesKeptState = true }: { usesKeptState?: boolean } = {}): Promise<Exchange> {
     const key = body === undefined ? 'GET' : JSON.stringify(body);
+    const toggles = currentCheck()?.toggles === true;
+    if (toggles && (usesKeptState || !this.listReads.has(key))) return this.api.list(body);
     this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
     return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
   }

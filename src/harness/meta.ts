@@ -74,6 +74,8 @@ export interface CheckMeta extends CheckInfo {
   sharedReads?: Record<string, number>;
   /** Items the check journaled (wrote through the kept toggle): the end-of-run sweep reads each once. */
   itemsJournaled?: number;
+  /** Those items, as `user:id` (scripts/budget-estimates.ts: two checks that journal one item call for one sweep read). */
+  journaledItems?: string[];
   /** Retries, 429s and rate-limit waits while the check ran (absent when there were none). */
   transport?: CheckTransport;
   /** How long the check waited for its turn (schedule.ts) before it sent anything: not part of its duration. */

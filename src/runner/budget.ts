@@ -27,6 +27,11 @@ export interface BudgetEstimate {
    * When the table has these, a budget keeps back the sweep of the checks it chooses instead of RESTORE_RESERVE.
    */
   sweepReads?: number;
+  /**
+   * Those items, as `user:id`: with them, the plan keeps back one sweep read per item whichever chosen checks
+   * journal it (a budgeted run deals the items as that run did, so the chosen checks write the same ones).
+   */
+  sweepItems?: string[];
   /** Self-test mutants that name the check in their `kills`: what a request of it buys. */
   kills: number;
   /**
@@ -117,8 +122,9 @@ const tableOverhead = (): BudgetOverhead => {
  * reserve included) fits. A check's price is its lean requests and the shared reads it uses that no check
  * chosen before it pays for. A check's value is the self-test mutants it finds that no check chosen before
  * it finds (greedy coverage), or, for a check the table has no detections of, the mutants that name it.
- * The greedy pass is then improved by leaving out one of its checks at a time and planning again: a plan
- * that finds more mutants replaces it (greedy coverage can spend on a check whose finds others share).
+ * The greedy plans of the budget and of a few smaller ones (they fit too) are compared, and the best is
+ * improved by leaving out one of its checks at a time and planning again: a plan that finds more mutants
+ * replaces it (greedy coverage can spend on a check whose finds others share).
  */
 export function chooseWithin(
   limit: number,
@@ -128,98 +134,177 @@ export function chooseWithin(
 ): BudgetChoice {
   const rows = new Map(estimates.map((e) => [e.id, e]));
   const dearest = Math.max(1, ...estimates.map((e) => e.requests));
-  let candidates = ids.map((id) => estimateOf(id, rows, dearest));
-  let best = greedyChoice(limit, candidates, estimates, overhead);
-  if (!estimates.some((e) => e.detects)) return best.choice;
-  for (let round = 0; round < MAX_IMPROVEMENTS; round++) {
-    const better = best.choice.chosen
-      .map((left) => ({
-        left,
-        plan: greedyChoice(
-          limit,
-          candidates.filter((e) => e.id !== left),
-          estimates,
-          overhead,
-        ),
-      }))
-      .find(({ plan }) => plan.found > best.found);
-    if (!better) break;
-    candidates = candidates.filter((e) => e.id !== better.left);
-    best = better.plan;
+  const set = prepare(
+    ids.map((id) => estimateOf(id, rows, dearest)),
+    overhead,
+  );
+  if (!estimates.some((e) => e.detects)) return greedyChoice(limit, set, set.candidates, estimates, overhead).choice;
+  // Greedy coverage is not monotonic in the budget: the plan of a slightly smaller one, which fits too, may find more.
+  let best = improved(limit, set, estimates, overhead);
+  for (let less = 1; less <= SMALLER_BUDGETS && limit - less > 0; less++) {
+    const smaller = improved(limit - less, set, estimates, overhead);
+    if (smaller.found > best.found) best = smaller;
   }
   return best.choice;
 }
 
+/** The greedy plan of `limit`, improved by leaving out one chosen check at a time and planning again. */
+function improved(limit: number, set: PreparedSet, estimates: readonly BudgetEstimate[], overhead: BudgetOverhead): { choice: BudgetChoice; found: number } {
+  let candidates = set.candidates;
+  let best = greedyChoice(limit, set, candidates, estimates, overhead);
+  for (let round = 0; round < MAX_IMPROVEMENTS; round++) {
+    let better: { left: string; plan: { choice: BudgetChoice; found: number } } | undefined;
+    for (const left of best.choice.chosen) {
+      const plan = greedyChoice(
+        limit,
+        set,
+        candidates.filter((p) => p.e.id !== left),
+        estimates,
+        overhead,
+      );
+      if (plan.found > best.found) {
+        better = { left, plan };
+        break;
+      }
+    }
+    if (!better) break;
+    const { left } = better;
+    candidates = candidates.filter((p) => p.e.id !== left);
+    best = better.plan;
+  }
+  return best;
+}
+
 /** Rounds of the drop-one improvement: each costs a greedy pass per chosen check. */
 const MAX_IMPROVEMENTS = 4;
+/** Check ids in their natural order (one collator: a budget compares ids in thousands of greedy passes). */
+const byId = new Intl.Collator('en', { numeric: true }).compare;
+/** Smaller budgets whose greedy plans a budget also tries. */
+const SMALLER_BUDGETS = 8;
+
+/** A candidate as the greedy passes read it: its mutants, shared reads and swept items as indices. */
+interface Prepared {
+  e: BudgetEstimate;
+  detects: Int32Array | undefined;
+  shares: Int32Array;
+  sweepItems: Int32Array | undefined;
+}
+
+interface PreparedSet {
+  candidates: readonly Prepared[];
+  mutants: number;
+  /** Per shared read index, its price. */
+  shareCosts: number[];
+  items: number;
+}
+
+function prepare(candidates: readonly BudgetEstimate[], overhead: BudgetOverhead): PreparedSet {
+  const index = (map: Map<string, number>, key: string) => {
+    let i = map.get(key);
+    if (i === undefined) map.set(key, (i = map.size));
+    return i;
+  };
+  const mutants = new Map<string, number>();
+  const shares = new Map<string, number>();
+  const items = new Map<string, number>();
+  const readCosts = overhead.sharedReadCosts ?? {};
+  const prepared = candidates.map((e) => ({
+    e,
+    detects: e.detects ? Int32Array.from(e.detects, (m) => index(mutants, m)) : undefined,
+    shares: Int32Array.from(e.shares ?? [], (k) => index(shares, k)),
+    sweepItems: e.sweepItems ? Int32Array.from(e.sweepItems, (k) => index(items, k)) : undefined,
+  }));
+  const shareCosts = [...shares.keys()].map((k) => readCosts[k] ?? 1);
+  return { candidates: prepared, mutants: mutants.size, shareCosts, items: items.size };
+}
 
 function greedyChoice(
   limit: number,
-  candidates: readonly BudgetEstimate[],
+  set: PreparedSet,
+  candidates: readonly Prepared[],
   estimates: readonly BudgetEstimate[],
   overhead: BudgetOverhead,
 ): { choice: BudgetChoice; found: number } {
-  const paid = new Set<string>();
-  const readCosts = overhead.sharedReadCosts ?? {};
+  const paid = new Uint8Array(set.shareCosts.length);
   // With each check's sweep measured, a budget keeps back the sweep of the chosen checks that write (a writing check
   // cut short still restores its items: the client keeps back what that takes as the run goes). Without it,
   // RESTORE_RESERVE whatever is chosen.
   const sweepPerCheck = estimates.some((e) => e.sweepReads !== undefined);
-  const sweepOf = (e: BudgetEstimate) => (sweepPerCheck ? (e.sweepReads ?? 0) : 0);
-  const cost = (e: BudgetEstimate) => leanCost(e) + sweepOf(e) + (e.shares ?? []).filter((k) => !paid.has(k)).reduce((sum, k) => sum + (readCosts[k] ?? 1), 0);
+  const swept = new Uint8Array(set.items);
+  const sweepOf = (p: Prepared) => {
+    if (!sweepPerCheck) return 0;
+    if (!p.sweepItems) return p.e.sweepReads ?? 0;
+    let fresh = 0;
+    for (const item of p.sweepItems) if (!swept[item]) fresh++;
+    return fresh;
+  };
+  const cost = (p: Prepared) => {
+    let c = leanCost(p.e) + sweepOf(p);
+    for (const k of p.shares) if (!paid[k]) c += set.shareCosts[k]!;
+    return c;
+  };
   const preflight = Math.max(PREFLIGHT_REQUESTS, overhead.preflight ?? 0);
   let reserve = sweepPerCheck ? 0 : RESTORE_RESERVE;
   let spent = preflight + reserve + (overhead.sharedReads ?? 0);
   const chosen = new Set<string>();
-  const found = new Set<string>();
+  const found = new Uint8Array(set.mutants);
+  let foundCount = 0;
   const judged = new Set<string>();
-  const gain = (e: BudgetEstimate) => (e.detects ? e.detects.filter((m) => !found.has(m)).length : e.kills);
+  const gain = (p: Prepared) => {
+    if (!p.detects) return p.e.kills;
+    let fresh = 0;
+    for (const m of p.detects) if (!found[m]) fresh++;
+    return fresh;
+  };
   interface Scored {
-    e: BudgetEstimate;
+    p: Prepared;
     cost: number;
     perRequest: number;
     killsPerRequest: number;
   }
-  const score = (e: BudgetEstimate): Scored => {
-    const c = cost(e);
+  const score = (p: Prepared): Scored => {
+    const c = cost(p);
     // Value per request: a check of no requests of its own counts as one, so that the mutants it finds still rank it.
     const price = Math.max(1, c);
-    return { e, cost: c, perRequest: gain(e) / price, killsPerRequest: e.kills / price };
+    return { p, cost: c, perRequest: gain(p) / price, killsPerRequest: p.e.kills / price };
   };
-  const better = (a: Scored, b: Scored) =>
-    b.perRequest - a.perRequest || b.killsPerRequest - a.killsPerRequest || a.cost - b.cost || a.e.id.localeCompare(b.e.id, 'en', { numeric: true });
+  const better = (a: Scored, b: Scored) => b.perRequest - a.perRequest || b.killsPerRequest - a.killsPerRequest || a.cost - b.cost || byId(a.p.e.id, b.p.e.id);
   /** Takes, one at a time, the best of the candidates `eligible` admits that still fit. */
   const takeWhile = (eligible: (e: BudgetEstimate) => boolean) => {
     for (;;) {
       let top: Scored | undefined;
-      for (const e of candidates) {
-        if (chosen.has(e.id) || !eligible(e)) continue;
-        const s = score(e);
+      for (const p of candidates) {
+        if (chosen.has(p.e.id) || !eligible(p.e)) continue;
+        const s = score(p);
         if (spent + s.cost <= limit && (!top || better(s, top) < 0)) top = s;
       }
       if (!top) return;
-      const pick = top.e;
-      chosen.add(pick.id);
+      const pick = top.p;
+      chosen.add(pick.e.id);
       reserve += sweepOf(pick);
+      for (const item of pick.sweepItems ?? []) swept[item] = 1;
       spent += top.cost;
-      for (const k of pick.shares ?? []) paid.add(k);
-      for (const m of pick.detects ?? []) found.add(m);
-      if (pick.level === 'MUST') for (const s of pick.sections) judged.add(s);
+      for (const k of pick.shares) paid[k] = 1;
+      for (const m of pick.detects ?? []) {
+        if (!found[m]) foundCount++;
+        found[m] = 1;
+      }
+      if (pick.e.level === 'MUST') for (const s of pick.e.sections) judged.add(s);
     }
   };
   // Sections, not suite files: judging every suite file once first cost 12 points of the mutants a
   // budget of 120 covers (55% against 67%, counted by the mutants' `kills`).
   takeWhile((e) => e.level === 'MUST' && e.sections.some((s) => !judged.has(s)));
   takeWhile(() => true);
-  const order = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const order = (list: string[]) => list.sort(byId);
   const choice = {
     chosen: order([...chosen]),
-    left: order(candidates.filter((e) => !chosen.has(e.id)).map((e) => e.id)),
-    estimatedFull: preflight + candidates.reduce((sum, e) => sum + e.requests, 0),
+    left: order(candidates.filter((p) => !chosen.has(p.e.id)).map((p) => p.e.id)),
+    estimatedFull: preflight + candidates.reduce((sum, p) => sum + p.e.requests, 0),
     estimatedChosen: spent - reserve,
     sweepReserve: reserve,
   };
-  return { choice, found: found.size };
+  return { choice, found: foundCount };
 }
 
 /** The result of a check the budget did not schedule. */

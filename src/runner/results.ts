@@ -35,6 +35,8 @@ export interface CheckResult extends Omit<CheckInfo, Declaration> {
   sharedReads?: Record<string, number>;
   /** Items the check journaled (wrote through the kept toggle): the end-of-run sweep reads each once; absent when none. */
   itemsJournaled?: number;
+  /** Those items, as `user:id`; absent when none. */
+  journaledItems?: string[];
   /** Retries, 429s and rate-limit waits while the check ran; absent when there were none. */
   transport?: CheckTransport;
   /** The check read the seed (it ran a property or drew a seeded choice): under another --seed it may send other requests. */
@@ -125,6 +127,7 @@ export function checkResultOf(testCase: TestCase): CheckResult | undefined {
     ...(meta.sharedRequests !== undefined ? { sharedRequests: meta.sharedRequests } : {}),
     ...(meta.sharedReads !== undefined ? { sharedReads: meta.sharedReads } : {}),
     ...(meta.itemsJournaled !== undefined ? { itemsJournaled: meta.itemsJournaled } : {}),
+    ...(meta.journaledItems !== undefined ? { journaledItems: meta.journaledItems } : {}),
     ...(meta.transport !== undefined ? { transport: meta.transport } : {}),
     ...(meta.seeded ? { seeded: true as const } : {}),
   };

@@ -146,6 +146,11 @@ export class KeptWriter {
     return this.journaled.size;
   }
 
+  /** The items this writer journaled, as `user:id`: a budget keeps back one sweep read per item, whichever checks wrote it. */
+  get journaledItems(): string[] {
+    return [...this.journaled];
+  }
+
   /**
    * Puts back every value this writer changed. The items are read together; those that differ are
    * written together (one write per item), and all are read again after the writes (a write to one
