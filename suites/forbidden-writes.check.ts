@@ -16,6 +16,7 @@ import {
   sameAnswer,
   sharedStateSnapshot,
   stateSnapshot,
+  useDateFieldOf,
   userDataIn,
   type CheckContext,
   type Exchange,
@@ -51,10 +52,18 @@ async function refusedWithForbidden(
   restating?: WriteProbe,
   flipping?: WriteProbe,
   labelling?: string,
+  restatingUse?: WriteProbe,
 ): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
+  // `restatingUse` names a real use (the first of GET /uses.php with an id and a date) and restates its own date: a
+  // server with an edit door for uses shows it only on a real use, and wrongly accepting it writes what is there.
+  const uses = restatingUse ? (await t.discover.uses()).rows : [];
+  const dateField = useDateFieldOf(uses);
+  const use = dateField === undefined ? undefined : uses.find((u) => idOf(u.id) !== undefined && typeof u[dateField] === 'string');
+  const useEdit =
+    restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { id: use.id, [dateField]: use[dateField] } } : undefined;
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
@@ -67,7 +76,14 @@ async function refusedWithForbidden(
   const label = labelled ? { artifact_id: labelled.id, tag: (labelled.tags as string[])[0] } : undefined;
   const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all([
-    ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, { query: { id: absentId }, json: payload }) })),
+    ...probes.map(async (p) => ({
+      p,
+      ex: await t.api.probe(
+        p.method,
+        p.path,
+        useEdit && p.method === restatingUse?.method && p.path === restatingUse.path ? useEdit : { query: { id: absentId }, json: payload },
+      ),
+    })),
     ...(restating && real && realId !== undefined && typeof real.Title === 'string'
       ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: realId }, json: { id: real.id, Title: real.Title } }) }]
       : []),
@@ -262,6 +278,17 @@ const USERS_JSON_SUFFIX: { method: Method; path: string; query: Record<string, s
   userId: undefined,
 };
 
+/**
+ * The listing path with its dot percent-encoded (/users%2Ephp): a router that decodes the path serves /users.php,
+ * while a refusal that compares the raw path lets it through (RFC 3986 §6.2.2.2: the same URI; §1: any enumeration is refused).
+ */
+const USERS_PERCENT_ENCODED: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
+  method: 'GET',
+  path: '/users%2Ephp',
+  query: {},
+  userId: undefined,
+};
+
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
   const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
@@ -289,7 +316,7 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE, USERS_JSON_SUFFIX, ...restById] : []),
+    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE, USERS_JSON_SUFFIX, USERS_PERCENT_ENCODED, ...restById] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
@@ -313,8 +340,11 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'WRITE-001',
       level: 'MUST',
       sections: ['§1', '§7'],
-      title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item',
-      accepts: ['any body with the 403'],
+      title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item and one that restates the date of a real use',
+      accepts: [
+        'any body with the 403',
+        "PATCH /uses.php sent for the first use with an id and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
+      ],
     },
     (t) =>
       refusedWithForbidden(
@@ -322,6 +352,8 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path }))),
         undefined,
         { method: 'PATCH', path: endpoints.item },
+        undefined,
+        { method: 'PATCH', path: endpoints.uses },
       ),
   );
 
@@ -355,7 +387,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       sections: ['§1', '§5'],
       keptBlind: true,
       title:
-        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash, in another letter case and with a .json suffix, and a REST-style read of one user',
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash, in another letter case, with a .json suffix and with its dot percent-encoded, and a REST-style read of one user',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
@@ -365,6 +397,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
         'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
         'GET /users.json answered with any status but a 5xx (a 404 where no format suffix is routed, the 403), as long as it lists no users',
+        'GET /users%2Ephp answered with any status but a 5xx (a 404 where the path is not decoded, the 403 where it is), as long as it lists no users',
         "GET /users/<id> (the second user's id) answered with any status but a 5xx (a 404, a 405, the 403), as long as it carries no record of that user",
         "GET /users/<id> sent only for an id the second user's household names and the key's household does not (a household may record another user; the key's own record is no enumeration); not sent without the second user's key",
       ],

@@ -3,6 +3,8 @@ import {
   check,
   ensure,
   idOf,
+  itemFieldOf,
+  itemRefOf,
   looseFieldValue,
   isIsoDate,
   useDateFieldOf,
@@ -108,7 +110,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'plays and last_use agree with the uses recorded for the item',
+      title: 'plays and last_use agree with the uses recorded for the item, on every row and on a later title page too',
       requires: ['list-include'],
       accepts: [
         "a use's date under any name, as a date or a date-time (its fields are not shown, §2)",
@@ -131,7 +133,11 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         .sort((a, b) => String(idOf(a.id)).localeCompare(String(idOf(b.id)), 'en', { numeric: true }))
         .slice(0, 1);
       const sample = [...playedSample, ...unplayed];
-      const [answers, every] = await Promise.all([
+      // The second title page of half that size: its rows are rows of the first answer, summarised alike (§4: include adds
+      // plays and last_use to each row, on every page).
+      const half = Math.ceil(Math.min(rows.length, MAX_ROWS_PER_PAGE) / 2);
+      const secondBody = { per_page: half, page: 2, include: ['uses_summary'] };
+      const [answers, every, { ids }, second] = await Promise.all([
         Promise.all(
           sample.map((row) => {
             const id = idOf(row.id);
@@ -139,7 +145,52 @@ describe('optional row fields (§2, §4 fields and include)', () => {
           }),
         ),
         t.discover.uses(),
+        t.discover.collection(),
+        rows.length >= 2 ? t.discover.list(secondBody) : undefined,
       ]);
+      if (second) {
+        const label = `POST /artifacts.php ${JSON.stringify(secondBody)}`;
+        const byId = new Map(rows.map((r) => [idOf(r.id), r]));
+        const differs = okRows('C2.6', second, label).find((r) => {
+          const first = byId.get(idOf(r.id));
+          return first !== undefined && (Number(first.plays) !== Number(r.plays) || JSON.stringify(first.last_use) !== JSON.stringify(r.last_use));
+        });
+        const first = byId.get(idOf(differs?.id));
+        ensure(
+          'C2.6',
+          !differs,
+          `${label}: item ${asText(differs?.id)} has plays ${asJson(differs?.plays)} and last_use ${asJson(differs?.last_use)}, but plays ${asJson(first?.plays)} and last_use ${asJson(first?.last_use)} on the first page of ${MAX_ROWS_PER_PAGE}: an item's summary is the same on every page`,
+          second,
+        );
+      }
+      // Every row of the page against the unfiltered list, where the uses name their item (USES-003 reads them so):
+      // plays counts the item's recorded uses and last_use is the latest of their dates (§2).
+      const itemField = itemFieldOf(every.rows, new Set(ids), { ownId: true });
+      if (itemField !== undefined) {
+        const usesOfItem = new Map<string, Row[]>();
+        for (const use of every.rows) usesOfItem.set(itemRefOf(use[itemField])!, [...(usesOfItem.get(itemRefOf(use[itemField])!) ?? []), use]);
+        const everyDate = useDateFieldOf(every.rows);
+        for (const row of rows) {
+          const own = usesOfItem.get(String(idOf(row.id))) ?? [];
+          ensure(
+            'C2.6',
+            Number(row.plays) === own.length,
+            `item ${asText(row.id)}: plays is ${asText(row.plays)} but GET /uses.php without a parameter lists ${own.length} use(s) of it`,
+            every.exchange,
+          );
+          if (everyDate === undefined || own.length === 0) continue;
+          const latest = own
+            .map((u) => String(u[everyDate]).slice(0, 10))
+            .sort()
+            .at(-1);
+          ensure(
+            'C2.6',
+            row.last_use === latest,
+            `item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use in GET /uses.php without a parameter is on ${latest}`,
+            every.exchange,
+          );
+        }
+      }
       // A page that holds the whole collection: its plays add up to the uses of its items, and GET /uses.php without a
       // parameter lists every use (§4), so at least that many (a use may name an item no longer listed).
       if (rows.length < MAX_ROWS_PER_PAGE) {

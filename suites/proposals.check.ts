@@ -246,8 +246,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it, a 29 February is a date, and one around every outcome date keeps them all',
-      accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive'],
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
+      accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive', 'any order among rows with equal explicit declines'],
     },
     async (t) => {
       const { fields, all } = await discover(t);
@@ -264,6 +264,19 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
       const around: Query = { start: '1900-01-01', end: '2999-12-31' };
       const answers = await Promise.all([...windows, ...beyond, around].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
+      // A window only narrows the counts: without sort or direction the rows keep the default order, explicit declines
+      // descending (§4: default sort explicit_declines, descending with the default sort), whatever the window.
+      [...windows, ...beyond, around].forEach((w, i) => {
+        if ('sort' in w || 'direction' in w) return;
+        const { rows, exchange } = answers[i]!;
+        const at = rows.findIndex((r, j) => j > 0 && Number(rows[j - 1]![fields.declines]) < Number(r[fields.declines]));
+        ensure(
+          'C4.19',
+          at < 0,
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...w } as Record<string, string>).toString()} (no sort or direction): row ${at} (item ${asText(rows[at - 1]?.[fields.item])}) counts ${Number(rows[at - 1]?.[fields.declines])} explicit declines and the next (item ${asText(rows[at]?.[fields.item])}) ${Number(rows[at]?.[fields.declines])}: the default order is explicit declines descending, with a window too`,
+          exchange,
+        );
+      });
       windows.forEach((w, i) => {
         const { rows, exchange } = answers[i]!;
         for (const row of rows) {

@@ -32,6 +32,20 @@ async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
   return ids.length > 0 ? [...new Set(ids)] : [1, 2, 3];
 }
 
+/**
+ * The user ids the second user's household names (represents_user_id) and the first user's does not: ids surely not
+ * the first key's own user. None without the players endpoint.
+ */
+async function ownerIds(t: CheckContext): Promise<(string | number)[]> {
+  if (t.target.keys.other === undefined || !profiles[t.target.profile].has('players')) return [];
+  const named = async (name: 'GET /players.php' | 'GET /players.php (second user)') =>
+    (rowsOf((await t.discover.shared(name)).response.json) ?? [])
+      .map((r) => r.represents_user_id)
+      .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+  const [own, theirs] = await Promise.all([named('GET /players.php'), named('GET /players.php (second user)')]);
+  return [...new Set(theirs)].filter((v) => !own.map(String).includes(String(v)));
+}
+
 /** What a read shows: its rows, or the record it holds, without the envelope (which may carry a volatile field). */
 function shown(ex: Exchange): string {
   const value = rowsOf(ex.response.json) ?? recordOf(ex.response.json) ?? ex.response.json;
@@ -179,7 +193,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's uses are not listed for the first key",
+      title: "another user's uses are not listed for the first key, and their owner still gets them right after",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
@@ -198,6 +212,22 @@ describe('user scoping (§4 rule 1, §5)', () => {
         ensure('C5.2', rows.length === 0, `GET /uses.php?artifact_id=${probeId} listed ${rows.length} use(s) of another user's item`, filtered);
       } else {
         ensure('C5.2', is4xx(filtered), `GET /uses.php?artifact_id=${probeId}: expected an empty list or a 4xx, got ${filtered.response.status}`, filtered);
+      }
+      // Right after the first key asked for it, the item's owner asks for the same used item: it gets that item's uses,
+      // as its own unfiltered list names them (§4: artifact_id lists the item's uses; §5: each key its own user's data),
+      // not what the first key was answered (an answer kept per item id, whoever asked).
+      if (usedForeign !== undefined && otherField !== undefined) {
+        const expected = otherUses.filter((u) => itemRefOf(u[otherField]) === usedForeign).length;
+        const owned = await t.api.uses({ artifact_id: usedForeign }, 'other');
+        const what = `GET /uses.php?artifact_id=${usedForeign} with the second key (its own item), right after the first key asked for it`;
+        ensureNo5xx('C7.2', owned, what);
+        const got = okRows('C5.2', owned, what);
+        ensure(
+          'C5.2',
+          got.length === expected,
+          `${what} listed ${got.length} use(s), but the second user's unfiltered GET /uses.php names that item in ${expected}: the owner's key reads its own item's uses`,
+          owned,
+        );
       }
       const { rows: own, exchange: all } = await t.discover.uses();
       // Identical records carry the same id (or none): only uses whose ids meet are compared whole.
@@ -250,13 +280,14 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-006',
       level: 'MUST',
       sections: ['§3', '§5'],
-      title: "the kept toggle cannot change another user's item",
+      title: "the kept toggle cannot change another user's item, even when its body names that user",
       needsOtherKey: true,
       toggles: true,
       lane: 'second-user',
       accepts: [
         "any answer but a 5xx, a 2xx included, as long as the other user's item keeps its value (the status for an id the key's user lacks is not shown, §7)",
         'the single-item read bare or inside an envelope',
+        "the body's user_id (the second user's id, where its household names one the first user's does not) refused or ignored, as long as the item keeps its value",
       ],
     },
     async (t) => {
@@ -264,10 +295,19 @@ describe('user scoping (§4 rule 1, §5)', () => {
       const id = String(target.id);
       const value = (await readKept(t.api, id, 'other')).value;
       const flipped = value === 1 ? 0 : 1;
-      const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body: { id: target.id, is_kept: flipped } });
-      ensureNo5xx('C7.2', ex, "POST /artifact-kept.php on another user's item");
+      // The body names the item's owner too (a user id the second user's household gives, and the first user's does not):
+      // the key, not the body, decides whose item is written (§5), as a user id in a list body is ignored (§4 rule 1).
+      const userId = (await ownerIds(t))[0];
+      const body = { id: target.id, is_kept: flipped, ...(userId === undefined ? {} : { user_id: userId }) };
+      const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body });
+      ensureNo5xx('C7.2', ex, `POST /artifact-kept.php ${JSON.stringify(body)} on another user's item`);
       const after = (await readKept(t.api, id, 'other')).value;
-      ensure('C5.2', after === value, `another user's item ${id} went from is_kept=${value} to ${after} after the first key tried to toggle it`, ex);
+      ensure(
+        'C5.2',
+        after === value,
+        `another user's item ${id} went from is_kept=${value} to ${after} after the first key sent POST /artifact-kept.php ${JSON.stringify(body)}`,
+        ex,
+      );
     },
   );
 });

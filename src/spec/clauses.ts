@@ -196,7 +196,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.19',
     section: '§4',
     statement: 'Proposals sort by item_name, explicit_declines or chose_something_else; default explicit_declines descending.',
-    checks: ['PROP-003', 'PROP-005'],
+    checks: ['PROP-003', 'PROP-005', 'PROP-004'],
   },
   { id: 'C4.20', section: '§4', statement: 'Proposals can be limited to a start/end date window.', checks: ['PROP-004', 'PROP-005'] },
   {

@@ -1,0 +1,11 @@
+import { mutants } from '../fixtures/mutants/blind-round-11.ts';
+import { replayWitness } from '../test/support/witness.ts';
+const m = mutants.find((x) => x.id === 'blind11-summary-current-year-missing')!;
+m.witness = { steps: [{ method: 'POST', path: '/artifacts.php', body: { include: ['uses_summary'], per_page: 200 } }], shows: '' };
+const ref = (await replayWitness(m, 'reference'))[0]!.body as any;
+const mut = (await replayWitness(m, 'mutant'))[0]!.body as any;
+const r = new Map(ref.items.map((x: any) => [x.id, x]));
+const rows = mut.items.filter((x:any)=>x.plays>0).sort((a: any, b: any) => b.plays - a.plays || String(a.id).localeCompare(String(b.id), 'en', { numeric: true }));
+console.log(rows.slice(0, 10).map((x: any) => [x.id, x.plays, (r.get(x.id) as any).plays, x.last_use, (r.get(x.id) as any).last_use]));
+console.log('least', rows.at(-1).id, rows.at(-1).plays, (r.get(rows.at(-1).id) as any).plays);
+console.log('differ', mut.items.filter((x:any)=> x.plays !== (r.get(x.id) as any).plays).length, 'of', mut.items.length);
