@@ -340,7 +340,8 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       id: 'WRITE-001',
       level: 'MUST',
       sections: ['§1', '§7'],
-      title: 'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item and one that restates the date of a real use',
+      title:
+        'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item and one that restates the date of a real use',
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",

@@ -273,7 +273,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ensure(
           'C4.19',
           at < 0,
-          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...w } as Record<string, string>).toString()} (no sort or direction): row ${at} (item ${asText(rows[at - 1]?.[fields.item])}) counts ${Number(rows[at - 1]?.[fields.declines])} explicit declines and the next (item ${asText(rows[at]?.[fields.item])}) ${Number(rows[at]?.[fields.declines])}: the default order is explicit declines descending, with a window too`,
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...w } as Record<string, string>).toString()} (no sort or direction): row ${at} (item ${asText(rows[at - 1]?.[fields.item])}) counts ${Number(rows[at - 1]?.[fields.declines])} explicit declines and row ${at + 1} after it (item ${asText(rows[at]?.[fields.item])}) ${Number(rows[at]?.[fields.declines])}: the default order is explicit declines descending, with a window too`,
           exchange,
         );
       });
