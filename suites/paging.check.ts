@@ -180,9 +180,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       // between two items of the same title (by the titles as a usual collation orders them), so that pages 1 and 2 read
       // below meet between equal titles, where a page query whose ties fall another way repeats one and loses the other.
       const titles = rows.map((r) => String(r.Title ?? '')).sort(titleCollations[2]!.compare);
-      const twinSplit = [...Array(Math.min(n, MAX_ROWS_PER_PAGE + 1)).keys()].find(
-        (s) => s > n / 2 && s < n && n % s !== 0 && titles[s - 1] === titles[s],
-      );
+      const twinSplit = [...Array(Math.min(n, MAX_ROWS_PER_PAGE + 1)).keys()].find((s) => s > n / 2 && s < n && n % s !== 0 && titles[s - 1] === titles[s]);
       const notDividing = twinSplit ?? [...Array(MAX_ROWS_PER_PAGE - 1).keys()].map((i) => i + 2).find((s) => n % s !== 0);
       for (const size of [dividing, notDividing].filter((s): s is number => s !== undefined)) {
         const lastPage = Math.ceil(n / size);
