@@ -264,7 +264,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
       const tag = tagsOf(row)[0]!;
-      // The item is the lowest id to carry a tag, so the first page of the tag's answer must hold it.
+      // The item is the lowest id to carry a tag, so the tag's window (its first cursor pages) must hold it.
       // The run's shared window of the tag (FILT-006 reads the same one), half the tag's items a page.
       const { rows: collection } = await t.discover.collection();
       const windowBody = tagWindowBody(collection, tag);

@@ -128,6 +128,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         'flags as 0/1, booleans or null; extra fields in any mode',
         'tags in any order',
         'a value fields adds as a number or its decimal text, a date alone or at midnight, and an unknown one as null or an empty text, each mode its own way',
+        'any usual title collation on a numbered page (as PAGE-007), any order among equal titles',
       ],
     },
     async (t) => {
