@@ -140,6 +140,30 @@ function commonTitleLetter(rows: readonly Row[]): string | undefined {
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
 }
 
+/**
+ * The body of the run's shared cursor window of a tag (FILT-003 and FILT-006 read the same one): half the items known
+ * to carry the tag a page, so that its answer spans two cursor pages and the next_cursor of the first page (cursor
+ * null with the tag) is followed (§4 rule 2: next_cursor continues the same filtered listing).
+ */
+function tagWindowBody(rows: readonly Row[], tag: string): { per_page: number; tag: string } {
+  const carriers = rows.filter((row) => tagsOf(row).includes(tag)).length;
+  return { per_page: Math.min(MAX_ROWS_PER_PAGE, Math.max(1, Math.ceil(carriers / 2))), tag };
+}
+
+/** The first item a cursor window returns on two of its pages (an item is one row of a listing, §4), with the page numbers. */
+function repeatedIn(pages: readonly { rows: Row[] }[]): { id: string; first: number; again: number } | undefined {
+  const seen = new Map<string, number>();
+  for (const [i, page] of pages.entries())
+    for (const row of page.rows) {
+      const id = idOf(row.id);
+      if (id === undefined) continue;
+      const first = seen.get(id);
+      if (first !== undefined) return { id, first: first + 1, again: i + 1 };
+      seen.set(id, i);
+    }
+  return undefined;
+}
+
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
@@ -240,9 +264,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
       const tag = tagsOf(row)[0]!;
-      // The item is the lowest id to carry a tag, so the first page of the tag's answer must hold it.
-      // The run's shared window of the tag (FILT-006 reads the same one).
-      const { pages } = await t.discover.window({ per_page: MAX_ROWS_PER_PAGE, tag }, WINDOW_PAGES);
+      // The item is the lowest id to carry a tag, so the tag's window (its first cursor pages) must hold it.
+      // The run's shared window of the tag (FILT-006 reads the same one), half the tag's items a page.
+      const { rows: collection } = await t.discover.collection();
+      const windowBody = tagWindowBody(collection, tag);
+      const { pages } = await t.discover.window(windowBody, WINDOW_PAGES);
       const got = pages.flatMap((p) => p.rows);
       ensure(
         'C4.7',
@@ -366,7 +392,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids, and physical true over two cursor pages)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids, and physical true and a tag over two cursor pages, no item on two of them)",
       // list-fields: secondary_collection true is read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
@@ -394,7 +420,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const windows = await together(
         examples.map((filters) =>
           'tag' in filters
-            ? t.discover.window({ per_page: MAX_ROWS_PER_PAGE, tag: filters.tag }, WINDOW_PAGES)
+            ? t.discover.window(tagWindowBody(rows, filters.tag!), WINDOW_PAGES)
             : cursorWindow(
                 t.api,
                 // secondary_collection true is read with fields "collection" (primary profile: list-fields): a filter
@@ -407,6 +433,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       for (const [i, filters] of examples.entries()) {
         const window = windows[i]!();
         const got = window.pages.flatMap((p) => p.rows);
+        // Each cursor page continues after the one before (§4 rule 2: next_cursor pages the same filtered listing by
+        // id): no item comes back on a later page, also after the first page of a tag (cursor null) and of physical true.
+        const repeated = repeatedIn(window.pages);
+        ensure(
+          'C4.4',
+          !repeated,
+          `filter ${JSON.stringify(filters)} by cursor (${window.pages[0]?.rows.length ?? 0} rows on page 1): item ${repeated?.id} came on page ${repeated?.first} and again on page ${repeated?.again}, after following next_cursor ${asJson(window.pages[(repeated?.again ?? 2) - 2]?.nextCursor)}`,
+          window.pages[(repeated?.again ?? 1) - 1]?.exchange,
+        );
         const wrong = got.find((row) => satisfies(row, filters) === 'no');
         // The page that holds it is the one shown (a later cursor page of physical true, say), with its number.
         const wrongAt = wrong ? window.pages.findIndex((p) => p.rows.includes(wrong)) : 0;

@@ -13,6 +13,7 @@ import {
   okRows,
   pageOf,
   rowsOf,
+  titleCollations,
   together,
   typeIdsAreNumeric,
   type Exchange,
@@ -121,12 +122,13 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields adds, and honours the flag filters sent (on a later page too)',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields adds, and honours the flag filters sent (on a later page too); a tag beside a list of type ids on a numbered page one row short keeps title order and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
         'tags in any order',
         'a value fields adds as a number or its decimal text, a date alone or at midnight, and an unknown one as null or an empty text, each mode its own way',
+        'any usual title collation on a numbered page (as PAGE-007), any order among equal titles',
       ],
     },
     async (t) => {
@@ -144,14 +146,28 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const tagged = rows.find((r) => Array.isArray(r.tags) && r.tags.length > 1) ?? rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0);
       const tag = shared ?? (tagged ? String((tagged.tags as unknown[])[0]) : undefined);
       const tagPage = shared !== undefined ? { per_page: Math.min(carriers(shared) - 1, MAX_ROWS_PER_PAGE) } : {};
-      const title = String(item.Title ?? '');
+      // Beside the tag on its numbered page, a list of the types its carriers have (two at least: another type of the
+      // collection beside a single one), so that every carrier still satisfies both filters and the page is still one
+      // row short of them: a type_id list keeps the paging of page mode (by title, with has_more, §4) as one id does.
+      // The type of the carrier whose title comes first is named last, so that rows served grouped by the list's
+      // order instead of by title show.
+      const carrierRows = shared !== undefined ? rows.filter((r) => labelsOf(r).includes(shared)) : [];
+      const byTitle = [...carrierRows].sort((a, b) => titleCollations[2]!.compare(String(a.Title ?? ''), String(b.Title ?? '')));
+      const carrierTypes = [...new Set(byTitle.map((r) => r.type_id).filter((v) => idOf(v) !== undefined))].reverse();
+      const otherType = rows.map((r) => r.type_id).find((v) => idOf(v) !== undefined && !carrierTypes.some((c) => String(c) === String(v)));
+      const typeList = carrierTypes.length >= 2 ? carrierTypes : carrierTypes.length === 1 && otherType !== undefined ? [otherType, ...carrierTypes] : [];
+      const tagTypes = typeList.length >= 2 ? { type_id: typeList } : {};
+      // The search is for the first item whose title holds a character markup escapes (&, <, >, quotes) where one is
+      // known, so that a search that serves titles escaped for a web page shows (§2: Title is the item title).
+      const searched = rows.find((r) => typeof r.Title === 'string' && /[&<>"']/.test(r.Title)) ?? item;
+      const title = String(searched.Title ?? '');
       // Each search also carries a second parameter, and fields or include, so that one request judges the
       // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
       // paging by cursor; what fields and include add, under each).
       const summary = { include: ['uses_summary'] };
       const searches: Record<string, unknown>[] = [
-        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [item.type_id], fields: 'collection', ...summary },
-        ...(tag !== undefined ? [{ tag, page: 1, ...tagPage, fields: 'collection', ...summary }] : []),
+        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [searched.type_id], fields: 'collection', ...summary },
+        ...(tag !== undefined ? [{ tag, page: 1, ...tagPage, ...tagTypes, fields: 'collection', ...summary }] : []),
         // A true secondary filter beside kept: a filter that also admits kept items outside the secondary collection shows.
         { kept: true, secondary_collection: true, ...summary },
         { physical: false, digital: true, fields: 'collection' },
@@ -190,11 +206,21 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         const page = pageOf(answers[tagAt]!(), body);
         // Judged by the rows page 1 holds, not by per_page: a server that serves more rows than asked (a page size of
         // its own) and all the carriers on page 1 may say has_more false; fewer rows than carriers leave a page 2.
-        const known = carriers(String(body.tag));
+        // The carriers of a type the list names (all of them, but an item with no type).
+        const named = Array.isArray(body.type_id) ? body.type_id.map(String) : undefined;
+        const known = rows.filter((r) => labelsOf(r).includes(String(body.tag)) && (!named || named.includes(String(r.type_id)))).length;
         ensure(
           'C4.4',
           page.rows.length >= known || page.hasMore === true,
-          `POST /artifacts.php ${JSON.stringify(body)}: ${known} items carry the tag ${asJson(body.tag)} (known from the walk), page 1 holds ${page.rows.length} rows (${asJson(body.per_page)} asked for), yet says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
+          `POST /artifacts.php ${JSON.stringify(body)}: ${known} items carry the tag ${asJson(body.tag)}${named ? ' and a type the list names' : ''} (known from the walk), page 1 holds ${page.rows.length} rows (${asJson(body.per_page)} asked for), yet says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
+          page.exchange,
+        );
+        // Page mode pages by title (§4: cursor pages by id instead of by title), under a list of type ids too.
+        const titles = page.rows.map((r) => String(r.Title ?? ''));
+        ensure(
+          'C4.5',
+          titleCollations.some((c) => titles.every((x, i) => i === 0 || c.compare(titles[i - 1]!, x) <= 0)),
+          `POST /artifacts.php ${JSON.stringify(body)}: page paging is by title (§4), but the rows come titled ${titles.map((x) => JSON.stringify(x)).join(', ')} (types ${page.rows.map((r) => asJson(r.type_id)).join(', ')}), in no usual collation's order`,
           page.exchange,
         );
       }

@@ -164,14 +164,24 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'has_more is true exactly when another non-empty page exists, also for an exactly full last page',
-      accepts: ['has_more as a boolean or 0/1'],
+      title:
+        'has_more is true exactly when another non-empty page exists, also for an exactly full last page; the last two pages hold different items (and, for two pages ending between equal titles, all of them)',
+      accepts: ['has_more as a boolean or 0/1', 'any order among equal titles, and any usual collation (the size is chosen by one, the pages judged by none)'],
     },
     async (t) => {
-      const n = (await t.discover.collection()).rows.length;
+      const { rows } = await t.discover.collection();
+      const n = rows.length;
       t.need(n >= 2 ? n : undefined, `needs at least two items to have a second page (has ${n})`);
-      const dividing = Math.max(...[...Array(Math.min(n, MAX_ROWS_PER_PAGE)).keys()].map((i) => i + 1).filter((s) => n % s === 0 && s < n));
-      const notDividing = [...Array(MAX_ROWS_PER_PAGE - 1).keys()].map((i) => i + 2).find((s) => n % s !== 0);
+      // The size that leaves an exactly full last page: the largest with two pages before it (a third page or later is
+      // where an offset computed from the page number can slip), else the largest below the collection's size.
+      const divisors = [...Array(Math.min(n, MAX_ROWS_PER_PAGE)).keys()].map((i) => i + 1).filter((s) => n % s === 0 && s < n);
+      const dividing = Math.max(...(divisors.some((s) => n / s >= 3) ? divisors.filter((s) => n / s >= 3) : divisors));
+      // The size that leaves a partly full last page: where one is known, one over half the collection that ends page 1
+      // between two items of the same title (by the titles as a usual collation orders them), so that pages 1 and 2 read
+      // below meet between equal titles, where a page query whose ties fall another way repeats one and loses the other.
+      const titles = rows.map((r) => String(r.Title ?? '')).sort(titleCollations[2]!.compare);
+      const twinSplit = [...Array(Math.min(n, MAX_ROWS_PER_PAGE + 1)).keys()].find((s) => s > n / 2 && s < n && n % s !== 0 && titles[s - 1] === titles[s]);
+      const notDividing = twinSplit ?? [...Array(MAX_ROWS_PER_PAGE - 1).keys()].map((i) => i + 2).find((s) => n % s !== 0);
       for (const size of [dividing, notDividing].filter((s): s is number => s !== undefined)) {
         const lastPage = Math.ceil(n / size);
         const expectedRows = n - (lastPage - 1) * size;
@@ -189,6 +199,25 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           `page ${lastPage - 1} at per_page ${size} is followed by a non-empty page, yet has_more is ${asText(before.hasMore)}`,
           before.exchange,
         );
+        // Two pages of one listing at one size hold different items (§4: page is the page number; each item is one
+        // row of the listing), in any order among equal titles; pages 1 and 2 of a two-page listing hold all of it.
+        const onBoth = ids(last.rows).filter((id) => ids(before.rows).includes(id));
+        ensure(
+          'C4.5',
+          onBoth.length === 0,
+          `pages ${lastPage - 1} and ${lastPage} at per_page ${size} both hold item(s) ${onBoth.join(', ')} (titled ${asText(last.rows.find((r) => idOf(r.id) === onBoth[0])?.Title)})`,
+          last.exchange,
+        );
+        if (lastPage === 2) {
+          const served = new Set([...ids(before.rows), ...ids(last.rows)]);
+          const missing = rows.filter((r) => !served.has(idOf(r.id) ?? '?'));
+          ensure(
+            'C4.5',
+            missing.length === 0,
+            `pages 1 and 2 at per_page ${size} (the whole listing of ${n} items) leave out ${missing.length} item(s), e.g. item ${asText(missing[0]?.id)} titled ${asText(missing[0]?.Title)}`,
+            last.exchange,
+          );
+        }
       }
       if (n <= MAX_ROWS_PER_PAGE) {
         const whole = await fetchPage(t.api, { per_page: n, cursor: null });

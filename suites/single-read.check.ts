@@ -68,6 +68,18 @@ function fewestCovering(rows: Row[]): Row[] {
   return chosen.length > 0 ? chosen : rows.slice(0, 1);
 }
 
+/**
+ * The second key's item of the first type only that user's items have, where a second key is configured and such a
+ * type exists: the first user's records never show that type's name, so a list that names it otherwise shows only
+ * against this item's own record (read with its owner's key, §5).
+ */
+async function foreignTyped(t: CheckContext): Promise<Row | undefined> {
+  if (t.target.keys.other === undefined) return undefined;
+  const [{ rows: mine }, { rows: theirs }] = await Promise.all([t.discover.collection(), t.discover.collection('other')]);
+  const myTypes = new Set(mine.map((r) => idOf(r.type_id)));
+  return theirs.find((r) => idOf(r.type_id) !== undefined && !myTypes.has(idOf(r.type_id)) && idOf(r.id) !== undefined);
+}
+
 describe('the single-item read (§4 GET /artifact.php)', () => {
   check(
     {
@@ -75,7 +87,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry), also for both items of a title two items share',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry), also for both items of a title two items share, and for the second key\'s item of a type only its items have',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
@@ -90,15 +102,26 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       t.need(rows[0], 'the collection is empty, so there is no item to read');
       const collectionBody = { per_page: MAX_ROWS_PER_PAGE, fields: 'collection' };
       // The run's shared read of the first page with fields "collection" (FIELD-001 and LIST-002 read it too).
-      const [records, withCollection] = await Promise.all([
+      const [records, withCollection, foreign] = await Promise.all([
         Promise.all(rows.map((row) => t.discover.record(idOf(row.id)!))),
         profiles[t.target.profile].has('list-fields') ? t.discover.list(collectionBody) : undefined,
+        foreignTyped(t).then(async (row) => (row ? { row, record: await t.discover.record(idOf(row.id)!, 'other') } : undefined)),
       ]);
       const collectionRows = withCollection ? okRows('C2.4', withCollection, `POST /artifacts.php ${JSON.stringify(collectionBody)}`) : [];
       const collectionRow = new Map(collectionRows.map((r) => [idOf(r.id), r]));
-      rows.forEach((row, i) => {
-        const record = records[i]!;
-        const what = `GET /artifact.php?id=${idOf(row.id)}`;
+      const judged: { row: Row; record: Row; what: string; own?: true }[] = [
+        ...rows.map((row, i) => ({ row, record: records[i]!, what: `GET /artifact.php?id=${idOf(row.id)}`, own: true as const })),
+        ...(foreign
+          ? [
+              {
+                row: foreign.row,
+                record: foreign.record,
+                what: `GET /artifact.php?id=${idOf(foreign.row.id)} with the second key (its item, of a type only its items have)`,
+              },
+            ]
+          : []),
+      ];
+      for (const { row, record, what, own } of judged) {
         for (const name of ROW_FIELDS) {
           ensure('C2.1', record[name] !== undefined, `${what}: the record must carry ${name}, as the list row does; it has no ${name}`);
           if (row[name] !== undefined && row[name] !== null)
@@ -117,7 +140,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         }
         // The row with fields "collection" and the record are the same item: a count both carry as a number (in any
         // number form) agrees. Counts written otherwise ("2+", a range) are not compared: their types are not shown (§2).
-        const extended = collectionRow.get(idOf(row.id));
+        const extended = own ? collectionRow.get(idOf(row.id)) : undefined;
         const count = (value: unknown) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN);
         for (const name of COUNT_FIELDS)
           if (extended && Number.isFinite(count(record[name])) && Number.isFinite(count(extended[name])))
@@ -132,7 +155,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
           const same = JSON.stringify([...row.tags].map(String).sort()) === JSON.stringify([...(record.tags as unknown[])].map(String).sort());
           ensure('C4.14', same, `${what}: tags are ${asJson(record.tags)}, its list row shows ${asJson(row.tags)}`);
         }
-      });
+      }
     },
   );
 });
