@@ -272,6 +272,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   "C5.2 no other user's data from /artifact.php under the id of the other user's item": [['SCOPE-003'], ['scope-item-read-any-user']],
   "C5.2 no other user's data from /uses.php under artifact_id of the other user's item": [['SCOPE-004'], ['scope-uses-any-user']],
   "C5.2 no other user's data from /artifact-kept.php under the id of the other user's item": [['SCOPE-006'], ['scope-kept-toggle-any-user']],
+  "C5.2 no other user's data from /artifact-kept.php under a user id in the body": [['SCOPE-006'], ['blind11-toggle-user-id-body']],
   "C5.2 no other user's data from /players.php under no parameter": [['PLAY-002'], ['players-other-household-mixed-in']],
   "C5.2 no other user's data from /artifacts.php under a user id in the body": [['SCOPE-001'], ['scope-body-user-id-honoured']],
   "C5.2 no other user's data from /artifacts.php under cursor": [
