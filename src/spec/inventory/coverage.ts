@@ -303,6 +303,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C3.3 Title sent beside id and is_kept is not applied': [['FRAME-001'], ['frame-toggle-writes-title']],
   'C3.3 is_physical sent beside id and is_kept is not applied': [['FRAME-001'], ['frame-toggle-writes-physical']],
   'C1.2 a list body carrying is_physical changes no item': [['FRAME-002'], ['frame-list-body-writes-physical']],
+  'C1.2 a list body carrying type_id changes no item': [['FRAME-002'], ['frame-list-body-writes-type-id']],
   'C1.2 a list body carrying is_kept changes no item': [['FRAME-002'], ['frame-list-body-writes-kept']],
   'C1.2 a list body carrying a user id changes no item': [['FRAME-002'], ['frame-list-body-user-id-writes-title']],
   'C1.2 a list body shaped like a new item creates none': [['FRAME-002'], ['frame-list-body-creates-item']],
