@@ -212,6 +212,13 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       const fields = Object.entries(record).filter(([name]) => name !== 'id' && !isModificationStamp(name) && name !== 'type_id');
       const changed = Object.fromEntries(fields.map(([name, value]) => [name, otherValue(name === 'is_kept' ? start : value)]));
       const original = Object.fromEntries(fields);
+      // type_id is a list filter (§4): the bodies carry another real type's id, so that the filter stays valid and
+      // a server that wrote it from the body shows it (the put-backs carry the item's own).
+      const otherType = await anotherTypeId(t, record.type_id);
+      if (otherType !== undefined) {
+        changed.type_id = otherType;
+        original.type_id = record.type_id;
+      }
       // A record of an existing item with other values, named by id (beside a user id) and by artifact_id (beside the
       // record nested), then the same doors with the original values (they put back what they changed); a lean run
       // names the item both ways in one body.
@@ -257,6 +264,14 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
     },
   );
 });
+
+/** The id of a type other than `own`, of the same kind, from GET /types.php; none where type_id is no list filter. */
+async function anotherTypeId(t: CheckContext, own: unknown): Promise<string | number | undefined> {
+  if (own === null || own === undefined || !profiles[t.target.profile].has('list-filters')) return undefined;
+  const types = await t.discover.shared('GET /types.php');
+  const ids = (is2xx(types) ? (rowsOf(types.response.json) ?? []) : []).map((r) => r.id);
+  return ids.find((id): id is string | number => typeof id === typeof own && (typeof id === 'string' || typeof id === 'number') && String(id) !== String(own));
+}
 
 /**
  * What a list request could have changed, read afresh: the first 1,000 items by id (the whole of a

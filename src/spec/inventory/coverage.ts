@@ -272,6 +272,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   "C5.2 no other user's data from /artifact.php under the id of the other user's item": [['SCOPE-003'], ['scope-item-read-any-user']],
   "C5.2 no other user's data from /uses.php under artifact_id of the other user's item": [['SCOPE-004'], ['scope-uses-any-user']],
   "C5.2 no other user's data from /artifact-kept.php under the id of the other user's item": [['SCOPE-006'], ['scope-kept-toggle-any-user']],
+  "C5.2 no other user's data from /artifact-kept.php under a user id in the body": [['SCOPE-006'], ['blind11-toggle-user-id-body']],
   "C5.2 no other user's data from /players.php under no parameter": [['PLAY-002'], ['players-other-household-mixed-in']],
   "C5.2 no other user's data from /artifacts.php under a user id in the body": [['SCOPE-001'], ['scope-body-user-id-honoured']],
   "C5.2 no other user's data from /artifacts.php under cursor": [
@@ -302,6 +303,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C3.3 Title sent beside id and is_kept is not applied': [['FRAME-001'], ['frame-toggle-writes-title']],
   'C3.3 is_physical sent beside id and is_kept is not applied': [['FRAME-001'], ['frame-toggle-writes-physical']],
   'C1.2 a list body carrying is_physical changes no item': [['FRAME-002'], ['frame-list-body-writes-physical']],
+  'C1.2 a list body carrying type_id changes no item': [['FRAME-002'], ['frame-list-body-writes-type-id']],
   'C1.2 a list body carrying is_kept changes no item': [['FRAME-002'], ['frame-list-body-writes-kept']],
   'C1.2 a list body carrying a user id changes no item': [['FRAME-002'], ['frame-list-body-user-id-writes-title']],
   'C1.2 a list body shaped like a new item creates none': [['FRAME-002'], ['frame-list-body-creates-item']],

@@ -24,9 +24,6 @@ export const pending: Readonly<Record<string, string>> = {
   "C5.2 no other user's data from /types.php under no parameter": TYPES_SHARED,
   "C5.2 no other user's data from /types.php under a user id in the query": TYPES_SHARED,
   "C5.2 no other user's data from /upcoming-interactions.php under no parameter": LEARNED_FROM('GET /upcoming-interactions.php'),
-  "C5.2 no other user's data from /artifact-kept.php under a user id in the body": 'FRAME-001 sends a user id in the toggle body, but no mutant honours it',
-  'C1.2 a list body carrying type_id changes no item':
-    'FRAME-002 leaves type_id out of its list bodies; no check sends it in a list body, no mutant writes it from one',
   "C1.2 a list body carrying a second id (the other user's item) changes no item":
     "FRAME-002 names only the first user's own item in its list bodies; no check sends the other user's item there, no mutant writes to it",
   'C1.2 a list body carrying a second id (another item of the same user) changes no item':
