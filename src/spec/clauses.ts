@@ -151,9 +151,14 @@ export const clauses: readonly Clause[] = [
     id: 'C4.4',
     section: '§4',
     statement: 'cursor null then next_cursor pages by id; has_more says whether another page exists.',
-    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010', 'LIST-002'],
+    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010', 'LIST-002', 'FILT-006'],
   },
-  { id: 'C4.5', section: '§4', statement: 'Page paging orders by title and covers the collection.', checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007'] },
+  {
+    id: 'C4.5',
+    section: '§4',
+    statement: 'Page paging orders by title and covers the collection.',
+    checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007', 'PAGE-005', 'LIST-002'],
+  },
   { id: 'C4.6', section: '§4', statement: "query searches; an item's title finds it.", checks: ['FILT-002', 'KEPT-004', 'FILT-005', 'FILT-007'] },
   { id: 'C4.7', section: '§4', statement: 'tag keeps only items labelled with that tag.', checks: ['FILT-001', 'FILT-003'] },
   {
