@@ -247,7 +247,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       sections: ['§4'],
       title:
         'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
-      accepts: [...ROW_FREEDOMS, 'bounds read as inclusive or exclusive', 'any order among rows with equal explicit declines', 'windowed rows without a count (null) anywhere in the order'],
+      accepts: [
+        ...ROW_FREEDOMS,
+        'bounds read as inclusive or exclusive',
+        'any order among rows with equal explicit declines',
+        'windowed rows without a count (null) anywhere in the order',
+      ],
     },
     async (t) => {
       const { fields, all } = await discover(t);
