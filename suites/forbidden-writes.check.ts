@@ -9,6 +9,7 @@ import {
   idOf,
   is2xx,
   isObject,
+  itemRefOf,
   NO_SUCH_PATH,
   profiles,
   recordOf,
@@ -21,6 +22,7 @@ import {
   type CheckContext,
   type Exchange,
   type Method,
+  type Row,
 } from '../src/harness/index.ts';
 
 const READ_ONLY_PATHS = [endpoints.item, endpoints.uses, endpoints.proposals, endpoints.types, endpoints.upcoming, endpoints.players];
@@ -57,11 +59,19 @@ async function refusedWithForbidden(
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
   const traces = { id: absentId, title: payload.Title };
-  // `restatingUse` names a real use (the first of GET /uses.php with an id and a date) and restates its own date: a
-  // server with an edit door for uses shows it only on a real use, and wrongly accepting it writes what is there.
+  // `restatingUse` names a real use (the first of GET /uses.php with an id of its own and a date) and restates its own
+  // date: a server with an edit door for uses shows it only on a real use, and wrongly accepting it writes what is there.
+  // The id must be the use's own (§2 shows no id of a use): one no other use carries and no other field of the use holds
+  // (not its item's id, as from a join whose id columns collide), else the edit could land on another record.
   const uses = restatingUse ? (await t.discover.uses()).rows : [];
   const dateField = useDateFieldOf(uses);
-  const use = dateField === undefined ? undefined : uses.find((u) => idOf(u.id) !== undefined && typeof u[dateField] === 'string');
+  const idCount = new Map<string, number>();
+  for (const u of uses) if (idOf(u.id) !== undefined) idCount.set(idOf(u.id)!, (idCount.get(idOf(u.id)!) ?? 0) + 1);
+  const ownIdOf = (u: Row) => {
+    const id = idOf(u.id);
+    return id !== undefined && idCount.get(id) === 1 && Object.entries(u).every(([key, value]) => key === 'id' || itemRefOf(value) !== id) ? id : undefined;
+  };
+  const use = dateField === undefined ? undefined : uses.find((u) => ownIdOf(u) !== undefined && typeof u[dateField] === 'string');
   const useEdit =
     restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { id: use.id, [dateField]: use[dateField] } } : undefined;
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
@@ -344,7 +354,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item and one that restates the date of a real use',
       accepts: [
         'any body with the 403',
-        "PATCH /uses.php sent for the first use with an id and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
+        "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
       ],
     },
     (t) =>

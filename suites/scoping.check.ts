@@ -33,8 +33,9 @@ async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
 }
 
 /**
- * The user ids the second user's household names (represents_user_id) and the first user's does not: ids surely not
- * the first key's own user. None without the players endpoint.
+ * The user ids the second user's household names (represents_user_id) and the first user's does not: the second
+ * user's own id among them where its household records itself, but also any other user it records (a friend who uses
+ * the service, or the first user where the first household does not record itself). None without the players endpoint.
  */
 async function ownerIds(t: CheckContext): Promise<(string | number)[]> {
   if (t.target.keys.other === undefined || !profiles[t.target.profile].has('players')) return [];
@@ -287,7 +288,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       accepts: [
         "any answer but a 5xx, a 2xx included, as long as the other user's item keeps its value (the status for an id the key's user lacks is not shown, §7)",
         'the single-item read bare or inside an envelope',
-        "the body's user_id (the second user's id, where its household names one the first user's does not) refused or ignored, as long as the item keeps its value",
+        "the body's user_id (the second user's id, where its household names exactly one user the first user's does not; none sent otherwise) refused or ignored, as long as the item keeps its value",
       ],
     },
     async (t) => {
@@ -297,7 +298,10 @@ describe('user scoping (§4 rule 1, §5)', () => {
       const flipped = value === 1 ? 0 : 1;
       // The body names the item's owner too (a user id the second user's household gives, and the first user's does not):
       // the key, not the body, decides whose item is written (§5), as a user id in a list body is ignored (§4 rule 1).
-      const userId = (await ownerIds(t))[0];
+      // Only where that household names exactly one such user: a household may record a friend who uses the service too,
+      // and a server that wrongly honours the body would then write the bystander's data, which no restore here covers.
+      const candidates = await ownerIds(t);
+      const userId = candidates.length === 1 ? candidates[0] : undefined;
       const body = { id: target.id, is_kept: flipped, ...(userId === undefined ? {} : { user_id: userId }) };
       const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body });
       ensureNo5xx('C7.2', ex, `POST /artifact-kept.php ${JSON.stringify(body)} on another user's item`);
