@@ -159,14 +159,23 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const tagTypes = typeList.length >= 2 ? { type_id: typeList } : {};
       // The search is for the first item whose title holds a character markup escapes (&, <, >, quotes) where one is
       // known, so that a search that serves titles escaped for a web page shows (§2: Title is the item title).
-      const searched = rows.find((r) => typeof r.Title === 'string' && /[&<>"']/.test(r.Title)) ?? item;
+      // The type filter beside it names the item's own type where it has one (§2 does not say every item has a type;
+      // a list naming null names no type id and may be refused), so an item with a type is preferred.
+      const typed = (r: Row) => idOf(r.type_id) !== undefined;
+      const markup = (r: Row) => typeof r.Title === 'string' && /[&<>"']/.test(r.Title);
+      const searched = rows.find((r) => markup(r) && typed(r)) ?? rows.find(markup) ?? rows.find(typed) ?? item;
       const title = String(searched.Title ?? '');
       // Each search also carries a second parameter, and fields or include, so that one request judges the
       // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
       // paging by cursor; what fields and include add, under each).
       const summary = { include: ['uses_summary'] };
       const searches: Record<string, unknown>[] = [
-        { query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))), type_id: [searched.type_id], fields: 'collection', ...summary },
+        {
+          query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))),
+          ...(typed(searched) ? { type_id: [searched.type_id] } : {}),
+          fields: 'collection',
+          ...summary,
+        },
         ...(tag !== undefined ? [{ tag, page: 1, ...tagPage, ...tagTypes, fields: 'collection', ...summary }] : []),
         // A true secondary filter beside kept: a filter that also admits kept items outside the secondary collection shows.
         { kept: true, secondary_collection: true, ...summary },
