@@ -516,7 +516,13 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // rather than the id then shows on the namesake (§3: the item named, nothing else).
       const near = rows.slice(0, MAX_ROWS_PER_PAGE - 1);
       const titled = (r: Row) => typeof r.Title === 'string' && r.Title !== '';
-      const namesake = near.find((r) => titled(r) && near.some((o) => o !== r && o.Title === r.Title));
+      // The later copy by id (the first rows' order where ids are not numbers): a toggle that resolves the item through
+      // its title reaches the first copy, so the copy sent must not be the first.
+      const later = (r: Row, o: Row) => {
+        const [a, b] = [Number(idOf(r.id)), Number(idOf(o.id))];
+        return Number.isFinite(a) && Number.isFinite(b) ? a > b : near.indexOf(r) > near.indexOf(o);
+      };
+      const namesake = near.find((r) => titled(r) && near.some((o) => o !== r && o.Title === r.Title && later(r, o)));
       const item = namesake ?? (await richestItem(t));
       const id = String(item.id);
       const witnesses = rows.filter((r) => idOf(r.id) !== id).slice(0, 199);

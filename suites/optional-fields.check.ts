@@ -16,6 +16,8 @@ import {
   type Row,
   asText,
   asJson,
+  cursorStepProblem,
+  pageOf,
 } from '../src/harness/index.ts';
 
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
@@ -228,7 +230,8 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'fields and include combine in one request, also when paging by cursor (last_use still YYYY-MM-DD or null, the eight fields as with fields alone)',
+      title:
+        'fields and include combine in one request, also when paging by cursor (a full page naming its next cursor, last_use still YYYY-MM-DD or null, the eight fields as with fields alone)',
       requires: ['list-fields', 'list-include'],
       accepts: [
         'any value of the ten fields',
@@ -240,10 +243,23 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       // Read by cursor: FIELD-001 and FIELD-002 read title pages, so both paging modes are met (§4: fields and include add to each row).
       // Beside it, the shared title page with fields alone (FIELD-001's): an item's eight fields hold the same values
       // whatever else the body holds (cursor, include), as they describe the item (§2, §4: fields adds them to each row).
-      const [{ rows, exchange }, alone] = await Promise.all([
-        firstPage('C2.6', t, { cursor: null, fields: 'collection', include: ['uses_summary'] }),
-        firstPage('C2.4', t, { fields: 'collection' }),
-      ]);
+      // The cursor page asks for about half the collection (known from the run's shared walk), so that another page
+      // exists: the page must then hold the rows asked for, unused items too (§4 table: include adds plays and
+      // last_use to each row, it filters nothing; §2: last_use null when unused), and name a next_cursor (§4 rule 2).
+      const collection = await t.discover.collection();
+      const size = Math.max(1, Math.min(MAX_ROWS_PER_PAGE, Math.floor(collection.rows.length / 2)));
+      const body = { cursor: null, per_page: size, fields: 'collection', include: ['uses_summary'] };
+      const [{ rows, exchange }, alone] = await Promise.all([firstPage('C2.6', t, body), firstPage('C2.4', t, { fields: 'collection' })]);
+      const sent = `POST /artifacts.php ${JSON.stringify(body)}`;
+      const expected = Math.min(size, collection.rows.length);
+      ensure(
+        'C4.3',
+        rows.length === expected,
+        `${sent} returned ${rows.length} rows; the collection has ${collection.rows.length}, so ${expected} fit the page (include adds fields to each row, it leaves none out)`,
+        exchange,
+      );
+      const step = cursorStepProblem(pageOf(exchange, body));
+      ensure('C4.4', step === undefined, `${sent}: ${step} (§4 rule 2: the response carries next_cursor for cursor paging)`, exchange);
       const aloneById = new Map(alone.rows.map((r) => [idOf(r.id), r]));
       for (const row of rows) {
         const plain = aloneById.get(idOf(row.id));
