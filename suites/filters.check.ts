@@ -330,13 +330,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         .filter((x) => !rows.some((r) => tagsOf(r).some((y) => y !== x && y.toLowerCase() === x.toLowerCase())))
         .map((x) => {
           const carriers = rows.filter((r) => tagsOf(r).includes(x));
-          return { tag: x, kept: carriers.filter((r) => digitalOf(r) === false).length, digital: carriers.some((r) => digitalOf(r) === true) };
+          return { tag: x, count: carriers.filter((r) => digitalOf(r) === false).length, digital: carriers.some((r) => digitalOf(r) === true) };
         })
-        .filter((c) => c.kept >= 3 && c.kept - 1 <= MAX_ROWS_PER_PAGE && rows.every((r) => !tagsOf(r).includes(c.tag) || typeof digitalOf(r) === 'boolean'))
-        .sort((a, b) => Number(b.digital) - Number(a.digital) || b.kept - a.kept);
+        .filter((c) => c.count >= 3 && c.count - 1 <= MAX_ROWS_PER_PAGE && rows.every((r) => !tagsOf(r).includes(c.tag) || typeof digitalOf(r) === 'boolean'))
+        .sort((a, b) => Number(b.digital) - Number(a.digital) || b.count - a.count);
       const later = candidates[0];
       if (later) {
-        const body = { tag: later.tag, ...(filtersOffered ? { digital: false } : {}), per_page: later.kept - 1, page: 2 };
+        const body = { tag: later.tag, ...(filtersOffered ? { digital: false } : {}), per_page: later.count - 1, page: 2 };
         const label = `POST /artifacts.php ${JSON.stringify(body)}`;
         const ex = await t.api.list(body);
         const got = okRows('C4.7', ex, label);
@@ -345,7 +345,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensure(
           'C4.5',
           got.length === 1,
-          `${label}: ${later.kept} items carry the tag${filtersOffered ? ' and are not digital' : ''} (known from the walk), so page 2 at ${body.per_page} a page holds the one left; it holds ${got.length} row(s) (ids ${got
+          `${label}: ${later.count} items carry the tag${filtersOffered ? ' and are not digital' : ''} (known from the walk), so page 2 at ${body.per_page} a page holds the one left; it holds ${got.length} row(s) (ids ${got
             .map((r) => asText(r.id))
             .slice(0, 6)
             .join(', ')}): page or a filter beside the tag was not applied`,
