@@ -108,7 +108,7 @@ describe('staging subset (§2, §4, §9)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: "staging list rows carry exactly id, Title and tags, the item's own tags also in a search",
+      title: "staging list rows carry exactly id, Title and tags, the item's own tags also in a search, and a search honours per_page",
       ...staging,
       accepts: ['ids as numbers or strings', 'any envelope key for the rows'],
     },
@@ -148,6 +148,21 @@ describe('staging subset (§2, §4, §9)', () => {
           `the search for its title lists item ${asText(tagged.id)} with tags ${asJson(found?.tags)}; the collection shows ${asJson(tagged.tags)}`,
           searched,
         );
+      }
+      // A search at per_page 1 for the word most titles share (three letters or more, in two titles or more): staging
+      // offers per_page with a search too (§4 Staging: page, per_page, query, cursor and tag), so page 1 holds at most one row.
+      const counts = new Map<string, number>();
+      for (const { rows } of walk)
+        for (const row of rows)
+          if (typeof row.Title === 'string')
+            for (const word of new Set(row.Title.toLowerCase().match(/\p{L}{3,}/gu) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
+      const word = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+      if (word !== undefined) {
+        const body = { query: word, per_page: 1, page: 1 };
+        const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        const ex = await t.api.list(body);
+        const rows = okRows('C4.3', ex, label);
+        ensure('C4.3', rows.length <= 1, `${label}: ${counts.get(word)} titles hold the word; page 1 at per_page 1 holds ${rows.length} rows`, ex);
       }
     },
   );
