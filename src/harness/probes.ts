@@ -111,6 +111,12 @@ export function answersAsAbsent(exchange: Exchange, known: readonly string[], ba
   return status >= 200 && status < 300 && userDataIn(exchange, known) === undefined;
 }
 
+/**
+ * What a snapshot reads: everything the agent can see, or the collection only (its rows, kept flags included),
+ * for probes that can reach nothing else: a list request refused with 400.
+ */
+export type SnapshotScope = 'everything' | 'collection';
+
 /** Cursor pages a snapshot reads: the whole collection up to 1,000 items, else its first 1,000 by id. */
 const SNAPSHOT_PAGES = 5;
 /** Items of a larger collection whose uses a snapshot reads. */
@@ -123,9 +129,16 @@ const SNAPSHOT_USE_ITEMS = 3;
  * the first few of them, and what a wrongly accepted probe would have made (uses of `probe.id`, items
  * titled `probe.title`). Types and players are read whole.
  */
-export async function stateSnapshot(api: Api, user: KeyRef, profile: ProfileName, probe: { id?: string | number; title?: string } = {}): Promise<string> {
+export async function stateSnapshot(
+  api: Api,
+  user: KeyRef,
+  profile: ProfileName,
+  probe: { id?: string | number; title?: string } = {},
+  scope: SnapshotScope = 'everything',
+): Promise<string> {
   const window = await cursorWindow(api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: SNAPSHOT_PAGES });
   const rows = window.pages.flatMap((p) => p.rows);
+  if (scope === 'collection') return sortedListsJson([rows.map(stripStamps)]);
   const reads = [api.types(user)];
   if (profiles[profile].has('players')) reads.push(api.players(user));
   if (window.complete) reads.push(api.uses({}, user), api.proposals({ include_other: 1 }, user));
@@ -151,9 +164,11 @@ export async function sharedStateSnapshot(
   discover: Discovery,
   profile: ProfileName,
   probe: { id?: string | number; title?: string } = {},
+  scope: SnapshotScope = 'everything',
 ): Promise<string> {
   const walked = await discover.collection().catch(() => undefined);
-  if (!walked || walked.pages.length > SNAPSHOT_PAGES) return stateSnapshot(api, 'primary', profile, probe);
+  if (!walked || walked.pages.length > SNAPSHOT_PAGES) return stateSnapshot(api, 'primary', profile, probe, scope);
+  if (scope === 'collection') return sortedListsJson([walked.rows.map(stripStamps)]);
   const reads = [discover.shared('GET /types.php')];
   if (profiles[profile].has('players')) reads.push(discover.shared('GET /players.php'));
   reads.push(
