@@ -3,6 +3,8 @@ import {
   check,
   ensure,
   idOf,
+  is2xx,
+  rowsOf,
   itemFieldOf,
   itemRefOf,
   looseFieldValue,
@@ -112,7 +114,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'plays and last_use agree with the uses recorded for the item, on every row and on a later title page too',
+      title: 'plays and last_use agree with the uses recorded for the item, on every row, on a later title page and with uses_summary named twice',
       requires: ['list-include'],
       accepts: [
         "a use's date under any name, as a date or a date-time (its fields are not shown, §2)",
@@ -139,7 +141,10 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       // plays and last_use to each row, on every page).
       const half = Math.ceil(Math.min(rows.length, MAX_ROWS_PER_PAGE) / 2);
       const secondBody = { per_page: half, page: 2, include: ['uses_summary'] };
-      const [answers, every, { ids }, second] = await Promise.all([
+      // include naming uses_summary twice asks for the same summary: served, each row counts its uses once (§2); a 4xx
+      // refusal of the repeated entry is accepted. A lean run leaves it out.
+      const twiceBody = { per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary', 'uses_summary'] };
+      const [answers, every, { ids }, second, twice] = await Promise.all([
         Promise.all(
           sample.map((row) => {
             const id = idOf(row.id);
@@ -149,7 +154,21 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         t.discover.uses(),
         t.discover.collection(),
         rows.length >= 2 ? t.discover.list(secondBody) : undefined,
+        t.target.lean ? undefined : t.api.list(twiceBody),
       ]);
+      if (twice && is2xx(twice)) {
+        const byId = new Map(rows.map((r) => [idOf(r.id), r]));
+        const differs = (rowsOf(twice.response.json) ?? []).find((r) => {
+          const first = byId.get(idOf(r.id));
+          return first !== undefined && Number(first.plays) !== Number(r.plays);
+        });
+        ensure(
+          'C2.6',
+          !differs,
+          `POST /artifacts.php ${JSON.stringify(twiceBody)}: item ${asText(differs?.id)} has plays ${asJson(differs?.plays)}, but ${asJson(byId.get(idOf(differs?.id))?.plays)} with uses_summary named once: plays counts the item's recorded uses, however often include names the summary`,
+          twice,
+        );
+      }
       if (second) {
         const label = `POST /artifacts.php ${JSON.stringify(secondBody)}`;
         const byId = new Map(rows.map((r) => [idOf(r.id), r]));

@@ -210,11 +210,12 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     },
     async (t) => {
       // The run's read of the list, made before any toggle, names the items listed; one of this check's own.
-      const [{ rows, itemField }, share, wide, { ids }] = await Promise.all([
+      const [{ rows, itemField }, share, wide, { ids }, everyUse] = await Promise.all([
         upcoming(t),
         t.discover.toggleRows(),
         t.discover.shared('GET /proposals.php?include_other=1'),
         t.discover.collection(),
+        t.discover.uses(),
       ]);
       const mine = new Map(share.map((r) => [idOf(r.id), r]));
       const listed = rows.map((r) => itemRefOf(r[itemField])).filter((ref): ref is string => ref !== undefined && mine.has(ref));
@@ -226,9 +227,25 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       // proposal outcomes no longer cover it (§4: by default only kept and secondary-collection items).
       const judged = listed.find((ref) => proposed.has(ref) && itemFlag(mine.get(ref)!.is_in_secondary_collection) !== true);
       const id = t.need(judged ?? listed[0], "no item of this check's share of the collection is listed in the upcoming interactions");
+      // Its uses before the toggle, from the run's list of every use (the field naming their item is found by what it holds).
+      const useField = itemFieldOf(everyUse.rows, new Set(ids), { ownId: true });
+      const usesBefore = useField === undefined ? undefined : everyUse.rows.filter((u) => itemRefOf(u[useField]) === id).length;
       const ex = await t.kept.set(id, 0);
       ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: 0} on item ${id}: expected success, got ${ex.response.status}`, ex);
-      const [after, byDefault] = await Promise.all([t.api.upcoming(), judged === undefined ? undefined : t.api.proposals({})]);
+      const [after, byDefault, usesAfter] = await Promise.all([
+        t.api.upcoming(),
+        judged === undefined ? undefined : t.api.proposals({}),
+        usesBefore === undefined ? undefined : t.api.uses({ artifact_id: id }),
+      ]);
+      if (usesAfter) {
+        const listedUses = okRows('C4.15', usesAfter, `GET /uses.php?artifact_id=${id}`).length;
+        ensure(
+          'C3.2',
+          listedUses === usesBefore,
+          `after setting is_kept=0 on item ${id}, GET /uses.php?artifact_id=${id} lists ${listedUses} use(s), but before the toggle GET /uses.php named that item in ${usesBefore}: the toggle changes nothing else (§4), and uses are recorded interactions`,
+          usesAfter,
+        );
+      }
       const still = okRows('C4.23', after, 'GET /upcoming-interactions.php').some((r) => itemRefOf(r[itemField]) === id);
       ensure(
         'C2.15',
@@ -245,6 +262,27 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
           byDefault,
         );
       }
+      // Kept again, the item's interact-by date is the one it had: it derives from recorded uses (§2), which neither
+      // toggle changed. Judged where the date's field is plain: named for it, or the only date every row holds.
+      const { complete } = interactByCandidates(rows);
+      const due = complete.length === 1 || (complete[0] !== undefined && INTERACT_NAME.test(complete[0])) ? complete[0] : undefined;
+      if (due === undefined) return;
+      const dates = (list: readonly Row[]) =>
+        list
+          .filter((r) => itemRefOf(r[itemField]) === id)
+          .map((r) => String(r[due]).slice(0, 10))
+          .sort();
+      const back = await t.kept.set(id, 1);
+      ensure('C3.1', is2xx(back), `POST /artifact-kept.php {is_kept: 1} on item ${id}: expected success, got ${back.response.status}`, back);
+      // The read of the record is the check's last sight of its kept value: the restore needs no read of its own.
+      const [, again] = await Promise.all([t.discover.record(id), t.api.upcoming()]);
+      const datesAgain = dates(okRows('C4.23', again, 'GET /upcoming-interactions.php'));
+      ensure(
+        'C2.15',
+        JSON.stringify(datesAgain) === JSON.stringify(dates(rows)),
+        `item ${id} set to is_kept=0 and back to 1: GET /upcoming-interactions.php lists its ${due} as ${asJson(datesAgain)}, before the toggles ${asJson(dates(rows))}; an interact-by date derives from recorded uses (§2), which the toggle does not change`,
+        again,
+      );
     },
   );
 });
