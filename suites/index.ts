@@ -2,7 +2,7 @@
  * The one module vitest runs: it declares the checks of every area file, so that they all start at once
  * and src/harness/schedule.ts decides what may overlap. One file per area of the spec, listed here.
  */
-import { declareArea } from '../src/harness/index.ts';
+import { awaitRunWork, declareArea } from '../src/harness/index.ts';
 
 export const AREAS = [
   'auth',
@@ -28,3 +28,4 @@ export const AREAS = [
 ] as const;
 
 for (const area of AREAS) await declareArea(area, import.meta.url);
+awaitRunWork();

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { keyFingerprint, keyFingerprints, writeJournalHeader } from '../src/safety/journal.ts';
+import { keyFingerprint, keyFingerprints, verifiedSinceLastChange, writeJournalHeader } from '../src/safety/journal.ts';
+import { settleJournal, verifyJournal } from '../src/safety/restore.ts';
+import { ApiClient } from '../src/http/client.ts';
+import { Api } from '../src/http/api.ts';
 import { runCli } from './support/cli.ts';
 import { stateOf } from './support/state.ts';
 
@@ -119,5 +122,48 @@ describe('conform restore', () => {
     } finally {
       await reference.close();
     }
+  });
+});
+
+describe('reads made once the kept writes are over spare the end-of-run sweep', () => {
+  const at = new Date().toISOString();
+  const change = (id: string, from: 0 | 1) => ({ op: 'change' as const, at, user: 'primary' as const, id, from, to: 1 - from });
+  const verified = (id: string, value: 0 | 1) => ({ op: 'verified' as const, at, user: 'primary' as const, id, value });
+
+  it('trusts a read at the original value only when no change came after it', () => {
+    expect([...verifiedSinceLastChange([change('1', 0), change('2', 1), verified('1', 0), verified('2', 1)])]).toEqual(['primary:1', 'primary:2']);
+    // A later change (to any item) may have moved an item read before it; a read at another value proves nothing.
+    expect([...verifiedSinceLastChange([change('1', 0), verified('1', 0), change('2', 1), verified('2', 1)])]).toEqual(['primary:2']);
+    expect([...verifiedSinceLastChange([change('1', 0), verified('1', 1)])]).toEqual([]);
+  });
+
+  it('verifyJournal records the items found at their value before the run; the sweep then reads only the others and puts them back', async () => {
+    await withReferences(1, async (reference) => {
+      const user = reference.store.userByKey(reference.keys.primary)!;
+      const [left, moved] = reference.store.items(user.id);
+      const path = join(mkdtempSync(join(tmpdir(), 'conform-journal-')), 'journal.jsonl');
+      writeJournalHeader(path, { url: reference.url, profile: 'primary', keys: keyFingerprints({ primary: reference.keys.primary }) });
+      for (const item of [left!, moved!]) appendFileSync(path, `${JSON.stringify(change(String(item.id), item.is_kept as 0 | 1))}\n`);
+      const client = new ApiClient({ baseUrl: reference.url, keys: { primary: reference.keys.primary }, timeoutMs: 2000 });
+      const api = new Api(client);
+      try {
+        const original = moved!.is_kept;
+        moved!.is_kept = original ? 0 : 1;
+        await verifyJournal(path, () => api);
+        expect(readFileSync(path, 'utf8').match(/"op":"verified"/g)).toHaveLength(1);
+        const sent = client.counts().requests;
+        const report = await settleJournal(path, () => api, { trustVerified: true });
+        expect(report).toMatchObject({ changedItems: 2, restoredAfterRun: 1, problems: [] });
+        expect(moved!.is_kept).toBe(original);
+        // Only the moved item is read first (the verified one is not); its restore reads, writes back and reads
+        // again; after a write both are read again, the trusted one too: 1 + 3 + 2, where an untrusting sweep sends 7.
+        expect(client.counts().requests - sent).toBe(6);
+        const untrusted = client.counts().requests;
+        await settleJournal(path, () => api);
+        expect(client.counts().requests - untrusted).toBe(2);
+      } finally {
+        await client.close();
+      }
+    });
   });
 });

@@ -12,7 +12,7 @@ import { KeptWriter } from '../safety/kept.ts';
 import type { CheckInfo, CheckMeta, RecordedFailure } from './meta.ts';
 import { prefetched } from './prefetch.ts';
 import { missingCapabilities } from '../spec/profiles.ts';
-import { session, type Session } from './session.ts';
+import { session, verifyWhenWritesEnd, type Session } from './session.ts';
 import { BudgetSpentError, budgetSpentIn, NOT_JUDGED_BUDGET, outsideBudget } from '../http/request-budget.ts';
 import type { Discovery } from './discovery.ts';
 import type { TargetContext } from './target.ts';
@@ -64,6 +64,7 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
       (lane, checks) => s.discovery.laneAvailable(lane, checks),
       (ids) => s.discovery.dealShares(ids),
     );
+    verifyWhenWritesEnd(s, s.schedule);
     const turn = s.schedule.turn(info.id);
     try {
       await judge(ctx, s, info, body, turn.start);

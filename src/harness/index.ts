@@ -4,6 +4,7 @@
  */
 export { declareArea, describe } from './areas.ts';
 export { check, type CheckContext } from './check.ts';
+export { awaitRunWork } from './session.ts';
 export { readOnce } from './discovery.ts';
 export * from './expect.ts';
 export * from './paging.ts';

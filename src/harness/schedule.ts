@@ -80,6 +80,11 @@ export class Schedule {
     };
   }
 
+  /** Settles once every toggler of the run has ended: no kept write comes after it. */
+  togglersEnded(): Promise<void> {
+    return Promise.all(this.checks.filter((c) => c.role === 'toggler').map((c) => this.ended.get(c.id))).then(() => undefined);
+  }
+
   private async toggleTurn(check: ScheduledCheck): Promise<void> {
     await Promise.all(this.checks.filter((c) => c.role === 'reader').map((c) => this.ended.get(c.id)));
     const lanes = await (this.lanes ??= this.assignLanes());

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { Api } from '../http/api.ts';
 import { ApiClient } from '../http/client.ts';
 import { encodeNotice } from '../http/notice.ts';
@@ -6,7 +6,8 @@ import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
-import { currentCheck, isRunShared } from '../http/check-scope.ts';
+import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts';
+import { verifyJournal } from '../safety/restore.ts';
 import { listenForStop } from './stop.ts';
 import { markBudgetSpent } from '../http/request-budget.ts';
 
@@ -19,6 +20,8 @@ export interface Session {
   discovery: Discovery;
   /** When each check may start; made by the first check of the run, which sees what the run selected. */
   schedule?: Schedule;
+  /** The journal's items read once every toggler has ended (verifyJournal); the run ends after it. */
+  verifying?: Promise<void>;
 }
 
 let current: Session | undefined;
@@ -79,4 +82,25 @@ export function session(): Session {
     client.stop();
   });
   return current;
+}
+
+/**
+ * Once the run's kept writes are over (its last toggler ended), reads the items the journal names while the
+ * last checks still read, so that the end-of-run sweep has nothing left to read on a run that restored
+ * everything. Not in a budgeted run: its sweep is counted in its budget, in the CLI.
+ */
+export function verifyWhenWritesEnd(s: Session, schedule: Schedule): void {
+  if (s.target.lean || s.verifying) return;
+  const apiFor = (user: 'primary' | 'other') => (user === 'primary' || s.target.keys.other !== undefined ? s.api : undefined);
+  s.verifying = schedule
+    .togglersEnded()
+    .then(() => outsideChecks(() => verifyJournal(s.target.journalPath, apiFor)))
+    .catch(() => undefined);
+}
+
+/** For the suites' entry: the run ends once its own work is over (verifyWhenWritesEnd), not only its checks. */
+export function awaitRunWork(): void {
+  afterAll(async () => {
+    await current?.verifying;
+  });
 }

@@ -50,6 +50,11 @@ export function inForeground<T>(body: () => Promise<T>): Promise<T> {
   return scope?.background ? storage.run({ ...scope, background: false }, body) : body();
 }
 
+/** Runs `body` on behalf of no check: the run's own work, started from inside one. */
+export function outsideChecks<T>(body: () => T): T {
+  return storage.exit(body);
+}
+
 const runShared = new AsyncLocalStorage<true>();
 
 /** Runs `body`, one of the run's shared reads, so that its requests are told apart (--budget prices them once). */

@@ -111,7 +111,7 @@ export async function execute(
     });
   const early = await restoring;
   // A worker that did not answer the stop may have changed something after the early sweep read the journal.
-  const late = early?.workerStopped ? undefined : await settleJournal(hooks.journalPath, apiFor);
+  const late = early?.workerStopped ? undefined : await settleJournal(hooks.journalPath, apiFor, { trustVerified: early === undefined });
   const safety: SafetyReport = late ? { ...late, restoredAfterRun: late.restoredAfterRun + (early?.report.restoredAfterRun ?? 0) } : early!.report;
   const ids = checkIds(modules);
   const left = budget ? budgetLeftOut(modules, ids.deselected, plan) : [];

@@ -17,7 +17,9 @@ export interface JournalRun {
 export type JournalEntry =
   | ({ op: 'run'; at: string } & JournalRun)
   | { op: 'change'; at: string; user: KeyRef; id: string; from: 0 | 1; to: unknown }
-  | { op: 'restored'; at: string; user: KeyRef; id: string; value: 0 | 1 };
+  | { op: 'restored'; at: string; user: KeyRef; id: string; value: 0 | 1 }
+  /** A read made once the run's last kept write was over found the item at its value before the run. */
+  | { op: 'verified'; at: string; user: KeyRef; id: string; value: 0 | 1 };
 
 type ItemEntry = Exclude<JournalEntry, { op: 'run' }>;
 
@@ -107,6 +109,11 @@ export class Journal {
     this.append({ op: 'restored', at: new Date().toISOString(), user, id, value });
   }
 
+  /** Only a read made after the run's last kept write was over, that found the item at its original value. */
+  recordVerified(user: KeyRef, id: string, value: 0 | 1): void {
+    this.append({ op: 'verified', at: new Date().toISOString(), user, id, value });
+  }
+
   /**
    * The requests this journal's items still call for on a conforming server: the end-of-run sweep reads
    * each item once, and an item last sent the other kept value needs a read of its value, a write back and
@@ -160,7 +167,7 @@ function isEntry(value: unknown): value is JournalEntry {
   if (entry.op === 'run') return typeof entry.url === 'string' && typeof entry.profile === 'string' && typeof entry.keys === 'object' && entry.keys !== null;
   const item = (entry.user === 'primary' || entry.user === 'other') && typeof entry.id === 'string';
   if (entry.op === 'change') return item && (entry.from === 0 || entry.from === 1);
-  if (entry.op === 'restored') return item && (entry.value === 0 || entry.value === 1);
+  if (entry.op === 'restored' || entry.op === 'verified') return item && (entry.value === 0 || entry.value === 1);
   return false;
 }
 
@@ -206,4 +213,18 @@ export function originalValues(entries: readonly JournalEntry[]): PendingRestore
     if (!originals.has(key)) originals.set(key, { user: entry.user, id: entry.id, original: entry.from });
   }
   return [...originals.values()];
+}
+
+/**
+ * Items (user:id) a read found at their original value after the journal's last change: nothing was
+ * written since, so the end of the run need not read them again.
+ */
+export function verifiedSinceLastChange(entries: readonly JournalEntry[]): Set<string> {
+  const original = new Map(originalValues(entries).map((item) => [`${item.user}:${item.id}`, item.original] as const));
+  const verified = new Set<string>();
+  for (const entry of entries) {
+    if (entry.op === 'change') verified.clear();
+    else if (entry.op === 'verified' && original.get(`${entry.user}:${entry.id}`) === entry.value) verified.add(`${entry.user}:${entry.id}`);
+  }
+  return verified;
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../http/api.ts';
-import { Journal, originalValues, readJournal } from './journal.ts';
+import { Journal, originalValues, readJournal, verifiedSinceLastChange } from './journal.ts';
 import { readKept, restoreOne } from './kept.ts';
 
 export interface SafetyReport {
@@ -16,8 +16,15 @@ export interface SafetyReport {
  * first (after a run whose checks restored everything, that is all it takes); those that differ are
  * restored one at a time, and after any write every item is read again.
  */
-export async function settleJournal(path: string, apiFor: (user: 'primary' | 'other') => Api | undefined): Promise<SafetyReport> {
-  const originals = originalValues(readJournal(path));
+export async function settleJournal(
+  path: string,
+  apiFor: (user: 'primary' | 'other') => Api | undefined,
+  { trustVerified = false }: { trustVerified?: boolean } = {},
+): Promise<SafetyReport> {
+  const entries = readJournal(path);
+  const originals = originalValues(entries);
+  // At the end of a run, an item read at its original value once the last kept write was over (verifyJournal) needs no second read.
+  const verified = trustVerified ? verifiedSinceLastChange(entries) : new Set<string>();
   const journal = new Journal(path);
   const report: SafetyReport = { changedItems: originals.length, restoredAfterRun: 0, problems: [] };
   const items = originals.flatMap((item) => {
@@ -26,19 +33,21 @@ export async function settleJournal(path: string, apiFor: (user: 'primary' | 'ot
     report.problems.push(`item ${item.id} of the ${item.user} user: no key to restore it to is_kept=${item.original}`);
     return [];
   });
-  const readAll = () =>
+  const readAll = (skipVerified = false) =>
     Promise.all(
-      items.map(({ api, user, id }) =>
-        readKept(api, id, user).then(
-          (r) => r.value,
-          () => undefined,
-        ),
+      items.map(({ api, user, id, original }) =>
+        skipVerified && verified.has(`${user}:${id}`)
+          ? original
+          : readKept(api, id, user).then(
+              (r) => r.value,
+              () => undefined,
+            ),
       ),
     );
-  const before = await readAll();
+  const before = await readAll(true);
   for (const [i, { api, user, id, original }] of items.entries()) {
     if (before[i] === original) {
-      journal.recordRestored(user, id, original);
+      if (!verified.has(`${user}:${id}`)) journal.recordRestored(user, id, original);
       continue;
     }
     try {
@@ -57,6 +66,24 @@ export async function settleJournal(path: string, apiFor: (user: 'primary' | 'ot
     });
   }
   return report;
+}
+
+/**
+ * Reads every item the journal names, once the run's kept writes are over, and records those found at their
+ * value before the run (the end-of-run sweep then reads only the others). Puts nothing back: an item found
+ * elsewhere, or not read, is left to the sweep, which restores it. Sent while the run's last checks still
+ * read, it takes the sweep's reads off the end of the run.
+ */
+export async function verifyJournal(path: string, apiFor: (user: 'primary' | 'other') => Api | undefined): Promise<void> {
+  const journal = new Journal(path);
+  await Promise.all(
+    originalValues(readJournal(path)).map(async ({ user, id, original }) => {
+      const api = apiFor(user);
+      if (!api) return;
+      const read = await readKept(api, id, user).catch(() => undefined);
+      if (read?.value === original) journal.recordVerified(user, id, original);
+    }),
+  );
 }
 
 /** Items whose last journal entry is a change: the run that wrote it did not finish its restores. */
