@@ -443,7 +443,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under two type ids, and physical true and a tag over two cursor pages, no item on two of them)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them)",
       // list-fields: secondary_collection true is read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
@@ -458,7 +458,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const examples: Filters[] = [
         ...(Object.keys(FLAG_FILTERS) as FlagFilter[]).flatMap((name) => [{ [name]: true }, { [name]: false }]),
         ...(typeIds[0] !== undefined ? [{ type_id: typeIds[0] }] : []),
-        ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 2) }] : []),
+        // A list of ids: three of them where three types are known (each listed type's items, the last one's too, §4 table).
+        ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 3) }] : []),
         ...(tag !== undefined ? [{ tag }] : []),
       ];
       // physical true is read in two cursor pages (half its matching items a page): a filter holds on every page of a
