@@ -215,14 +215,17 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           pages[0]?.exchange,
         );
       };
-      await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - FILT_001_FIXED.length) });
+      // The fixed examples take the places of drawn runs, as many as leave one drawn run: a lean run (two cases) sends the
+      // first one only, as it did before the second came.
+      const fixed = FILT_001_FIXED.slice(0, Math.max(1, t.target.runs - 1));
+      await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - fixed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
       // filters taking true or false (§4 table), so the pair is valid values, answered with the unkept items of the
       // secondary collection, not refused (§4 rule 4 refuses invalid values only). Then kept false beside physical true:
       // every unkept physical item, the page's last one too (§4: each filter keeps the items that satisfy it). The drawn
       // runs are as many fewer, so the requests stay about as they were.
-      for (const filters of FILT_001_FIXED) await judge(filters);
+      for (const filters of fixed) await judge(filters);
     },
   );
 
