@@ -194,10 +194,10 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const typeId = rows.find((r) => r.type_id !== null && r.type_id !== undefined)?.type_id;
       const bodies: Record<string, unknown>[] = [
         // A list holding a boolean is no true or false either. The objects go in cursor mode (cursor null): rule 4
-        // holds whichever way the list pages.
+        // holds whichever way the list pages. kept's word goes there too (the others' in page mode, as kept's beside digital).
         // The lists go beside a valid filter: one bad value is refused whatever else the body holds.
         ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [
-          { [f]: 'maybe' },
+          { [f]: 'maybe', ...(f === 'kept' ? { cursor: null } : {}) },
           { [f]: 7, ...(tag !== undefined ? { tag } : {}) },
           { [f]: { on: true }, cursor: null },
           { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true },

@@ -122,12 +122,12 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields adds, and honours the flag filters sent (on a later page too); a tag beside a list of type ids on a numbered page one row short keeps title order and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields and include add, and honours the flag filters sent (on a later page too); a small cursor page of secondary_collection at the value most items have says has_more; a tag beside a list of type ids on a numbered page one row short keeps title order and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
         'tags in any order',
-        'a value fields adds as a number or its decimal text, a date alone or at midnight, and an unknown one as null or an empty text, each mode its own way',
+        'a value fields or include adds as a number or its decimal text, a date alone or at midnight, and an unknown one as null or an empty text, each mode its own way',
         'any usual title collation on a numbered page (as PAGE-007), any order among equal titles',
       ],
     },
@@ -178,8 +178,9 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         },
         ...(tag !== undefined ? [{ tag, page: 1, ...tagPage, ...tagTypes, fields: 'collection', ...summary }] : []),
         // A true secondary filter beside kept: a filter that also admits kept items outside the secondary collection shows.
-        { kept: true, secondary_collection: true, ...summary },
-        { physical: false, digital: true, fields: 'collection' },
+        // Both filter bodies carry fields and include too: what they add describes the item, whatever filter chose its row.
+        { kept: true, secondary_collection: true, fields: 'collection', ...summary },
+        { physical: false, digital: true, fields: 'collection', ...summary },
         { cursor: null, type_id: item.type_id, ...summary },
       ];
       // The later page also filters by physical, at the value some row of the unfiltered list's titles 21-40 lacks
@@ -188,11 +189,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const unfiltered = rowsOf((await t.discover.list({})).response.json) ?? [];
       const later = unfiltered.slice(SMALL_PAGE, 2 * SMALL_PAGE).map((r) => itemFlag(r.is_physical));
       const physical = later.length === 0 || later.some((value) => value !== true);
+      // The cursor pages filter by secondary_collection at the value most items of the walk have (false in most
+      // collections), so that, where more items than a small page are known to have it, another page exists.
+      const secondaryFlags = rows.map((r) => itemFlag(r.is_in_secondary_collection));
+      const secondary = secondaryFlags.filter((v) => v === true).length > secondaryFlags.filter((v) => v === false).length;
+      const cursorFilter = { secondary_collection: secondary };
       const modes: Record<string, unknown>[] = [
         // A later page carries what fields adds as page 1 does (§4 table: to each row).
         { page: 2, per_page: SMALL_PAGE, physical, fields: 'collection' },
         // Cursor pages also carry what fields and include add (§4 table: to each row, whatever the paging).
-        { cursor: null, per_page: SMALL_PAGE, fields: 'collection', include: ['uses_summary'] },
+        { cursor: null, per_page: SMALL_PAGE, ...cursorFilter, fields: 'collection', include: ['uses_summary'] },
         // A lean (budgeted) run keeps them too: each search answers through its own code path, and one
         // request per mode is already the least that judges the mode.
         ...searches,
@@ -239,10 +245,22 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         ...[...modes, ...sharedBodies].map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
       ];
       // The second cursor page, where the first small one has a next cursor.
-      const cursorPage = judged.find((j) => j.what.includes('"cursor":null'))!.ex();
+      const cursorAt = judged.findIndex((j) => j.what.includes('"cursor":null'));
+      const cursorPage = judged[cursorAt]!.ex();
+      // Where more items than the small page are known (from the walk) to satisfy the filter, another cursor page
+      // exists: has_more says so (§4 rule 2), judged by the rows page 1 holds as for the tag's page above.
+      const firstCursor = judged[cursorAt]!.body!;
+      const satisfying = secondaryFlags.filter((v) => v === secondary).length;
+      const cursorFirst = pageOf(cursorPage, firstCursor);
+      ensure(
+        'C4.4',
+        cursorFirst.rows.length >= satisfying || cursorFirst.hasMore === true,
+        `POST /artifacts.php ${JSON.stringify(firstCursor)}: ${satisfying} items have is_in_secondary_collection ${secondary ? 'set' : 'not set'} (known from the walk), page 1 holds ${cursorFirst.rows.length} rows (${SMALL_PAGE} asked for), yet says has_more ${asJson(cursorFirst.hasMore)} (§4 rule 2: it says whether another page exists)`,
+        cursorPage,
+      );
       const next = (cursorPage.response.json as Record<string, unknown> | undefined)?.next_cursor;
       if (next !== null && next !== undefined && next !== '') {
-        const body = { cursor: next, per_page: SMALL_PAGE, fields: 'collection', include: ['uses_summary'] };
+        const body = { cursor: next, per_page: SMALL_PAGE, ...cursorFilter, fields: 'collection', include: ['uses_summary'] };
         const ex = await t.api.list(body);
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
@@ -252,6 +270,12 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const collectionRead = judged.find((j) => j.body === sharedBodies[0])?.ex();
       const collectionValues = new Map(
         (collectionRead && collectionRead.response.status === 200 ? (rowsOf(collectionRead.response.json) ?? []) : []).map((r) => [idOf(r.id), r]),
+      );
+      // Likewise what include uses_summary adds, per item, as the shared read of it alone gives it: one item, one count
+      // of its recorded uses and one latest use (§2), whatever the mode, filter or paging that lists it.
+      const summaryRead = judged.find((j) => j.body === sharedBodies[1])?.ex();
+      const summaryValues = new Map(
+        (summaryRead && summaryRead.response.status === 200 ? (rowsOf(summaryRead.response.json) ?? []) : []).map((r) => [idOf(r.id), r]),
       );
       // Compared loosely (looseFieldValue): types are not shown, §2.
       const looseValue = looseFieldValue;
@@ -278,6 +302,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               'C2.4',
               differs === undefined,
               `${what}: row ${String(id)} has ${differs} ${asJson(row[differs ?? ''])}, but the item's row under fields "collection" alone has ${asJson(reference[differs ?? ''])}`,
+              ex(),
+            );
+          }
+          const summarised = summaryValues.get(id);
+          if (Array.isArray(body?.include) && body.include.includes('uses_summary') && body !== sharedBodies[1] && summarised !== undefined) {
+            const differs = SUMMARY_FIELDS.find((field) => field in row && field in summarised && looseValue(row[field]) !== looseValue(summarised[field]));
+            ensure(
+              'C2.6',
+              differs === undefined,
+              `${what}: row ${String(id)} has ${differs} ${asJson(row[differs ?? ''])}, but the item's row under include uses_summary alone has ${asJson(summarised[differs ?? ''])}`,
               ex(),
             );
           }

@@ -69,7 +69,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.6',
     section: '§2',
     statement: 'include uses_summary adds plays (a count of uses) and last_use (YYYY-MM-DD or null).',
-    checks: ['FIELD-002', 'FIELD-003', 'FIELD-004'],
+    checks: ['FIELD-002', 'FIELD-003', 'FIELD-004', 'LIST-002'],
   },
   {
     id: 'C2.7',
