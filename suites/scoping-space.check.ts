@@ -58,7 +58,7 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     t.discover.uses('primary'),
     t.discover.uses('other'),
     t.discover.shared('GET /proposals.php?include_other=1'),
-    t.api.proposals({ include_other: 1 }, 'other'),
+    t.discover.shared('GET /proposals.php?include_other=1 (second user)'),
     t.discover.shared('GET /upcoming-interactions.php'),
     t.api.upcoming('other'),
     t.discover.shared('GET /types.php'),
