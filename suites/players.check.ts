@@ -1,4 +1,18 @@
-import { describe, check, ensure, idOf, isObject, okRows, participantIdsOf, playerIdsOf, asText, asJson } from '../src/harness/index.ts';
+import {
+  describe,
+  check,
+  ensure,
+  idOf,
+  is2xx,
+  isObject,
+  okRows,
+  participantIdsOf,
+  playerIdsOf,
+  asText,
+  asJson,
+  type Exchange,
+  type Row,
+} from '../src/harness/index.ts';
 
 /** represents_user_id is set when the player is a user (§2): it may be null or left out when unset. */
 const FIELDS = ['id', 'name', 'FirstName', 'LastName', 'birth_year'];
@@ -101,31 +115,49 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       level: 'MUST',
       sections: ['§2'],
       keptBlind: true,
-      title: "every participant of a use is a player of the household, with that player's FirstName and LastName",
+      title:
+        "every participant of a use is a player of the household, with that player's FirstName and LastName (the second user's uses and household too, where its key is given)",
       requires: ['players'],
       accepts: ['ids as numbers or strings', 'a name served as null on either side (then not compared)'],
     },
     async (t) => {
-      const [players, { rows, exchange: uses }] = await Promise.all([t.discover.shared('GET /players.php'), t.discover.uses()]);
-      const byId = new Map(okRows('C4.17', players, 'GET /players.php').map((p) => [idOf(p.id), p]));
+      // The second user's answers too, where its key is given: the run reads them anyway (for scoping), and §2 holds for
+      // every key's household and uses alike. A failed read of them is the scoping checks' to judge, not this one's.
+      const other = t.target.keys.other !== undefined;
+      const [players, { rows, exchange: uses }, theirPlayers, theirUses] = await Promise.all([
+        t.discover.shared('GET /players.php'),
+        t.discover.uses(),
+        other ? t.discover.shared('GET /players.php (second user)') : undefined,
+        other ? t.discover.uses('other').catch(() => undefined) : undefined,
+      ]);
       t.need(rows[0], 'no use is recorded');
-      for (const use of rows) {
-        const named = [...playerIdsOf(use), ...participantIdsOf(use)];
-        const strangers = [...new Set(named.filter((p) => !byId.has(p)))];
-        ensure('C2.11', strangers.length === 0, `use ${asText(use.id)} names player(s) ${strangers.join(', ')} who are not in the household`, uses);
-        // A participant is a player of the household (§2): the same person has the same first and last name in both.
-        for (const participant of Array.isArray(use.participants) ? use.participants : []) {
-          const player = isObject(participant) ? byId.get(idOf(participant.id)) : undefined;
-          if (!player || !isObject(participant)) continue;
-          const differs = NAME_FIELDS.filter((f) => typeof participant[f] === 'string' && typeof player[f] === 'string' && participant[f] !== player[f]);
+      const judge = (household: Exchange, all: readonly Row[], evidence: Exchange, whose: string): void => {
+        const byId = new Map(okRows('C4.17', household, `GET /players.php${whose}`).map((p) => [idOf(p.id), p]));
+        for (const use of all) {
+          const named = [...playerIdsOf(use), ...participantIdsOf(use)];
+          const strangers = [...new Set(named.filter((p) => !byId.has(p)))];
           ensure(
             'C2.11',
-            differs.length === 0,
-            `use ${asText(use.id)}: participant ${asText(participant.id)} has ${differs.map((f) => `${f} ${asJson(participant[f])}`).join(', ')} but GET /players.php gives ${differs.map((f) => `${f} ${asJson(player[f])}`).join(', ')} (§2: both are that person's first and last name)`,
-            players,
+            strangers.length === 0,
+            `use ${asText(use.id)}${whose} names player(s) ${strangers.join(', ')} who are not in the household`,
+            evidence,
           );
+          // A participant is a player of the household (§2): the same person has the same first and last name in both.
+          for (const participant of Array.isArray(use.participants) ? use.participants : []) {
+            const player = isObject(participant) ? byId.get(idOf(participant.id)) : undefined;
+            if (!player || !isObject(participant)) continue;
+            const differs = NAME_FIELDS.filter((f) => typeof participant[f] === 'string' && typeof player[f] === 'string' && participant[f] !== player[f]);
+            ensure(
+              'C2.11',
+              differs.length === 0,
+              `use ${asText(use.id)}${whose}: participant ${asText(participant.id)} has ${differs.map((f) => `${f} ${asJson(participant[f])}`).join(', ')} but GET /players.php${whose} gives ${differs.map((f) => `${f} ${asJson(player[f])}`).join(', ')} (§2: both are that person's first and last name)`,
+              household,
+            );
+          }
         }
-      }
+      };
+      judge(players, rows, uses, '');
+      if (theirPlayers && theirUses && is2xx(theirPlayers)) judge(theirPlayers, theirUses.rows, theirUses.exchange, ' (second user)');
     },
   );
 });

@@ -166,7 +166,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction',
       accepts: [
         ...ROW_FREEDOMS,
-        'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown',
+        'direction=asc refused (any 4xx) or ignored (the desc order): values other than desc are not shown; ignored under one sort only where no other sort orders ascending with it',
         'any usual collation for item_name (natural number order and ignoring punctuation included); any order among equal keys',
       ],
     },
@@ -202,6 +202,16 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const sorts = Object.entries(key).filter((entry): entry is [string, string] => entry[1] !== undefined);
       const queries = sorts.flatMap(([sort, field]) => (['asc', 'desc'] as const).map((direction) => ({ sort, field, direction })));
       const answers = await Promise.all(queries.map(({ sort, direction }) => t.api.proposals({ include_other: 1, sort, direction })));
+      // The sorts whose direction=asc answer comes in ascending order (and not in descending order too): there asc is offered.
+      const ascending = queries
+        .filter(
+          ({ field, direction }, i) =>
+            direction === 'asc' &&
+            is2xx(answers[i]!) &&
+            ordered(rowsOf(answers[i]!.response.json) ?? [], field, 'asc') &&
+            !ordered(rowsOf(answers[i]!.response.json) ?? [], field, 'desc'),
+        )
+        .map(({ sort }) => sort);
       queries.forEach(({ sort, field, direction }, i) => {
         const exchange = answers[i]!;
         const label = `GET /proposals.php?include_other=1&sort=${sort}&direction=${direction}`;
@@ -233,7 +243,17 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         );
         if (direction === 'asc' && ordered(rows, field, 'desc') && !ordered(rows, field, 'asc')) {
           const desc = answers[queries.findIndex((q) => q.sort === sort && q.direction === 'desc')]!;
-          if (is2xx(desc) && sameRows(rows, rowsOf(desc.response.json) ?? [], fields)) return;
+          if (is2xx(desc) && sameRows(rows, rowsOf(desc.response.json) ?? [], fields)) {
+            // Ignored, as it may be where asc is not offered; but direction is one parameter for every sort (§4: the sort
+            // direction), so where asc orders another sort ascending it is offered, and orders this one ascending too.
+            ensure(
+              'C4.19',
+              ascending[0] === undefined,
+              `${label}: rows come in descending order, as with direction=desc, yet GET /proposals.php?include_other=1&sort=${ascending[0]}&direction=asc orders its rows ascending: asc is a direction this service offers, and direction sets the direction of any sort`,
+              exchange,
+            );
+            return;
+          }
         }
         ensure('C4.19', ordered(rows, field, direction), `${label}: rows are not in that order`, exchange);
       });
@@ -246,7 +266,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
       accepts: [
         ...ROW_FREEDOMS,
         'bounds read as inclusive or exclusive',
@@ -263,7 +283,14 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // The first two split time at 1 January of that year (no day lies in both, whether a bound counts its own day
       // or not); the third starts on its 29 February, not before the first's start, and ends on 30 June of that
       // year: an end near the start, so that even a service whose lone start reaches only some months ahead holds it.
-      const windows: Query[] = [{ start: `${leap}-01-01` }, { end: `${leap - 1}-12-31` }, { start: `${leap}-02-29`, end: `${leap}-06-30` }];
+      // The fourth, an end alone on the third's end: it holds every day of the third (a lone end reaching only some months
+      // back too, as a lone start only some months ahead).
+      const windows: Query[] = [
+        { start: `${leap}-01-01` },
+        { end: `${leap - 1}-12-31` },
+        { start: `${leap}-02-29`, end: `${leap}-06-30` },
+        { end: `${leap}-06-30` },
+      ];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
       const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
@@ -303,7 +330,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       });
       const count = (row: Row | undefined, field: string) => Number(row?.[field] ?? 0);
       const byItem = (rows: readonly Row[]) => new Map(rows.map((r) => [itemRefOf(r[fields.item]), r]));
-      const [from, until, inside] = answers.slice(0, windows.length).map(({ rows }) => byItem(rows)) as [
+      const [from, until, inside, upTo] = answers.slice(0, windows.length).map(({ rows }) => byItem(rows)) as [
+        Map<string | undefined, Row>,
         Map<string | undefined, Row>,
         Map<string | undefined, Row>,
         Map<string | undefined, Row>,
@@ -328,6 +356,14 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         !wider,
         `item ${asText(wider?.[1][fields.item])} counts ${count(wider?.[1], fields.declines)} explicit declines and ${count(wider?.[1], fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])}, but only ${count(from.get(wider?.[0]), fields.declines)} and ${count(from.get(wider?.[0]), fields.elsewhere)} within ${JSON.stringify(windows[0])}, which holds every day of it: a start without an end counts the outcomes of the days after it`,
         answers[2]!.exchange,
+      );
+      // Likewise an end without a start counts the outcomes of the days before it: the fourth window holds the third.
+      const beyondEnd = [...inside].find(([key, row]) => [fields.declines, fields.elsewhere].some((f) => count(row, f) > count(upTo.get(key), f)));
+      ensure(
+        'C4.20',
+        !beyondEnd,
+        `item ${asText(beyondEnd?.[1][fields.item])} counts ${count(beyondEnd?.[1], fields.declines)} explicit declines and ${count(beyondEnd?.[1], fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])}, but only ${count(upTo.get(beyondEnd?.[0]), fields.declines)} and ${count(upTo.get(beyondEnd?.[0]), fields.elsewhere)} within ${JSON.stringify(windows[3])}, which holds every day of it: an end without a start counts the outcomes of the days before it`,
+        answers[3]!.exchange,
       );
       beyond.forEach((w, i) => {
         const { rows, exchange } = answers[windows.length + i]!;
@@ -435,7 +471,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       if (t.target.keys.other === undefined) return;
       const [{ rows: theirs }, wide, narrow] = await Promise.all([
         t.discover.collection('other'),
-        t.api.proposals({ include_other: 1 }, 'other'),
+        // The second user's include_other=1 answer is the run's shared read (SCOPE-007 searches it too).
+        t.discover.shared('GET /proposals.php?include_other=1 (second user)'),
         t.api.proposals({}, 'other'),
       ]);
       judge(

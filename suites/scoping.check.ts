@@ -18,7 +18,11 @@ import {
   type CheckContext,
   type Exchange,
   type Row,
+  asJson,
   asText,
+  envelopeField,
+  flag,
+  isObject,
   sortedListsJson,
 } from '../src/harness/index.ts';
 
@@ -248,9 +252,13 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing",
+      title:
+        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, whose has_more says whether the second user's collection holds more",
       needsOtherKey: true,
-      accepts: ["ids shared between users (per-user ids): an item counts as the other's only with the same id and title"],
+      accepts: [
+        "ids shared between users (per-user ids): an item counts as the other's only with the same id and title",
+        'has_more as a boolean or 0/1, at the top level or nested',
+      ],
     },
     async (t) => {
       const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
@@ -271,6 +279,16 @@ describe('user scoping (§4 rule 1, §5)', () => {
         'C5.2',
         wrong.length === 0,
         `GET /artifacts.php with the second key lists ${wrong.length} of the first user's items (e.g. id ${asText(wrong[0]?.id)}): a key reads its own user's items`,
+        viaGet,
+      );
+      // And it says whether another page exists (§4 rule 2), as page 1 of that key's own collection: where the second
+      // user's walk holds more items than this page, another page exists, so has_more is true (PAGE-008 judges the first key's).
+      if (!is2xx(viaGet) || theirs.length === 0 || theirs.length >= other.rows.length) return;
+      const hasMore = isObject(viaGet.response.json) ? flag(envelopeField(viaGet.response.json, 'has_more')) : undefined;
+      ensure(
+        'C4.4',
+        hasMore === true,
+        `GET /artifacts.php with the second key lists ${theirs.length} of that user's ${other.rows.length} items (its cursor walk), yet has has_more ${asJson(isObject(viaGet.response.json) ? envelopeField(viaGet.response.json, 'has_more') : undefined)}: another page exists, and has_more says so`,
         viaGet,
       );
     },

@@ -236,7 +236,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: "player_id keeps exactly the uses the player took part in (none for another household's player), each carrying players and participants as in §2",
+      title:
+        "player_id keeps exactly the uses the player took part in (none for another household's player; the second key's too), each carrying players and participants as in §2",
       requires: ['uses-player-filter'],
       accepts: ['any order of uses', 'ids as numbers or strings', 'a player_id of another household refused with any 4xx, or answered with no use'],
     },
@@ -275,11 +276,30 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
           uses.some((u) => itemOfUse(u) === item && tookPart(u).has(player)) &&
           uses.some((u) => itemOfUse(u) === item && !tookPart(u).has(player)),
       );
-      const [answers, combined, stranger] = await Promise.all([
+      // The second user's key under player_id too (§4: the key's user's uses the player took part in, whoever the key's
+      // user is): the player who took part in most of that user's uses, read from the run's list of every use of it.
+      const theirUses = theirs === undefined ? undefined : await t.discover.uses('other').catch(() => undefined);
+      const theirCounts = new Map<string, number>();
+      for (const use of theirUses?.rows ?? []) for (const p of tookPart(use)) theirCounts.set(p, (theirCounts.get(p) ?? 0) + 1);
+      const theirPlayer = [...theirCounts.keys()].sort((a, b) => theirCounts.get(b)! - theirCounts.get(a)! || a.localeCompare(b, 'en', { numeric: true }))[0];
+      const [answers, combined, stranger, theirAnswer] = await Promise.all([
         Promise.all(sample.map((id) => t.api.uses({ player_id: id }))),
         mixedItem === undefined ? undefined : t.api.uses({ artifact_id: mixedItem, player_id: player }),
         foreign === undefined ? undefined : t.api.uses({ player_id: foreign }),
+        theirPlayer === undefined ? undefined : t.api.uses({ player_id: theirPlayer }, 'other'),
       ]);
+      if (theirAnswer && theirUses && theirPlayer !== undefined) {
+        const label = `GET /uses.php?player_id=${theirPlayer} with the second user's key`;
+        const got = okRows('C4.15', theirAnswer, label);
+        const expected = theirUses.rows.filter((u) => tookPart(u).has(theirPlayer));
+        const { missing, extra } = difference(expected, got, useKey(theirUses.rows));
+        ensure(
+          'C4.15',
+          missing.length === 0 && extra.length === 0,
+          `${label} returned ${got.length} use(s); GET /uses.php with that key lists ${expected.length} use(s) player ${theirPlayer} took part in (${missing.length} missing, ${extra.length} not among them): player_id keeps the uses of the key's user that the player took part in`,
+          theirAnswer,
+        );
+      }
       if (stranger && !is4xx(stranger)) {
         const label = `GET /uses.php?player_id=${foreign} (a player of the second user's household)`;
         const got = okRows('C4.15', stranger, label);

@@ -48,6 +48,7 @@ const sharedReads = {
   // These follow the kept flags (§4).
   'GET /proposals.php': (api: Api) => api.proposals({}),
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
+  'GET /proposals.php?include_other=1 (second user)': (api: Api) => api.proposals({ include_other: 1 }, 'other'),
   'GET /proposals.php?sort=explicit_declines': (api: Api) => api.proposals({ sort: 'explicit_declines' }),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
 } as const;
