@@ -235,7 +235,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: "an item's exact title as query finds that item (always one holding &, <, > or a quote, and one holding a colon, *, + or a parenthesis, where known)",
+      title:
+        "an item's exact title as query finds that item (always one holding &, <, > or a quote, and one holding a colon, *, + or a parenthesis, where known)",
       accepts: [
         'any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it',
         'cursor pages in ascending or descending id order',

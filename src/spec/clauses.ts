@@ -164,7 +164,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.4',
     section: '§4',
     statement: 'cursor null then next_cursor pages by id; has_more says whether another page exists.',
-    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010', 'LIST-002', 'FILT-006', 'FIELD-004'],
+    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010', 'LIST-002', 'FILT-006', 'FIELD-004', 'STAGE-001'],
   },
   {
     id: 'C4.5',
