@@ -6,7 +6,6 @@ import {
   ensure,
   ensureNo5xx,
   is2xx,
-  isObject,
   itemFlag,
   MAX_ROWS_PER_PAGE,
   profiles,
