@@ -55,6 +55,7 @@ async function refusedWithForbidden(
   flipping?: WriteProbe,
   labelling?: string,
   restatingUse?: WriteProbe,
+  restatingPlayer?: WriteProbe,
 ): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
@@ -74,6 +75,18 @@ async function refusedWithForbidden(
   const use = dateField === undefined ? undefined : uses.find((u) => ownIdOf(u) !== undefined && typeof u[dateField] === 'string');
   const useEdit =
     restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { id: use.id, [dateField]: use[dateField] } } : undefined;
+  // `restatingPlayer` names a real player of the household (the first with an id and a name) and restates its own name:
+  // an edit door for the household shows only on a real player, and wrongly accepting it writes what is there.
+  const household =
+    restatingPlayer && profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
+  const player = household.find((p) => idOf(p.id) !== undefined && typeof p.name === 'string');
+  const playerEdit = restatingPlayer && player ? { query: { id: idOf(player.id)! }, json: { id: player.id, name: player.name } } : undefined;
+  const payloadOf = (p: WriteProbe) =>
+    useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
+      ? useEdit
+      : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
+        ? playerEdit
+        : { query: { id: absentId }, json: payload };
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
@@ -86,14 +99,7 @@ async function refusedWithForbidden(
   const label = labelled ? { artifact_id: labelled.id, tag: (labelled.tags as string[])[0] } : undefined;
   const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all([
-    ...probes.map(async (p) => ({
-      p,
-      ex: await t.api.probe(
-        p.method,
-        p.path,
-        useEdit && p.method === restatingUse?.method && p.path === restatingUse.path ? useEdit : { query: { id: absentId }, json: payload },
-      ),
-    })),
+    ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, payloadOf(p)) })),
     ...(restating && real && realId !== undefined && typeof real.Title === 'string'
       ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: realId }, json: { id: real.id, Title: real.Title } }) }]
       : []),
@@ -351,10 +357,11 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item and one that restates the date of a real use',
+        'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item, one that restates the date of a real use and one that restates the name of a real player',
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
+        'PATCH /players.php sent for the first player of the household with an id and a name, restating that name (primary profile); for an id no item has where no player has both',
       ],
     },
     (t) =>
@@ -365,6 +372,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         { method: 'PATCH', path: endpoints.item },
         undefined,
         { method: 'PATCH', path: endpoints.uses },
+        { method: 'PATCH', path: endpoints.players },
       ),
   );
 

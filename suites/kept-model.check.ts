@@ -9,10 +9,12 @@ import {
   okRows,
   profiles,
   readKept,
+  recordOf,
   succeeded,
   caught,
   together,
   type CheckContext,
+  type Exchange,
   type Row,
   asText,
   asJson,
@@ -30,12 +32,28 @@ interface Real {
   t: CheckContext;
 }
 
-async function establish(model: Model, t: CheckContext, id: string) {
+async function establish(model: Model, t: CheckContext, item: Row) {
+  const id = String(item.id);
   const { value, unset, exchange } = await readKept(t.api, id);
   // The read is the item's value before its first toggle, though toggles of the other items go out in between.
   t.kept.remember([id]);
   model.set(id, unset ? null : value);
+  sameTitle(item, recordOf(exchange.response.json, id), `read(${asText(item.id)})`, exchange);
   return exchange;
+}
+
+/**
+ * A read shows the item's title as the collection walk did, before any toggle: no toggle changes it (§3: the toggle
+ * changes nothing but the kept flag; §1: it is the only write an agent key has). Not judged where the read holds no title.
+ */
+function sameTitle(item: Row, shown: Row | undefined, what: string, exchange: Exchange): void {
+  if (shown === undefined || typeof shown.Title !== 'string' || typeof item.Title !== 'string') return;
+  ensure(
+    'C3.2',
+    shown.Title === item.Title,
+    `${what}: item ${asText(item.id)} is titled ${asJson(shown.Title)}, but the collection walk showed ${asJson(item.Title)} before any toggle: a toggle changes no title`,
+    exchange,
+  );
 }
 
 class SetKept implements fc.AsyncCommand<Model, Real> {
@@ -48,7 +66,7 @@ class SetKept implements fc.AsyncCommand<Model, Real> {
     const id = String(this.item.id);
     // The toggle needs no prior value, but without a read before it a later read could not show a stale
     // copy (single reads answered from a cache the toggle left alone).
-    if (!model.has(id)) await establish(model, t, id);
+    if (!model.has(id)) await establish(model, t, this.item);
     const ex = await t.kept.set(id, this.value);
     ensure('C3.1', is2xx(ex), `${this.toString()}: expected success, got ${ex.response.status}`, ex);
     model.set(id, this.value);
@@ -62,12 +80,13 @@ class ReadOne implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, { t }: Real): Promise<void> {
     const id = String(this.item.id);
     if (!model.has(id)) {
-      await establish(model, t, id);
+      await establish(model, t, this.item);
       return;
     }
     const { value, exchange } = await readKept(t.api, id);
     const expected = model.get(id) ?? 0;
     ensure('C3.4', value === expected, `${this.toString()}: the single read shows is_kept=${value}, expected ${expected}`, exchange);
+    sameTitle(this.item, recordOf(exchange.response.json, id), this.toString(), exchange);
   }
   toString = () => `read(${asText(this.item.id)})`;
 }
@@ -82,11 +101,13 @@ class ListKept implements fc.AsyncCommand<Model, Real> {
     const id = String(this.item.id);
     // An item listed before anything else is read alongside, so that a list that disagrees with the record shows before any write.
     const answers = await together([
-      ...(model.has(id) ? [] : [establish(model, t, id)]),
+      ...(model.has(id) ? [] : [establish(model, t, this.item)]),
       t.api.list({ query: this.item.Title, kept: this.kept, per_page: MAX_ROWS_PER_PAGE }),
     ]);
     const ex = answers.map((answer) => answer()).pop()!;
-    const listed = okRows('C3.4', ex, this.toString()).some((r) => idOf(r.id) === id);
+    const row = okRows('C3.4', ex, this.toString()).find((r) => idOf(r.id) === id);
+    const listed = row !== undefined;
+    sameTitle(this.item, row, this.toString(), ex);
     if (model.get(id) === null && !this.kept) return;
     const expected = (model.get(id) === 1) === this.kept;
     ensure('C3.4', listed === expected, `${this.toString()}: item ${id} is ${listed ? '' : 'not '}listed, but its kept flag is ${model.get(id)}`, ex);
@@ -201,7 +222,7 @@ describe('kept toggle as a state machine (§3)', () => {
       id: 'KEPT-006',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'any sequence of toggles, single reads and kept-filtered lists agrees with a model of the kept flags',
+      title: 'any sequence of toggles, single reads and kept-filtered lists agrees with a model of the kept flags, and shows each title as before any toggle',
       accepts: [
         'any 2xx for a toggle, with any body',
         'the single-item read bare or inside an envelope',

@@ -108,6 +108,26 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
     chosen.push(best);
     for (const f of traits(best)) uncovered.delete(f);
   }
+  // A witness is then swapped for another record where the witnesses still show all they showed and, besides, more of
+  // what a toggle that writes a field would change: a field blank here that another record fills (a toggle that fills
+  // it in, such as a date stamped on keeping, shows only on such an item), and a title beginning with a lower-case
+  // letter (a toggle that saves the title capitalised shows only there). The witnesses stay as many.
+  const filled = new Set(records.flatMap(shown));
+  const alsoShows = (r: Read) => [
+    ...Object.keys(r.record)
+      .filter((f) => watchedField(f) && filled.has(f) && isBlank(r.record[f]) && itemFlag(r.record[f]) !== false)
+      .map((f) => `${f} blank`),
+    ...(typeof r.record.Title === 'string' && /^\p{Ll}/u.test(r.record.Title) ? ['Title lower-case'] : []),
+  ];
+  const shownBy = (set: readonly Read[], of: (r: Read) => string[]) => new Set(set.flatMap(of));
+  const needed = shownBy(chosen, traits);
+  for (let i = 0; i < chosen.length; i++)
+    for (const other of records) {
+      if (chosen.includes(other)) continue;
+      const swapped = chosen.map((r, j) => (j === i ? other : r));
+      const keeps = [...needed].every((f) => shownBy(swapped, traits).has(f));
+      if (keeps && shownBy(swapped, alsoShows).size > shownBy(chosen, alsoShows).size) chosen[i] = other;
+    }
   return chosen.length > 0 ? chosen : [records[0]!];
 }
 

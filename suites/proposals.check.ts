@@ -248,7 +248,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
       accepts: [
         ...ROW_FREEDOMS,
         'bounds read as inclusive or exclusive',
@@ -262,13 +262,15 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const year = new Date().getUTCFullYear();
       // The latest leap year before this one: its 29 February is a date like any other (§4: YYYY-MM-DD).
       const leap = leapYearBefore(year);
-      // The first two split time at 1 January of that year (no day lies in both, whether a bound counts its own day
-      // or not); the third starts on its 29 February, not before the first's start, and ends on 30 June of that
-      // year: an end near the start, so that even a service whose lone start reaches only some months ahead holds it.
-      // The fourth, an end alone on the third's end: it holds every day of the third (a lone end reaching only some months
-      // back too, as a lone start only some months ahead).
+      // The first two meet around 1 January of that year: the first starts on 30 December before it, the second ends on
+      // 31 December, so that together they leave no day out whether a bound counts its own day or not (they may share
+      // a day or two). The third starts on its 29 February, after the second's end (no day lies in both, whether a bound
+      // counts its own day or not) and after the first's start, and ends on 30 June of that year: an end near the start,
+      // so that even a service whose lone start reaches only some months ahead holds it. The fourth, an end alone on the
+      // third's end: it holds every day of the third (a lone end reaching only some months back too, as a lone start
+      // only some months ahead).
       const windows: Query[] = [
-        { start: `${leap}-01-01` },
+        { start: `${leap - 1}-12-30` },
         { end: `${leap - 1}-12-31` },
         { start: `${leap}-02-29`, end: `${leap}-06-30` },
         { end: `${leap}-06-30` },
@@ -321,13 +323,26 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // Two windows that share no day count no outcome twice: together at most the counts without a window.
       const doubled = all.find((r) => {
         const ref = itemRefOf(r[fields.item]);
-        return [fields.declines, fields.elsewhere].some((f) => count(from.get(ref), f) + count(until.get(ref), f) > count(r, f));
+        return [fields.declines, fields.elsewhere].some((f) => count(inside.get(ref), f) + count(until.get(ref), f) > count(r, f));
       });
       const ref = itemRefOf(doubled?.[fields.item]);
       ensure(
         'C4.20',
         !doubled,
-        `item ${asText(doubled?.[fields.item])} counts ${count(from.get(ref), fields.declines)} explicit declines and ${count(from.get(ref), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[0])} and ${count(until.get(ref), fields.declines)} and ${count(until.get(ref), fields.elsewhere)} within ${JSON.stringify(windows[1])}, more together than the ${count(doubled, fields.declines)} and ${count(doubled, fields.elsewhere)} without a window, though the two windows share no day: each bound must narrow both counts`,
+        `item ${asText(doubled?.[fields.item])} counts ${count(inside.get(ref), fields.declines)} explicit declines and ${count(inside.get(ref), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])} and ${count(until.get(ref), fields.declines)} and ${count(until.get(ref), fields.elsewhere)} within ${JSON.stringify(windows[1])}, more together than the ${count(doubled, fields.declines)} and ${count(doubled, fields.elsewhere)} without a window, though the two windows share no day: each bound must narrow both counts`,
+        answers[2]!.exchange,
+      );
+      // Two windows that leave no day out count every outcome: together at least the counts without a window (§2: an
+      // item's counts are its outcomes; a window keeps those of its days, so an outcome lies in one of the two).
+      const lost = all.find((r) => {
+        const key = itemRefOf(r[fields.item]);
+        return [fields.declines, fields.elsewhere].some((f) => count(from.get(key), f) + count(until.get(key), f) < count(r, f));
+      });
+      const lostRef = itemRefOf(lost?.[fields.item]);
+      ensure(
+        'C4.20',
+        !lost,
+        `item ${asText(lost?.[fields.item])} counts ${count(from.get(lostRef), fields.declines)} explicit declines and ${count(from.get(lostRef), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[0])} and ${count(until.get(lostRef), fields.declines)} and ${count(until.get(lostRef), fields.elsewhere)} within ${JSON.stringify(windows[1])}, fewer together than the ${count(lost, fields.declines)} and ${count(lost, fields.elsewhere)} without a window, though the two windows leave no day out (whether a bound counts its own day or not): every outcome lies in one of them`,
         answers[0]!.exchange,
       );
       // A window inside another counts no more than it: a later start and an added end only narrow (whatever the

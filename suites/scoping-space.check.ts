@@ -133,13 +133,18 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   const playerId = pick(f.playerIds, 1);
   const perPage = fc.constantFrom(50, MAX_ROWS_PER_PAGE);
   // Each decoration is on some list requests and off others, in a fixed pattern, so that a leak under any one of
-  // them (or under fields and include together) shows in every draw; only their values are drawn.
-  const decorate = (body: Row, index: number): fc.Arbitrary<Row> =>
+  // them (or under fields and include together) shows in every draw; only their values are drawn. A user id goes in
+  // the body of every third request, and in the query string of each request after one of those: the key decides the
+  // user wherever a user id is sent (§4: all results are scoped to the key's user; §5).
+  const decorate = (body: Row, index: number): fc.Arbitrary<{ sent: Row; query?: Query }> =>
     fc.record({ per_page: perPage, user_id: userId }).map(({ per_page, user_id }) => ({
-      ...(index % 3 === 0 ? { user_id } : { per_page }),
-      ...(has('list-fields') && index % 4 < 2 ? { fields: 'collection' } : {}),
-      ...(has('list-include') && index % 2 === 0 ? { include: ['uses_summary'] } : {}),
-      ...body,
+      sent: {
+        ...(index % 3 === 0 ? { user_id } : { per_page }),
+        ...(has('list-fields') && index % 4 < 2 ? { fields: 'collection' } : {}),
+        ...(has('list-include') && index % 2 === 0 ? { include: ['uses_summary'] } : {}),
+        ...body,
+      },
+      ...(index % 3 === 1 ? { query: { user_id } as Query } : {}),
     }));
   // One of the second user's items, for the requests that combine parameters: every value comes from it, so that
   // it matches all of them and a leak is not hidden by a filter that empties the answer.
@@ -168,10 +173,15 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
       item.map((r) => ({ cursor: null, digital: flagOf(r, 'is_digital') })),
       item.map((r) => ({ query: String(r.Title ?? ''), kept: flagOf(r, 'is_kept') })),
     );
-  const list = focus.map((arb, index) =>
-    arb.chain((body) => decorate(body, index)).map((sent): Drawn => drawn(`POST /artifacts.php ${JSON.stringify(sent)}`, (c) => c.api.list(sent))),
-  );
   const q = (query: Record<string, unknown>) => query as Query;
+  const list = focus.map((arb, index) =>
+    arb
+      .chain((body) => decorate(body, index))
+      .map(({ sent, query }): Drawn => {
+        const name = `POST /artifacts.php${query ? `?user_id=${String(query.user_id)}` : ''} ${JSON.stringify(sent)}`;
+        return drawn(name, (c) => c.api.list(sent, 'primary', query));
+      }),
+  );
   // Each GET endpoint with a user id, and with no parameter where learnForeign did not send that request already
   // (its answers are searched too), so that a leak under either shows in every draw.
   // Types and upcoming with a user id are shared with SCOPE-002, which sends them too.

@@ -10,6 +10,14 @@ const ROW_FIELDS = ['id', 'Title', 'type', 'type_id'] as const;
  */
 const COUNT_FIELDS = ['MnP', 'MxP', 'SS'] as const;
 
+/**
+ * The eight fields fields "collection" adds to a row (§2, §4). Their types and units are not shown, so only whether a
+ * value is known is compared with the record: a field of the same name the record gives a value, the row of the same
+ * item gives one too (and the other way round); an unknown value is null, an empty text, or absent.
+ */
+const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
+const known = (value: unknown) => value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '');
+
 /** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
 const SAMPLE = 10;
 
@@ -87,7 +95,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry), also for both items of a title two items share, and for the second key\'s item of a type only its items have',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
@@ -95,6 +103,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         'ids as numbers or strings',
         'fields beyond the list row',
         'MnP, MxP and SS absent from the record (its full field list is not shown), null, or not a number in either answer: then not compared',
+        'any type and unit for the eight fields of fields "collection": only whether a value is known (not null, an empty text or absent) is compared with the record, where both carry the field',
       ],
     },
     async (t) => {
@@ -150,6 +159,16 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
               `${what}: ${name} is ${asJson(record[name])}, its row with fields "collection" shows ${asJson(extended[name])}`,
               withCollection,
             );
+        // Where both carry one of the eight fields, the record and the row with fields "collection" agree on whether the
+        // item's value is known: a row that serves a value the record gives as unknown (null), or none where it gives one,
+        // misreports the same item (§4: fields "collection" adds the item's own MnP … Acq to each row).
+        const unlike = extended ? COLLECTION_FIELDS.filter((name) => name in record && name in extended && known(record[name]) !== known(extended[name])) : [];
+        ensure(
+          'C2.4',
+          unlike.length === 0,
+          `${what}: ${unlike.map((name) => `${name} is ${asJson(record[name])}`).join(', ')}, its row with fields "collection" shows ${unlike.map((name) => `${name} ${asJson(extended?.[name])}`).join(', ')}: the same item's value known in one and not in the other`,
+          withCollection,
+        );
         ensure('C4.14', Array.isArray(record.tags), `${what}: the record must carry tags as a list (empty when none); it carries ${asJson(record.tags)}`);
         if (Array.isArray(row.tags)) {
           const same = JSON.stringify([...row.tags].map(String).sort()) === JSON.stringify([...(record.tags as unknown[])].map(String).sort());

@@ -18,6 +18,7 @@ import {
   okJson,
   okRows,
   operationOf,
+  pageOf,
   resolvePointer,
   rowsOf,
   sameUnordered,
@@ -108,7 +109,8 @@ describe('staging subset (§2, §4, §9)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: "staging list rows carry exactly id, Title and tags, the item's own tags also in a search, and a search honours per_page",
+      title:
+        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search, and a search honours per_page (and says has_more where a title two items share finds both)",
       ...staging,
       accepts: ['ids as numbers or strings', 'any envelope key for the rows'],
     },
@@ -157,12 +159,22 @@ describe('staging subset (§2, §4, §9)', () => {
           if (typeof row.Title === 'string')
             for (const word of new Set(row.Title.toLowerCase().match(/\p{L}{3,}/gu) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
       const word = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
-      if (word !== undefined) {
-        const body = { query: word, per_page: 1, page: 1 };
+      // Where two items share a title, that title instead: a search finds an item by its exact title (FILT-002), so it
+      // finds both, and page 1 at per_page 1 is followed by another page (§4 rule 2: has_more says whether one exists).
+      const titles = walk.flatMap(({ rows }) => rows.map((r) => r.Title)).filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+      const twin = titles.find((title, i) => titles.indexOf(title) !== i);
+      const text = twin ?? word;
+      if (text !== undefined) {
+        const body = { query: text, per_page: 1, page: 1 };
         const label = `POST /artifacts.php ${JSON.stringify(body)}`;
         const ex = await t.api.list(body);
         const rows = okRows('C4.3', ex, label);
-        ensure('C4.3', rows.length <= 1, `${label}: ${counts.get(word)} titles hold the word; page 1 at per_page 1 holds ${rows.length} rows`, ex);
+        const held = twin === undefined ? `${counts.get(text)} titles hold the word` : 'two items carry that exact title';
+        ensure('C4.3', rows.length <= 1, `${label}: ${held}; page 1 at per_page 1 holds ${rows.length} rows`, ex);
+        if (twin !== undefined) {
+          const { hasMore } = pageOf(ex, body);
+          ensure('C4.4', hasMore === true, `${label}: ${held}, so the search finds both and another page follows page 1; has_more is ${asJson(hasMore)}`, ex);
+        }
       }
     },
   );

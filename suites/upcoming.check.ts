@@ -199,7 +199,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       level: 'MUST',
       sections: ['§2', '§3', '§4'],
       title:
-        'an item listed in the upcoming interactions leaves them once it is no longer kept, and leaves the default proposal outcomes too unless it is in the secondary collection',
+        'an item listed in the upcoming interactions leaves them once it is no longer kept, and leaves the default proposal outcomes too unless it is in the secondary collection, while include_other=1 still counts its outcomes as before',
       toggles: true,
       lane: 'own-items',
       accepts: [
@@ -232,11 +232,37 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       const usesBefore = useField === undefined ? undefined : everyUse.rows.filter((u) => itemRefOf(u[useField]) === id).length;
       const ex = await t.kept.set(id, 0);
       ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: 0} on item ${id}: expected success, got ${ex.response.status}`, ex);
-      const [after, byDefault, usesAfter] = await Promise.all([
+      const [after, byDefault, usesAfter, wideAfter] = await Promise.all([
         t.api.upcoming(),
         judged === undefined ? undefined : t.api.proposals({}),
         usesBefore === undefined ? undefined : t.api.uses({ artifact_id: id }),
+        judged === undefined ? undefined : t.api.proposals({ include_other: 1 }),
       ]);
+      // With include_other=1 the item's outcomes are still counted as before the toggle: an outcome is a recorded
+      // proposal, which the toggle does not touch (§3: the only state an agent changes is the kept flag; §4: the toggle
+      // changes nothing else), and include_other=1 covers the items that are not kept. The counts are the row's numeric
+      // fields named for declines or for something else (the row's field names are not shown, §2).
+      const counts = (row: Row | undefined): [string, number][] | undefined =>
+        row === undefined
+          ? undefined
+          : Object.keys(row)
+              .filter((k) => /declin|else|other/i.test(k) && (typeof row[k] === 'number' || (typeof row[k] === 'string' && /^\d+$/.test(row[k] as string))))
+              .sort()
+              .map((k) => [k, Number(row[k])]);
+      const rowOf = (rows: readonly Row[]) => (outcomeField === undefined ? undefined : rows.find((r) => itemRefOf(r[outcomeField]) === id));
+      const before = counts(rowOf(outcomes));
+      if (wideAfter && before?.some(([, n]) => n > 0)) {
+        const [wasCounted, now] = [
+          JSON.stringify(before),
+          JSON.stringify(counts(rowOf(okRows('C4.18', wideAfter, 'GET /proposals.php?include_other=1'))) ?? null),
+        ];
+        ensure(
+          'C3.2',
+          now === wasCounted,
+          `after setting is_kept=0 on item ${id}, GET /proposals.php?include_other=1 counts its outcomes as ${now === 'null' ? 'no row' : now}, before the toggle ${wasCounted}: the toggle changes nothing else (§4), and an outcome is a recorded proposal`,
+          wideAfter,
+        );
+      }
       if (usesAfter) {
         const listedUses = okRows('C4.15', usesAfter, `GET /uses.php?artifact_id=${id}`).length;
         ensure(

@@ -239,7 +239,11 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       title:
         "player_id keeps exactly the uses the player took part in (none for another household's player; the second key's too), each carrying players and participants as in §2",
       requires: ['uses-player-filter'],
-      accepts: ['any order of uses', 'ids as numbers or strings', 'a player_id of another household refused with any 4xx, or answered with no use'],
+      accepts: [
+        'any order of uses',
+        'ids as numbers or strings',
+        'a player_id of another household (sent beside the artifact_id of a used item) refused with any 4xx, or answered with no use',
+      ],
     },
     async (t) => {
       const [uses, household] = await Promise.all([allUses(t), t.discover.shared('GET /players.php')]);
@@ -282,10 +286,14 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const theirCounts = new Map<string, number>();
       for (const use of theirUses?.rows ?? []) for (const p of tookPart(use)) theirCounts.set(p, (theirCounts.get(p) ?? 0) + 1);
       const theirPlayer = [...theirCounts.keys()].sort((a, b) => theirCounts.get(b)! - theirCounts.get(a)! || a.localeCompare(b, 'en', { numeric: true }))[0];
+      // The player of the other household goes beside a used item of this user (the mixed one where there is one): it took
+      // part in none of that item's uses either, so the answer holds none (a filter that widens an empty answer shows).
+      const usedItem = mixedItem ?? uses.map(itemOfUse).find((item) => item !== undefined);
+      const strangerQuery = { ...(usedItem === undefined ? {} : { artifact_id: usedItem }), player_id: foreign };
       const [answers, combined, stranger, theirAnswer] = await Promise.all([
         Promise.all(sample.map((id) => t.api.uses({ player_id: id }))),
         mixedItem === undefined ? undefined : t.api.uses({ artifact_id: mixedItem, player_id: player }),
-        foreign === undefined ? undefined : t.api.uses({ player_id: foreign }),
+        foreign === undefined ? undefined : t.api.uses(strangerQuery),
         theirPlayer === undefined ? undefined : t.api.uses({ player_id: theirPlayer }, 'other'),
       ]);
       if (theirAnswer && theirUses && theirPlayer !== undefined) {
@@ -301,7 +309,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         );
       }
       if (stranger && !is4xx(stranger)) {
-        const label = `GET /uses.php?player_id=${foreign} (a player of the second user's household)`;
+        const label = `GET /uses.php?${new URLSearchParams(strangerQuery as Record<string, string>).toString()} (a player of the second user's household)`;
         const got = okRows('C4.15', stranger, label);
         ensure(
           'C4.15',

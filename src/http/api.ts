@@ -20,10 +20,11 @@ export type Query = Record<string, string | number | undefined>;
 export class Api {
   constructor(readonly client: ApiClient) {}
 
-  /** POST /artifacts.php with a JSON body; `body: undefined` sends a GET with no body (§4). */
-  list(body?: unknown, auth: Auth = 'primary'): Promise<Exchange> {
-    if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth, idempotent: true });
-    return this.client.send({ method: 'POST', path: endpoints.list, json: body, auth, idempotent: true });
+  /** POST /artifacts.php with a JSON body; `body: undefined` sends a GET with no body (§4). `query`: a query string beside it. */
+  list(body?: unknown, auth: Auth = 'primary', query?: Query): Promise<Exchange> {
+    const beside = query === undefined ? {} : { query };
+    if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth, idempotent: true, ...beside });
+    return this.client.send({ method: 'POST', path: endpoints.list, json: body, auth, idempotent: true, ...beside });
   }
 
   /** POST /artifacts.php with a verbatim body (malformed JSON probes). */

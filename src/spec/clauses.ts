@@ -122,7 +122,7 @@ export const clauses: readonly Clause[] = [
     id: 'C3.2',
     section: '§3',
     statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.',
-    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005'],
+    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006'],
   },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005', 'KEPT-008'] },
   {
@@ -164,7 +164,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.4',
     section: '§4',
     statement: 'cursor null then next_cursor pages by id; has_more says whether another page exists.',
-    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010', 'LIST-002', 'FILT-006', 'FIELD-004', 'SCOPE-005'],
+    checks: ['PAGE-005', 'PAGE-006', 'PAGE-009', 'PAGE-004', 'FILT-007', 'PAGE-008', 'PAGE-010', 'LIST-002', 'FILT-006', 'FIELD-004', 'SCOPE-005', 'STAGE-001'],
   },
   {
     id: 'C4.5',
