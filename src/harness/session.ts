@@ -54,6 +54,7 @@ export function session(): Session {
       if (scope && isRunShared()) scope.sharedSeqs.push(seq);
     },
     inBackground: () => currentCheck()?.background === true,
+    owner: () => currentCheck()?.id,
     onTransport: (share) => {
       const tally = currentCheck()?.transport;
       if (!tally) return;
