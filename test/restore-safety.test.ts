@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { keyFingerprint, keyFingerprints, verifiedSinceLastChange, writeJournalHeader } from '../src/safety/journal.ts';
-import { settleJournal, verifyJournal } from '../src/safety/restore.ts';
+import { keyFingerprint, keyFingerprints, readJournal, verifiedSinceLastChange, writeJournalHeader } from '../src/safety/journal.ts';
+import { settleJournal, singleReads, verifyJournal } from '../src/safety/restore.ts';
 import { ApiClient } from '../src/http/client.ts';
 import { Api } from '../src/http/api.ts';
 import { runCli } from './support/cli.ts';
@@ -149,7 +149,10 @@ describe('reads made once the kept writes are over spare the end-of-run sweep', 
       try {
         const original = moved!.is_kept;
         moved!.is_kept = original ? 0 : 1;
-        await verifyJournal(path, () => api);
+        await verifyJournal(
+          path,
+          singleReads(() => api),
+        );
         expect(readFileSync(path, 'utf8').match(/"op":"verified"/g)).toHaveLength(1);
         const sent = client.counts().requests;
         const report = await settleJournal(path, () => api, { trustVerified: true });
@@ -165,5 +168,32 @@ describe('reads made once the kept writes are over spare the end-of-run sweep', 
         await client.close();
       }
     });
+  });
+});
+
+describe('a full run verifies its kept changes before it ends', () => {
+  it('reads every journaled item once the toggles are over, with one walk per user, and leaves the end-of-run sweep nothing to read', async () => {
+    let served = 0;
+    const reference = await startReference({
+      wrap: (inner) => (req) => {
+        served++;
+        return inner(req);
+      },
+    });
+    try {
+      const run = await runCli([...keyArgs(reference), '--seed', '1', '--reporter', 'json', '-q']);
+      expect(run.code).toBe(0);
+      const report = run.report();
+      expect(report.safety.problems).toEqual([]);
+      const entries = readJournal(join(run.outDir, 'journal.jsonl'));
+      const changed = new Set(entries.flatMap((e) => (e.op === 'change' ? [`${e.user}:${e.id}`] : [])));
+      expect(changed.size).toBe(report.safety.changedItems);
+      expect(changed.size).toBeGreaterThan(2);
+      expect(verifiedSinceLastChange(entries)).toEqual(changed);
+      // Beyond the checks' requests: the pre-flight (5) and one page of each user's 120 items, not a read per item.
+      expect(served - (report.requests ?? 0)).toBe(5 + 2);
+    } finally {
+      await reference.close();
+    }
   });
 });

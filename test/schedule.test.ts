@@ -153,4 +153,20 @@ describe('the send gate', () => {
     expect(most).toBe(2);
     expect(order).toEqual(['f1', 'b1', 'f2', 'f3', 'b2', 'b3']);
   });
+
+  it('within a level, lets the request of the sender with the fewest outstanding go first, so a chain is not held behind a burst', async () => {
+    const gate = new SendGate(1);
+    const order: string[] = [];
+    const send = async (name: string, owner: string) => {
+      const leave = await gate.enter(false, owner);
+      order.push(name);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      leave();
+    };
+    // A burst of four from one check, then one request of a check walking pages; then its next page.
+    const burst = ['a1', 'a2', 'a3', 'a4'].map((name) => send(name, 'A'));
+    const chain = send('b1', 'B').then(() => send('b2', 'B'));
+    await Promise.all([...burst, chain]);
+    expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4']);
+  });
 });

@@ -80,6 +80,8 @@ export class Discovery {
   private ownItemChecks: readonly string[] = [];
   /** Per check, the run's shared reads it used, whoever sent them: a budget prices each read once (sharedReadsOf). */
   private readonly used = new Map<string, Set<string>>();
+  /** Pages each user's collection walk took, once one ended. */
+  private readonly pagesOfWalk = new Map<KeyRef, number>();
   /** Requests each shared read took (a walk: its pages). */
   private readonly readCosts = new Map<string, number>();
 
@@ -129,6 +131,7 @@ export class Discovery {
       this.walkStarts.delete(user);
       const walked = await asRunShared(() => this.walk(user, first));
       this.readCosts.set(key, walked.pages.length - (first ? 1 : 0));
+      this.pagesOfWalk.set(user, walked.pages.length);
       return walked;
     });
   }
@@ -371,6 +374,25 @@ export class Discovery {
       if (!taken.has(candidate)) return candidate;
     }
     return `conform-absent-${Date.now().toString(36)}`;
+  }
+
+  /** Pages the user's collection walk took, when the run walked it. */
+  walkPages(user: KeyRef): number | undefined {
+    return this.pagesOfWalk.get(user);
+  }
+
+  /**
+   * Every item's kept flag (a flag served as null reads as 0) from a walk of the user's collection made now,
+   * not shared: the run's state after its kept writes. Items whose rows carry no kept flag are left out.
+   */
+  async keptNow(user: KeyRef): Promise<Map<string, 0 | 1>> {
+    const values = new Map<string, 0 | 1>();
+    for (const row of (await this.walk(user)).rows) {
+      const id = idOf(row.id);
+      const kept = itemFlag(row.is_kept);
+      if (id !== undefined && kept !== undefined) values.set(id, kept ? 1 : 0);
+    }
+    return values;
   }
 
   private async walk(user: KeyRef, first?: Exchange): Promise<Collection> {

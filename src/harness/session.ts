@@ -7,7 +7,7 @@ import type { TargetContext } from './target.ts';
 import { Discovery } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
 import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts';
-import { verifyJournal } from '../safety/restore.ts';
+import { singleReads, verifyJournal, type KeptReader } from '../safety/restore.ts';
 import { listenForStop } from './stop.ts';
 import { markBudgetSpent } from '../http/request-budget.ts';
 
@@ -54,6 +54,7 @@ export function session(): Session {
       if (scope && isRunShared()) scope.sharedSeqs.push(seq);
     },
     inBackground: () => currentCheck()?.background === true,
+    owner: () => currentCheck()?.id,
     onTransport: (share) => {
       const tally = currentCheck()?.transport;
       if (!tally) return;
@@ -92,9 +93,18 @@ export function session(): Session {
 export function verifyWhenWritesEnd(s: Session, schedule: Schedule): void {
   if (s.target.lean || s.verifying) return;
   const apiFor = (user: 'primary' | 'other') => (user === 'primary' || s.target.keys.other !== undefined ? s.api : undefined);
+  const single = singleReads(apiFor);
+  // A walk of the user's collection reads every item's kept flag at once: when it takes fewer pages than there are items to read.
+  const read: KeptReader = async (user, ids) => {
+    const pages = s.discovery.walkPages(user);
+    if (pages === undefined || pages >= ids.length || !apiFor(user)) return single(user, ids);
+    const values = await s.discovery.keptNow(user);
+    const missing = ids.filter((id) => !values.has(id));
+    return missing.length === 0 ? values : new Map([...values, ...(await single(user, missing))]);
+  };
   s.verifying = schedule
     .togglersEnded()
-    .then(() => outsideChecks(() => verifyJournal(s.target.journalPath, apiFor)))
+    .then(() => outsideChecks(() => verifyJournal(s.target.journalPath, read)))
     .catch(() => undefined);
 }
 

@@ -46,6 +46,8 @@ export interface ClientOptions {
   onTransport?: (share: TransportTally) => void;
   /** Whether the request about to be sent (in its async context) may give way to others when slots are short (SendGate). */
   inBackground?: () => boolean;
+  /** Who sends the request about to be sent (its check): waiting requests are shared fairly among senders (SendGate). */
+  owner?: () => string | undefined;
 }
 
 /** Lists without paging (uses, proposal outcomes) of a 50,000-item collection run to tens of megabytes. */
@@ -281,7 +283,7 @@ export class ApiClient {
       throw new BudgetSpentError(`${spec.method} ${spec.path}: not sent, budget spent (--budget: the checks' share of ${this.options.budget} requests)`);
     }
     this.spent++;
-    const leave = await this.untilStopped(this.gate.enter(this.options.inBackground?.() === true));
+    const leave = await this.untilStopped(this.gate.enter(this.options.inBackground?.() === true, this.options.owner?.()));
     try {
       return await this.sendOnce(spec, waitLimit);
     } finally {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Api } from '../http/api.ts';
-import { Journal, originalValues, readJournal, verifiedSinceLastChange } from './journal.ts';
+import { Journal, originalValues, readJournal, verifiedSinceLastChange, type KeyRef } from './journal.ts';
 import { readKept, restoreOne } from './kept.ts';
 
 export interface SafetyReport {
@@ -74,16 +74,39 @@ export async function settleJournal(
  * elsewhere, or not read, is left to the sweep, which restores it. Sent while the run's last checks still
  * read, it takes the sweep's reads off the end of the run.
  */
-export async function verifyJournal(path: string, apiFor: (user: 'primary' | 'other') => Api | undefined): Promise<void> {
+export async function verifyJournal(path: string, read: KeptReader): Promise<void> {
   const journal = new Journal(path);
+  const originals = originalValues(readJournal(path));
   await Promise.all(
-    originalValues(readJournal(path)).map(async ({ user, id, original }) => {
-      const api = apiFor(user);
-      if (!api) return;
-      const read = await readKept(api, id, user).catch(() => undefined);
-      if (read?.value === original) journal.recordVerified(user, id, original);
+    (['primary', 'other'] as const).map(async (user) => {
+      const items = originals.filter((item) => item.user === user);
+      if (items.length === 0) return;
+      const values = await read(
+        user,
+        items.map((item) => item.id),
+      ).catch(() => new Map<string, 0 | 1>());
+      for (const { id, original } of items) if (values.get(id) === original) journal.recordVerified(user, id, original);
     }),
   );
+}
+
+/** Kept values of a user's items, by id, as read now; an item that could not be read is left out. */
+export type KeptReader = (user: KeyRef, ids: readonly string[]) => Promise<Map<string, 0 | 1>>;
+
+/** Each item read on its own (GET /artifact.php), as the end-of-run sweep reads them. */
+export function singleReads(apiFor: (user: KeyRef) => Api | undefined): KeptReader {
+  return async (user, ids) => {
+    const values = new Map<string, 0 | 1>();
+    const api = apiFor(user);
+    if (!api) return values;
+    await Promise.all(
+      ids.map(async (id) => {
+        const read = await readKept(api, id, user).catch(() => undefined);
+        if (read) values.set(id, read.value);
+      }),
+    );
+    return values;
+  };
 }
 
 /** Items whose last journal entry is a change: the run that wrote it did not finish its restores. */
