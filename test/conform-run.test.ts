@@ -5,6 +5,7 @@ import { buildDataset } from '../fixtures/dataset.ts';
 import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { runCli } from './support/cli.ts';
+import { readJournal } from '../src/safety/journal.ts';
 
 const allKeys = buildDataset().users.map((u) => u.key);
 
@@ -156,7 +157,7 @@ describe('the gate fails closed', () => {
     }
   });
 
-  it("hands the pre-flight's answers to the checks: the catalog and each user's first page of the walk are read once", async () => {
+  it("hands the pre-flight's answers to the checks: the catalog is read once, and each user's walk starts from the pre-flight's first page", async () => {
     const seen: string[] = [];
     const served = await startReference({
       wrap: (inner) => (req) => {
@@ -171,10 +172,13 @@ describe('the gate fails closed', () => {
       expect(run.report().checks.filter((c) => c.id.startsWith('CAT-') && c.status === 'passed').length).toBeGreaterThan(0);
       const count = (pattern: RegExp) => seen.filter((line) => pattern.test(line)).length;
       expect(count(/ GET \/api-docs\?format=json /)).toBe(1);
-      // The second user's list is read once in all: the pre-flight's first page of its walk, which the walk starts from.
+      // The second user's list is read twice in all: the pre-flight's first page of its walk, which the checks' walk starts
+      // from, and once the kept writes are over, the walk that verifies that user's changed items (its 120 items fit one page).
       expect(seen.filter((line) => line.startsWith('other POST /artifacts.php')).map((line) => line.split(' ').at(-1))).toEqual([
         '{"per_page":200,"cursor":null}',
+        '{"per_page":200,"cursor":null}',
       ]);
+      expect(readJournal(join(run.outDir, 'journal.jsonl')).some((e) => e.op === 'verified' && e.user === 'other')).toBe(true);
     } finally {
       await served.close();
     }
