@@ -174,9 +174,9 @@ const KEPT_NOT_SECONDARY: Filters = { kept: true, secondary_collection: false };
 const FILT_001_FIXED: readonly Filters[] = [UNKEPT_PHYSICAL, KEPT_NOT_SECONDARY];
 
 /**
- * kept false beside secondary_collection true (UNKEPT_SECONDARY), with a type_id list of one type beside them where the
- * walk knows unkept items of the secondary collection of two types or more: the type that has the most of them, so that
- * a type filter dropped beside kept false lists the others.
+ * kept false beside secondary_collection true (UNKEPT_SECONDARY), with a type_id list beside them where the walk knows
+ * unkept items of the secondary collection of two types or more: the one or two types that have the most of them, so
+ * that a type filter dropped beside kept false lists the others, and a list read as its first id leaves out the second's.
  */
 function unkeptSecondaryOfOneType(rows: readonly Row[]): Filters {
   const fitting = rows.filter((r) => satisfies(r, UNKEPT_SECONDARY) === 'yes' && idOf(r.type_id) !== undefined);
@@ -185,8 +185,9 @@ function unkeptSecondaryOfOneType(rows: readonly Row[]): Filters {
     const id = idOf(r.type_id)!;
     counts.set(id, { count: (counts.get(id)?.count ?? 0) + 1, value: r.type_id as string | number });
   }
-  const [first] = [...counts.values()].sort((a, b) => b.count - a.count);
-  return counts.size >= 2 && first ? { ...UNKEPT_SECONDARY, type_id: [first.value] } : UNKEPT_SECONDARY;
+  // Two types where three or more are known (every id of the list counts, not the first only), one where two are.
+  const named = [...counts.values()].sort((a, b) => b.count - a.count).slice(0, counts.size >= 3 ? 2 : 1);
+  return counts.size >= 2 ? { ...UNKEPT_SECONDARY, type_id: named.map((n) => n.value) } : UNKEPT_SECONDARY;
 }
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
@@ -254,8 +255,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
       // filters taking true or false (§4 table), so the pair is valid values, answered with the unkept items of the
-      // secondary collection, not refused (§4 rule 4 refuses invalid values only); with a type_id list of one type beside
-      // them where their items have two types (type_id, one id or a list, filters whatever flag comes with it). Then kept false beside physical true:
+      // secondary collection, not refused (§4 rule 4 refuses invalid values only); with a type_id list of one or two of
+      // their items' types beside them where they have two types or more (type_id, one id or a list, filters whatever flag
+      // comes with it, every id of the list). Then kept false beside physical true:
       // every unkept physical item, the page's last one too (§4: each filter keeps the items that satisfy it). Then kept
       // true beside secondary_collection false (the kept items outside the secondary collection: independent flags). The drawn
       // runs are as many fewer, so the requests stay about as they were.
