@@ -320,7 +320,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id), and page 2 of a tag beside digital false one row short of its items holds the one left',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id, where a query no carrier shows a word of finds no item), and page 2 of a tag beside digital false one row short of its items holds the one left',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -614,7 +614,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,

@@ -199,7 +199,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's uses are not listed for the first key, and their owner still gets them right after",
+      title: "another user's uses are not listed for the first key, and their owner still gets them right after, with the players its unfiltered list gives",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
@@ -237,8 +237,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
         // They are the same uses of the owner's own data, so they carry the same players (§2: each use carries players, the
         // ids of who took part; §4: artifact_id only selects uses; §5: the key reads its user's data), compared as the
         // item's uses' player sets, whatever the uses' ids.
-        const playerSets = (uses: readonly Row[]) =>
-          JSON.stringify(uses.map((u) => JSON.stringify([...new Set(playerIdsOf(u).map(String))].sort())).sort());
+        const playerSets = (uses: readonly Row[]) => JSON.stringify(uses.map((u) => JSON.stringify([...new Set(playerIdsOf(u).map(String))].sort())).sort());
         const unfiltered = otherUses.filter((u) => itemRefOf(u[otherField]) === usedForeign);
         ensure(
           'C5.2',
