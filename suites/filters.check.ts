@@ -168,8 +168,27 @@ function repeatedIn(pages: readonly { rows: Row[] }[]): { id: string; first: num
 const UNKEPT_SECONDARY: Filters = { kept: false, secondary_collection: true };
 /** Two more FILT-001 always sends together: the unkept items that are physical (a combination most collections hold many of). */
 const UNKEPT_PHYSICAL: Filters = { kept: false, physical: true };
+/** Kept beside secondary_collection false: the kept items outside the secondary collection (independent flags, §1, §2). */
+const KEPT_NOT_SECONDARY: Filters = { kept: true, secondary_collection: false };
 /** FILT-001's examples after its drawn runs, each in place of one of them. */
-const FILT_001_FIXED: readonly Filters[] = [UNKEPT_SECONDARY, UNKEPT_PHYSICAL];
+const FILT_001_FIXED: readonly Filters[] = [UNKEPT_PHYSICAL, KEPT_NOT_SECONDARY];
+
+/**
+ * kept false beside secondary_collection true (UNKEPT_SECONDARY), with a type_id list beside them where the walk knows
+ * unkept items of the secondary collection of two types or more: the one or two types that have the most of them, so
+ * that a type filter dropped beside kept false lists the others, and a list read as its first id leaves out the second's.
+ */
+function unkeptSecondaryOfOneType(rows: readonly Row[]): Filters {
+  const fitting = rows.filter((r) => satisfies(r, UNKEPT_SECONDARY) === 'yes' && idOf(r.type_id) !== undefined);
+  const counts = new Map<string, { count: number; value: string | number }>();
+  for (const r of fitting) {
+    const id = idOf(r.type_id)!;
+    counts.set(id, { count: (counts.get(id)?.count ?? 0) + 1, value: r.type_id as string | number });
+  }
+  // Two types where three or more are known (every id of the list counts, not the first only), one where two are.
+  const named = [...counts.values()].sort((a, b) => b.count - a.count).slice(0, counts.size >= 3 ? 2 : 1);
+  return counts.size >= 2 ? { ...UNKEPT_SECONDARY, type_id: named.map((n) => n.value) } : UNKEPT_SECONDARY;
+}
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
@@ -184,7 +203,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true, and beside physical true)',
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, and kept true beside secondary_collection false), each row with its item's flags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -204,6 +223,20 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `filters ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy them`,
           pages[0]?.exchange,
         );
+        // Each row carries its item's four flags (§4 rule 3), whatever filters chose it: the same as the item's row in the
+        // walk (a flag not set, null, reads as false on either side).
+        const walked = new Map(rows.map((r) => [idOf(r.id), r]));
+        const flagOf = (value: unknown) => itemFlag(value) ?? false;
+        const differing = got.find((r) => {
+          const known = walked.get(idOf(r.id));
+          return known !== undefined && Object.values(FLAG_FILTERS).some((f) => flagOf(r[f]) !== flagOf(known[f]));
+        });
+        ensure(
+          'C4.8',
+          !differing,
+          `filters ${JSON.stringify(filters)} returned ${differing ? describeRow(differing) : ''}, but the walk's row of that item is ${describeRow(walked.get(idOf(differing?.id)) ?? {})}: each row carries its item's flags (§4 rule 3)`,
+          pages[0]?.exchange,
+        );
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
@@ -217,13 +250,16 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       };
       // The fixed examples take the places of drawn runs, as many as leave one drawn run: a lean run (two cases) sends the
       // first one only, as it did before the second came.
-      const fixed = FILT_001_FIXED.slice(0, Math.max(1, t.target.runs - 1));
+      const fixed = [unkeptSecondaryOfOneType(rows), ...FILT_001_FIXED].slice(0, Math.max(1, t.target.runs - 1));
       await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - fixed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
       // filters taking true or false (§4 table), so the pair is valid values, answered with the unkept items of the
-      // secondary collection, not refused (§4 rule 4 refuses invalid values only). Then kept false beside physical true:
-      // every unkept physical item, the page's last one too (§4: each filter keeps the items that satisfy it). The drawn
+      // secondary collection, not refused (§4 rule 4 refuses invalid values only); with a type_id list of one or two of
+      // their items' types beside them where they have two types or more (type_id, one id or a list, filters whatever flag
+      // comes with it, every id of the list). Then kept false beside physical true:
+      // every unkept physical item, the page's last one too (§4: each filter keeps the items that satisfy it). Then kept
+      // true beside secondary_collection false (the kept items outside the secondary collection: independent flags). The drawn
       // runs are as many fewer, so the requests stay about as they were.
       for (const filters of fixed) await judge(filters);
     },
@@ -290,7 +326,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id), and page 2 of a tag beside digital false one row short of its items holds the one left',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id, where a query no carrier shows a word of finds no item), and page 2 of a tag beside digital false one row short of its items holds the one left',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -316,7 +352,16 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const { rows } = await t.discover.collection();
       const allTags = new Set(rows.flatMap(tagsOf).map((x) => x.toLowerCase()));
       const part = tag.slice(0, Math.max(1, Math.ceil(tag.length / 2)));
-      const untagged = rows.find((r) => tagsOf(r).length === 0 && typeof r.Title === 'string' && r.Title.trim() !== '');
+      // The untagged item is one whose title shares no word with what the tag's carriers show, where one is known: the
+      // query beside the tag then finds none of the carriers, so the answer holds no item (as FILT-005 judges a search
+      // for text no item shows: at most 1 in 100 of the collection), and a query dropped beside the tag shows.
+      const carriersShow = rows
+        .filter((r) => tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()))
+        .map((r) => JSON.stringify(Object.values(r)).toLowerCase());
+      const wordsOf = (title: string) => title.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+      const apart = (r: Row) => wordsOf(String(r.Title)).length > 0 && wordsOf(String(r.Title)).every((w) => !carriersShow.some((c) => c.includes(w)));
+      const untitled = rows.filter((r) => tagsOf(r).length === 0 && typeof r.Title === 'string' && r.Title.trim() !== '');
+      const untagged = untitled.find(apart) ?? untitled[0];
       // Where type_id is offered, the untagged item's own type beside the tag: the tag must still hold when another
       // filter that the item satisfies comes with it (both filters apply, §4), not widen into either of them.
       const typeOf = (r: Row): { type_id?: unknown } =>
@@ -332,8 +377,23 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensureNo5xx('C7.2', ex, label);
         if (is4xx(ex) && body.tag === part) continue;
         const wanted = String(body.tag).toLowerCase();
-        const wrong = okRows('C4.7', ex, label).find((r) => !tagsOf(r).some((x) => x.toLowerCase() === wanted));
+        const got = okRows('C4.7', ex, label);
+        const wrong = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === wanted));
         ensure('C4.7', !wrong, `${label} returned item ${asText(wrong?.id)} with tags ${asJson(wrong?.tags)}`, ex);
+        if (body.query !== undefined && untagged && apart(untagged)) {
+          const bound = Math.floor(rows.length / 100);
+          ensure(
+            'C4.6',
+            got.length <= bound,
+            `${label} returned ${got.length} item(s) (ids ${got
+              .map((r) => asText(r.id))
+              .slice(0, 6)
+              .join(
+                ', ',
+              )}), though no item carrying the tag shows a word of the query (at most ${bound} tolerated): the query was not applied beside the tag (§4: query and tag apply together)`,
+            ex,
+          );
+        }
       }
       // A later numbered page of a tag, with digital false beside it where the filters are offered: the tag whose
       // non-digital carriers are most (three at least), preferring one that digital items carry too, asked one row short
@@ -560,7 +620,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter, a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -672,7 +732,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         const narrowed: { filters: Filters; extra?: Record<string, unknown> }[] = [
           ...(type !== undefined ? [{ filters: { type_id: type as string | number } }] : []),
           ...(['physical', 'digital', 'secondary_collection'] as const).map((name) => ({
-            filters: { [name]: itemFlag(found[0]?.[FLAG_FILTERS[name]]) !== true },
+            // digital true wherever a found item is not digital (it still lacks the value): a search beside digital true
+            // must hold to the search as well (§4: query and the filters apply together).
+            filters: {
+              [name]: name === 'digital' ? found.some((r) => itemFlag(r.is_digital) !== true) : itemFlag(found[0]?.[FLAG_FILTERS[name]]) !== true,
+            },
             extra: { user_id: OTHER_USER_ID },
           })),
         ];

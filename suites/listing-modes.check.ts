@@ -122,7 +122,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields and include add, and honours the flag filters sent (on a later page too); a small cursor page of secondary_collection at the value most items have says has_more; a tag beside a list of type ids on a numbered page one row short keeps title order and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields and include add, and honours the flag filters sent (on a later page too); a small cursor page of secondary_collection at the value most items have says has_more; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
@@ -228,6 +228,14 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
           'C4.4',
           page.rows.length >= known || page.hasMore === true,
           `POST /artifacts.php ${JSON.stringify(body)}: ${known} items carry the tag ${asJson(body.tag)}${named ? ' and a type the list names' : ''} (known from the walk), page 1 holds ${page.rows.length} rows (${asJson(body.per_page)} asked for), yet says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
+          page.exchange,
+        );
+        // per_page is the page size (§4 table, at most 200), beside a list of type ids as anywhere: page 1 holds no more
+        // rows than asked for.
+        ensure(
+          'C4.3',
+          typeof body.per_page !== 'number' || page.rows.length <= body.per_page,
+          `POST /artifacts.php ${JSON.stringify(body)}: page 1 holds ${page.rows.length} rows, more than the ${asJson(body.per_page)} asked for (§4: per_page is the page size)`,
           page.exchange,
         );
         // Page mode pages by title (§4: cursor pages by id instead of by title), under a list of type ids too.

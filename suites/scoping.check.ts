@@ -9,6 +9,7 @@ import {
   itemFieldOf,
   itemRefOf,
   MAX_ROWS_PER_PAGE,
+  playerIdsOf,
   okRows,
   profiles,
   readKept,
@@ -198,7 +199,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's uses are not listed for the first key, and their owner still gets them right after",
+      title: "another user's uses are not listed for the first key, and their owner still gets them right after, with the players its unfiltered list gives",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
@@ -231,6 +232,17 @@ describe('user scoping (§4 rule 1, §5)', () => {
           'C5.2',
           got.length === expected,
           `${what} listed ${got.length} use(s), but the second user's unfiltered GET /uses.php names that item in ${expected}: the owner's key reads its own item's uses`,
+          owned,
+        );
+        // They are the same uses of the owner's own data, so they carry the same players (§2: each use carries players, the
+        // ids of who took part; §4: artifact_id only selects uses; §5: the key reads its user's data), compared as the
+        // item's uses' player sets, whatever the uses' ids.
+        const playerSets = (uses: readonly Row[]) => JSON.stringify(uses.map((u) => JSON.stringify([...new Set(playerIdsOf(u).map(String))].sort())).sort());
+        const unfiltered = otherUses.filter((u) => itemRefOf(u[otherField]) === usedForeign);
+        ensure(
+          'C5.2',
+          playerSets(got) === playerSets(unfiltered),
+          `${what}: the uses carry players ${playerSets(got)}, but the same item's uses in the second user's unfiltered GET /uses.php carry ${playerSets(unfiltered)}`,
           owned,
         );
       }

@@ -77,15 +77,18 @@ function fewestCovering(rows: Row[]): Row[] {
 }
 
 /**
- * The second key's item of the first type only that user's items have, where a second key is configured and such a
- * type exists: the first user's records never show that type's name, so a list that names it otherwise shows only
+ * The second key's first item of a type only that user's items have (the first such item that carries tags, where one
+ * does), where a second key is configured and such a type exists: the first user's records never show that type's name, so a list that names it otherwise shows only
  * against this item's own record (read with its owner's key, §5).
  */
 async function foreignTyped(t: CheckContext): Promise<Row | undefined> {
   if (t.target.keys.other === undefined) return undefined;
   const [{ rows: mine }, { rows: theirs }] = await Promise.all([t.discover.collection(), t.discover.collection('other')]);
   const myTypes = new Set(mine.map((r) => idOf(r.type_id)));
-  return theirs.find((r) => idOf(r.type_id) !== undefined && !myTypes.has(idOf(r.type_id)) && idOf(r.id) !== undefined);
+  const fitting = theirs.filter((r) => idOf(r.type_id) !== undefined && !myTypes.has(idOf(r.type_id)) && idOf(r.id) !== undefined);
+  // One that carries tags where such an item is known: its record must carry the same tags (§4 GET /artifact.php: the
+  // record carries the item's tags), for the second key as for the first.
+  return fitting.find((r) => Array.isArray(r.tags) && r.tags.length > 0) ?? fitting[0];
 }
 
 describe('the single-item read (§4 GET /artifact.php)', () => {
@@ -95,7 +98,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have (one with tags where one is known)',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
