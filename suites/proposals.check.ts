@@ -254,6 +254,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         'bounds read as inclusive or exclusive',
         'any order among rows with equal explicit declines',
         'windowed rows without a count (null) anywhere in the order',
+        'a start or an end alone reaching only some months from it (a year, say), as far as the half year of the 29 February window',
       ],
     },
     async (t) => {
