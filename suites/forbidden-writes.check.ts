@@ -75,12 +75,14 @@ async function refusedWithForbidden(
   const use = dateField === undefined ? undefined : uses.find((u) => ownIdOf(u) !== undefined && typeof u[dateField] === 'string');
   const useEdit =
     restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { id: use.id, [dateField]: use[dateField] } } : undefined;
-  // `restatingPlayer` names a real player of the household (the first with an id and a name) and restates its own name:
-  // an edit door for the household shows only on a real player, and wrongly accepting it writes what is there.
+  // `restatingPlayer` names a real player of the household (the first with an id and a name) and restates its whole
+  // record as GET /players.php lists it: an edit door for the household shows only on a real player, and wrongly
+  // accepting it writes what is there, also where the server reads the body as a full replace (a body of the name alone
+  // would then blank the player's FirstName, LastName, birth_year and represents_user_id).
   const household =
     restatingPlayer && profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
   const player = household.find((p) => idOf(p.id) !== undefined && typeof p.name === 'string');
-  const playerEdit = restatingPlayer && player ? { query: { id: idOf(player.id)! }, json: { id: player.id, name: player.name } } : undefined;
+  const playerEdit = restatingPlayer && player ? { query: { id: idOf(player.id)! }, json: { ...player } } : undefined;
   const payloadOf = (p: WriteProbe) =>
     useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
       ? useEdit
@@ -361,7 +363,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
-        'PATCH /players.php sent for the first player of the household with an id and a name, restating that name (primary profile); for an id no item has where no player has both',
+        'PATCH /players.php sent for the first player of the household with an id and a name, restating its whole record as listed (primary profile); for an id no item has where no player has both',
       ],
     },
     (t) =>

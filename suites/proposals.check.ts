@@ -254,6 +254,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         'bounds read as inclusive or exclusive',
         'any order among rows with equal explicit declines',
         'windowed rows without a count (null) anywhere in the order',
+        'a start or an end alone reaching only some months from it (a year, say), as far as the half year of the 29 February window',
       ],
     },
     async (t) => {
@@ -262,18 +263,20 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const year = new Date().getUTCFullYear();
       // The latest leap year before this one: its 29 February is a date like any other (§4: YYYY-MM-DD).
       const leap = leapYearBefore(year);
-      // The first two meet around 1 January of that year: the first starts on 30 December before it, the second ends on
-      // 31 December, so that together they leave no day out whether a bound counts its own day or not (they may share
-      // a day or two). The third starts on its 29 February, after the second's end (no day lies in both, whether a bound
-      // counts its own day or not) and after the first's start, and ends on 30 June of that year: an end near the start,
-      // so that even a service whose lone start reaches only some months ahead holds it. The fourth, an end alone on the
-      // third's end: it holds every day of the third (a lone end reaching only some months back too, as a lone start
-      // only some months ahead).
+      // The first, a start alone on 30 December before that year. The second ends on 31 December from 1900 and the fifth
+      // starts on 30 December up to 2999: the two meet around 1 January and leave no day of the window around every
+      // outcome out, whether a bound counts its own day or not (they may share a day or two); each has both bounds, as a
+      // lone bound may reach only some months (§4 says nothing of one bound without the other). The third starts on its
+      // 29 February, after the second's end (no day lies in both, whether a bound counts its own day or not) and after
+      // the first's start, and ends on 30 June of that year: an end near the start, so that even a service whose lone
+      // start reaches only some months ahead holds it. The fourth, an end alone on the third's end: it holds every day of
+      // the third (a lone end reaching only some months back too, as a lone start only some months ahead).
       const windows: Query[] = [
         { start: `${leap - 1}-12-30` },
-        { end: `${leap - 1}-12-31` },
+        { start: '1900-01-01', end: `${leap - 1}-12-31` },
         { start: `${leap}-02-29`, end: `${leap}-06-30` },
         { end: `${leap}-06-30` },
+        { start: `${leap - 1}-12-30`, end: '2999-12-31' },
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
       const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
@@ -314,7 +317,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       });
       const count = (row: Row | undefined, field: string) => Number(row?.[field] ?? 0);
       const byItem = (rows: readonly Row[]) => new Map(rows.map((r) => [itemRefOf(r[fields.item]), r]));
-      const [from, until, inside, upTo] = answers.slice(0, windows.length).map(({ rows }) => byItem(rows)) as [
+      const [from, until, inside, upTo, later] = answers.slice(0, windows.length).map(({ rows }) => byItem(rows)) as [
+        Map<string | undefined, Row>,
         Map<string | undefined, Row>,
         Map<string | undefined, Row>,
         Map<string | undefined, Row>,
@@ -332,18 +336,19 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         `item ${asText(doubled?.[fields.item])} counts ${count(inside.get(ref), fields.declines)} explicit declines and ${count(inside.get(ref), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])} and ${count(until.get(ref), fields.declines)} and ${count(until.get(ref), fields.elsewhere)} within ${JSON.stringify(windows[1])}, more together than the ${count(doubled, fields.declines)} and ${count(doubled, fields.elsewhere)} without a window, though the two windows share no day: each bound must narrow both counts`,
         answers[2]!.exchange,
       );
-      // Two windows that leave no day out count every outcome: together at least the counts without a window (§2: an
-      // item's counts are its outcomes; a window keeps those of its days, so an outcome lies in one of the two).
+      // Two windows that leave no day of 1900-2999 out count every outcome: together at least the counts without a
+      // window (§2: an item's counts are its outcomes; a window keeps those of its days, so an outcome lies in one of the
+      // two; the window around every outcome date keeps them all, judged below).
       const lost = all.find((r) => {
         const key = itemRefOf(r[fields.item]);
-        return [fields.declines, fields.elsewhere].some((f) => count(from.get(key), f) + count(until.get(key), f) < count(r, f));
+        return [fields.declines, fields.elsewhere].some((f) => count(later.get(key), f) + count(until.get(key), f) < count(r, f));
       });
       const lostRef = itemRefOf(lost?.[fields.item]);
       ensure(
         'C4.20',
         !lost,
-        `item ${asText(lost?.[fields.item])} counts ${count(from.get(lostRef), fields.declines)} explicit declines and ${count(from.get(lostRef), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[0])} and ${count(until.get(lostRef), fields.declines)} and ${count(until.get(lostRef), fields.elsewhere)} within ${JSON.stringify(windows[1])}, fewer together than the ${count(lost, fields.declines)} and ${count(lost, fields.elsewhere)} without a window, though the two windows leave no day out (whether a bound counts its own day or not): every outcome lies in one of them`,
-        answers[0]!.exchange,
+        `item ${asText(lost?.[fields.item])} counts ${count(later.get(lostRef), fields.declines)} explicit declines and ${count(later.get(lostRef), fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[4])} and ${count(until.get(lostRef), fields.declines)} and ${count(until.get(lostRef), fields.elsewhere)} within ${JSON.stringify(windows[1])}, fewer together than the ${count(lost, fields.declines)} and ${count(lost, fields.elsewhere)} without a window, though the two windows leave no day out (whether a bound counts its own day or not): every outcome lies in one of them`,
+        answers[4]!.exchange,
       );
       // A window inside another counts no more than it: a later start and an added end only narrow (whatever the
       // bounds' reading, the same in both requests), so a start alone reaches the months after it.

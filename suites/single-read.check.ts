@@ -13,10 +13,12 @@ const COUNT_FIELDS = ['MnP', 'MxP', 'SS'] as const;
 /**
  * The eight fields fields "collection" adds to a row (§2, §4). Their types and units are not shown, so only whether a
  * value is known is compared with the record: a field of the same name the record gives a value, the row of the same
- * item gives one too (and the other way round); an unknown value is null, an empty text, or absent.
+ * item gives one too (and the other way round); an unknown value is null, an empty text, absent, or zero as a column
+ * without null stores it (0, "0.00", the zero date "0000-00-00"), which one answer may serve and the other as null.
  */
 const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
-const known = (value: unknown) => value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '');
+const known = (value: unknown) =>
+  value !== null && value !== undefined && value !== 0 && value !== false && !(typeof value === 'string' && /^[\s0.:T-]*$/.test(value));
 
 /** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
 const SAMPLE = 10;
@@ -106,7 +108,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         'ids as numbers or strings',
         'fields beyond the list row',
         'MnP, MxP and SS absent from the record (its full field list is not shown), null, or not a number in either answer: then not compared',
-        'any type and unit for the eight fields of fields "collection": only whether a value is known (not null, an empty text or absent) is compared with the record, where both carry the field',
+        'any type and unit for the eight fields of fields "collection": only whether a value is known (not null, an empty text, absent or zero, such as 0 or the zero date 0000-00-00) is compared with the record, where both carry the field',
       ],
     },
     async (t) => {

@@ -161,8 +161,13 @@ describe('staging subset (§2, §4, §9)', () => {
       const word = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
       // Where two items share a title, that title instead: a search finds an item by its exact title (FILT-002), so it
       // finds both, and page 1 at per_page 1 is followed by another page (§4 rule 2: has_more says whether one exists).
-      const titles = walk.flatMap(({ rows }) => rows.map((r) => r.Title)).filter((x): x is string => typeof x === 'string' && x.trim() !== '');
-      const twin = titles.find((title, i) => titles.indexOf(title) !== i);
+      // Two items: two ids (a row the walk showed twice is one item).
+      const idsByTitle = new Map<string, Set<string>>();
+      for (const { rows } of walk)
+        for (const r of rows)
+          if (typeof r.Title === 'string' && r.Title.trim() !== '' && idOf(r.id) !== undefined)
+            idsByTitle.set(r.Title, (idsByTitle.get(r.Title) ?? new Set()).add(idOf(r.id)!));
+      const twin = [...idsByTitle].find(([, ids]) => ids.size >= 2)?.[0];
       const text = twin ?? word;
       if (text !== undefined) {
         const body = { query: text, per_page: 1, page: 1 };

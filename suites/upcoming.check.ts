@@ -240,15 +240,18 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       ]);
       // With include_other=1 the item's outcomes are still counted as before the toggle: an outcome is a recorded
       // proposal, which the toggle does not touch (§3: the only state an agent changes is the kept flag; §4: the toggle
-      // changes nothing else), and include_other=1 covers the items that are not kept. The counts are the row's numeric
-      // fields named for declines or for something else (the row's field names are not shown, §2).
+      // changes nothing else), and include_other=1 covers the items that are not kept. The counts are the two fields the
+      // proposal checks read (the row's field names are not shown, §2): the first whole-number field of every row named
+      // for declines, and the first named for something else or other; not every such field, as a row may also carry a
+      // field that follows the kept flag (such as an is_other flag of the items only include_other=1 covers).
+      const whole = (row: Row, k: string) => row[k] !== null && row[k] !== '' && Number.isInteger(Number(row[k]));
+      const countKeys = (() => {
+        const keys = Object.keys(outcomes[0] ?? {});
+        const of = (name: RegExp) => keys.find((k) => name.test(k) && outcomes.every((r) => whole(r, k)));
+        return [of(/declin/i), of(/else|other/i)].filter((k): k is string => k !== undefined);
+      })();
       const counts = (row: Row | undefined): [string, number][] | undefined =>
-        row === undefined
-          ? undefined
-          : Object.keys(row)
-              .filter((k) => /declin|else|other/i.test(k) && (typeof row[k] === 'number' || (typeof row[k] === 'string' && /^\d+$/.test(row[k] as string))))
-              .sort()
-              .map((k) => [k, Number(row[k])]);
+        row === undefined ? undefined : countKeys.map((k) => [k, whole(row, k) ? Number(row[k]) : Number.NaN]);
       const rowOf = (rows: readonly Row[]) => (outcomeField === undefined ? undefined : rows.find((r) => itemRefOf(r[outcomeField]) === id));
       const before = counts(rowOf(outcomes));
       if (wideAfter && before?.some(([, n]) => n > 0)) {
