@@ -83,7 +83,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         t.discover.shared('GET /types.php'),
         t.discover.shared('GET /upcoming-interactions.php'),
       ];
-      if (item) samples.push(t.api.item(String(item.id)));
+      if (item) samples.push(t.discover.item(String(item.id)));
       // Rows with every optional field: nullable ones (Acq, last_use) included.
       if (profiles[t.target.profile].has('list-fields') && profiles[t.target.profile].has('list-include'))
         samples.push(t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection', include: ['uses_summary'] }));

@@ -139,7 +139,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
           baseline: () => t.discover.shared('GET /upcoming-interactions.php'),
         },
       ];
-      if (item) reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q) });
+      if (item)
+        reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q), baseline: () => t.discover.item(item.id as string) });
       if (profiles[t.target.profile].has('players'))
         reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q), baseline: () => t.discover.shared('GET /players.php') });
       const userIds = await foreignUserIds(t);

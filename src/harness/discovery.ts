@@ -325,9 +325,20 @@ export class Discovery {
     return (await this.collection(user)).rows[0];
   }
 
+  /**
+   * One answer of GET /artifact.php for an item, shared by the checks that read it; like `list`, no shared answer
+   * outlives a kept write (its record carries the kept flag): a check that toggles reads afresh.
+   */
+  item(id: string, user: KeyRef = 'primary'): Promise<Exchange> {
+    if (currentCheck()?.toggles) return this.api.item(id, user);
+    const key = `GET /artifact.php?id=${id}${user === 'other' ? ' (second user)' : ''}`;
+    this.noteUse(key);
+    return sharedRead(this.listReads, key, () => asRunShared(() => this.api.item(id, user)));
+  }
+
   /** Full single-item record (§4 GET /artifact.php), bare or inside an envelope. */
   async record(id: string, user: KeyRef = 'primary'): Promise<Record<string, unknown>> {
-    const exchange = await this.api.item(id, user);
+    const exchange = await this.item(id, user);
     const what = `GET /artifact.php?id=${id}`;
     const body = okJson('C4.14', exchange, what);
     const record =
