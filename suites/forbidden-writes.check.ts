@@ -73,8 +73,8 @@ async function refusedWithForbidden(
     return id !== undefined && idCount.get(id) === 1 && Object.entries(u).every(([key, value]) => key === 'id' || itemRefOf(value) !== id) ? id : undefined;
   };
   const use = dateField === undefined ? undefined : uses.find((u) => ownIdOf(u) !== undefined && typeof u[dateField] === 'string');
-  const useEdit =
-    restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { id: use.id, [dateField]: use[dateField] } } : undefined;
+  // The whole use as listed, its date included: a server that wrongly reads the body as a full replace writes it all back.
+  const useEdit = restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { ...use } } : undefined;
   // `restatingPlayer` names a real player of the household (the first with an id and a name) and restates its whole
   // record as GET /players.php lists it: an edit door for the household shows only on a real player, and wrongly
   // accepting it writes what is there, also where the server reads the body as a full replace (a body of the name alone
@@ -93,7 +93,12 @@ async function refusedWithForbidden(
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
   const realId = real ? idOf(real.id) : undefined;
-  const flip = flipping && real && realId !== undefined && flipped(real.is_physical) !== undefined ? { id: real.id, is_physical: real.is_physical } : undefined;
+  // Each write to the real item carries its whole record as the single read shows it (the list row where it cannot be
+  // read): a server that wrongly reads the body as a full replace writes back every field it shows, and the put-back
+  // of a flip, the same door with the original value, restores all of them. The kept flag is left out: it is the
+  // toggle's alone, and a value read now must not be written back over a kept write of another moment.
+  const whole = real && realId !== undefined ? withoutKept({ ...real, ...(await t.discover.record(realId).catch(() => ({}))), id: real.id }) : undefined;
+  const flip = flipping && whole && flipped(real!.is_physical) !== undefined ? { ...whole, is_physical: real!.is_physical } : undefined;
   // `labelling` is a tag-writing path the spec does not name, sent the one label an item already carries (judged below).
   const labelled = labelling
     ? (await t.discover.toggleRows()).find((r) => Array.isArray(r.tags) && r.tags.length === 1 && typeof r.tags[0] === 'string')
@@ -103,7 +108,7 @@ async function refusedWithForbidden(
   const exchanges = await Promise.all([
     ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, payloadOf(p)) })),
     ...(restating && real && realId !== undefined && typeof real.Title === 'string'
-      ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: realId }, json: { id: real.id, Title: real.Title } }) }]
+      ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: realId }, json: { ...whole, Title: real.Title } }) }]
       : []),
     ...(flipping && flip
       ? [
@@ -461,3 +466,8 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
     },
   );
 });
+
+function withoutKept(record: Row): Row {
+  const { is_kept: _kept, ...rest } = record;
+  return rest;
+}
