@@ -326,7 +326,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id, where a query no carrier shows a word of finds no item), and page 2 of a tag beside digital false one row short of its items holds the one left',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id, holding only items the same search finds without the tag), and page 2 of a tag beside digital false one row short of its items holds the one left',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
