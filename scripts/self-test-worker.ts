@@ -110,7 +110,7 @@ export function referenceFor(job: Job, mutants: readonly Mutant[], datasetFor: (
   if (job.kind === 'variant') {
     const v = variants.find((x) => x.id === job.id);
     if (!v) throw new Error(`no variant ${job.id}`);
-    return { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}), ...datasetFor() };
+    return { variant: v.variant, ...(v.profile ? { profile: v.profile } : {}), ...datasetFor(v.dataset ? ({ dataset: v.dataset } as Mutant) : undefined) };
   }
   const mutant = mutants.find((m) => m.id === job.id);
   if (!mutant) throw new Error(`no mutant ${job.id}`);

@@ -219,8 +219,8 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       if (tagAt !== -1) {
         const body = modes[tagAt]!;
         const page = pageOf(answers[tagAt]!(), body);
-        // Judged by the rows page 1 holds, not by per_page: a server that serves more rows than asked (a page size of
-        // its own) and all the carriers on page 1 may say has_more false; fewer rows than carriers leave a page 2.
+        // Judged by the rows page 1 holds, not by per_page: page 1 holding all the carriers may say has_more false (more
+        // rows than asked for fail on their own, below); fewer rows than carriers leave a page 2.
         // The carriers of a type the list names (all of them, but an item with no type).
         const named = Array.isArray(body.type_id) ? body.type_id.map(String) : undefined;
         const known = rows.filter((r) => labelsOf(r).includes(String(body.tag)) && (!named || named.includes(String(r.type_id)))).length;
