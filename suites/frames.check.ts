@@ -297,11 +297,23 @@ async function listState(
     .filter((r) => !apart.has(idOf(r.id)))
     .map(unstamped);
   const record = is2xx(read) ? recordOf(read.response.json, named) : undefined;
+  // The probe's search may find items set apart too (how a search matches is not shown: words as alternatives find
+  // many): their kept flags change beside this check, so they are left out of its answer as of the window.
+  const found = (e: Exchange) =>
+    rowsOf(e.response.json)
+      ?.filter((r) => !apart.has(idOf(r.id)))
+      .map(unstamped) ?? e.response.json;
   // Tags and other lists of plain values may come in any order (§2 orders none of them).
+  const [uses, search] = others;
   const state = sortedListsJson([
     rows,
     record ? unstamped(record) : read.response.status,
-    ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json]),
+    ...(uses && search
+      ? [
+          [uses.response.status, rowsOf(uses.response.json) ?? uses.response.json],
+          [search.response.status, found(search)],
+        ]
+      : []),
   ]);
   return { state, read, ids: new Set(window.pages.flatMap((p) => p.rows).map((r) => idOf(r.id))), complete: window.complete };
 }
