@@ -35,13 +35,18 @@ function closable(stream) {
 // round trip to the hooks thread, which made start-up seconds slower.
 await import('vitest/node');
 register();
+// A run's vitest starts now, while the rest of the CLI loads (src/cli/prestart.ts).
+const { prestart } = await import('../src/cli/prestart.ts');
+const prestarted = prestart(process.argv.slice(2));
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), {
   stdout: closable(process.stdout),
   stderr: closable(process.stderr),
   env: process.env,
   cwd: process.cwd(),
+  prestarted,
   get stdin() {
     return process.stdin; // created only when a command asks (init on a terminal)
   },
 });
+await prestarted?.release();

@@ -6,6 +6,7 @@ import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { runCli } from './support/cli.ts';
 import { readJournal } from '../src/safety/journal.ts';
+import { PREFETCHED_READS } from '../src/harness/discovery.ts';
 
 const allKeys = buildDataset().users.map((u) => u.key);
 
@@ -179,6 +180,38 @@ describe('the gate fails closed', () => {
         '{"per_page":200,"cursor":null}',
       ]);
       expect(readJournal(join(run.outDir, 'journal.jsonl')).some((e) => e.op === 'verified' && e.user === 'other')).toBe(true);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('sends the data-free shared reads while the checks load, each counted among the requests of the check that takes it', async () => {
+    const seen: string[] = [];
+    const served = await startReference({
+      wrap: (inner) => (req) => {
+        const user = req.headers.authorization?.includes(served.keys.other) ? 'other' : 'primary';
+        seen.push(`${user} ${req.method} ${req.path}?${req.query.toString()} ${req.bodyText}`);
+        return inner(req);
+      },
+    });
+    try {
+      const run = await runCli(['--target', served.url, '--key', served.keys.primary, '--other-key', served.keys.other, '--seed', '1', '-q']);
+      expect(run.code, run.stdout).toBe(0);
+      const report = run.report();
+      // Right after the pre-flight (5 reads, the catalog among them), before any check: players, proposals, uses, list probes.
+      const early = seen.slice(5, 5 + PREFETCHED_READS.length);
+      for (const read of [
+        'primary GET /players.php? ',
+        'other GET /players.php? ',
+        'primary GET /uses.php? ',
+        'primary POST /artifacts.php? {"per_page":1000000}',
+      ])
+        expect(early, read).toContain(read);
+      const listBodies = PREFETCHED_READS.filter((r) => r.key.startsWith('list {')).length;
+      expect(early.filter((line) => line.startsWith('primary POST /artifacts.php? ')).length).toBe(listBodies);
+      // Nothing is sent twice for it, and nothing goes uncounted: beyond the checks' requests only the pre-flight and the
+      // post-toggle verification's walk of each user (one page each).
+      expect(seen.length - (report.requests ?? 0)).toBe(5 + 2);
     } finally {
       await served.close();
     }

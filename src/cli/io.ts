@@ -1,3 +1,4 @@
+import type { Prestarted } from './prestart.ts';
 /** What a command needs from the CLI: its streams (already redacting), env and cwd. */
 export interface CommandIo {
   io: Io;
@@ -16,4 +17,6 @@ export interface Io {
   cwd: string;
   /** For questions on a terminal (conform init); absent or not a TTY: no questions are asked. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** vitest started for the run before the CLI loaded (bin/conform.js). */
+  prestarted?: Prestarted;
 }

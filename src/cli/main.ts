@@ -9,7 +9,7 @@ import { declaredRateLimitOf, START_SHARE } from '../http/rate-policy.ts';
 import { keyFingerprints, readJournalFile, writeJournalHeader } from '../safety/journal.ts';
 import { NoVerdictError, PromptCancelled, UsageError } from '../core/errors.ts';
 import { listChecks } from './list.ts';
-import { openTarget, preflight, readCatalog, type OpenTarget } from '../runner/open-target.ts';
+import { openTarget, prefetchSharedReads, preflight, readCatalog, type OpenTarget } from '../runner/open-target.ts';
 import { redactor } from '../core/redact.ts';
 import { execute, version } from '../runner/execute.ts';
 import { checkTimeout, SuiteRunner } from '../runner/vitest-host.ts';
@@ -18,6 +18,7 @@ import { exitCodes } from '../runner/verdict.ts';
 import { commands, helpText, parseCommandLine, type ParsedArgs } from './args.ts';
 import { vendorHelp } from './vendor-help.ts';
 import type { CommandIo, Io } from './io.ts';
+import type { Prestarted } from './prestart.ts';
 import { integerOption } from '../config/options.ts';
 import { PACKAGE_NAME } from '../core/package-name.ts';
 
@@ -113,7 +114,12 @@ async function run(plan: RunPlan, ctx: CommandIo): Promise<number> {
   process.on('SIGINT', whileStarting);
   process.on('SIGTERM', whileStarting);
   try {
-    const { runner, declared } = await startBesidePreflight(target, checkTimeout(settings.timeoutMs, plan.deadlineSeconds)).finally(() => {
+    const { runner, declared } = await startBesidePreflight(
+      target,
+      checkTimeout(settings.timeoutMs, plan.deadlineSeconds),
+      prefetches(plan, target),
+      io.prestarted,
+    ).finally(() => {
       process.off('SIGINT', whileStarting);
       process.off('SIGTERM', whileStarting);
     });
@@ -230,16 +236,25 @@ function restoreCommand(journalPath: string, target: RunPlan['target']): string 
   return `conform restore --journal ${journalPath} --target ${target.label} --profile ${target.profile} (with the run's keys)`;
 }
 
-/** vitest starts (CPU) while the pre-flight and the catalog read wait on the network; a failed pre-flight closes it. */
+/**
+ * vitest starts (CPU) while the pre-flight and the catalog read wait on the network, unless it started before
+ * the CLI loaded for the very run this is (same time limit); a failed pre-flight closes it.
+ */
 async function startBesidePreflight(
   target: OpenTarget,
   checkTimeoutMs: number,
+  prefetch: boolean,
+  prestarted?: Prestarted,
 ): Promise<{ runner: SuiteRunner; declared: ReturnType<typeof declaredRateLimitOf> }> {
-  const starting = SuiteRunner.create({ checkTimeoutMs });
+  const starting = prestarted?.claim(checkTimeoutMs) ?? SuiteRunner.create({ checkTimeoutMs });
   starting.catch(() => undefined);
   try {
     const [, catalog] = await Promise.all([preflight(target), readCatalog(target)]);
-    return { runner: await starting, declared: declaredRateLimitOf(catalog) };
+    const declared = declaredRateLimitOf(catalog);
+    // While vitest loads the checks, the run's data-free shared reads go out (the pace starts on them); not under a
+    // rate limit the catalog declares, which paces the checks' client only.
+    if (prefetch && !declared) await prefetchSharedReads(target);
+    return { runner: await starting, declared };
   } catch (error) {
     await starting.then(
       (runner) => runner.close(),
@@ -247,6 +262,11 @@ async function startBesidePreflight(
     );
     throw error;
   }
+}
+
+/** A run of every check on the primary profile, not budgeted: the one that takes every prefetched read. */
+function prefetches(plan: RunPlan, target: OpenTarget): boolean {
+  return plan.budget === undefined && plan.only.length === 0 && plan.skip.length === 0 && target.profile === 'primary';
 }
 
 async function serve(values: ParsedArgs['values'], out: (t: string) => void): Promise<number> {

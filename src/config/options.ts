@@ -13,6 +13,9 @@ export interface OptionSpec {
  * so every kill it proves holds at the CLI's own count.
  */
 export const DEFAULT_RUNS = 15;
+/** --timeout and --deadline when not given (src/cli/prestart.ts reads them too). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_DEADLINE_SECONDS = 900;
 
 /**
  * Cases per property in a budgeted run (its checks run lean, TargetContext.lean): a property's requests

@@ -54,6 +54,57 @@ const sharedReads = {
 } as const;
 export type SharedRead = keyof typeof sharedReads;
 
+/** List bodies a full run of the primary profile reads as shared answers whatever the data (paging probes, fields, include). */
+const DATA_FREE_LIST_BODIES: readonly (Record<string, unknown> | undefined)[] = [
+  undefined,
+  {},
+  { cursor: null },
+  { page: 1 },
+  { per_page: 1 },
+  { per_page: 5, cursor: null },
+  { per_page: 200 },
+  { per_page: 201 },
+  { per_page: 201, cursor: null },
+  { per_page: 250 },
+  { per_page: 250, cursor: null },
+  { per_page: 500 },
+  { per_page: 500, cursor: null },
+  { per_page: 1000 },
+  { per_page: 1000, cursor: null },
+  { per_page: 1000000 },
+  { per_page: 1000000, cursor: null },
+  { per_page: 200, fields: 'collection' },
+  { per_page: 200, include: ['uses_summary'] },
+  { per_page: 200, fields: 'collection', include: ['uses_summary'] },
+];
+
+const listKey = (body: Record<string, unknown> | undefined): string => (body === undefined ? 'GET' : JSON.stringify(body));
+
+/**
+ * The run's shared reads whose requests depend on nothing the target holds, by their key here: a full run of the
+ * primary profile makes every one of them, so the CLI may send them while the checks load (src/runner/open-target.ts)
+ * and hand the answers over; `user` reads need the second user's key.
+ */
+export const PREFETCHED_READS: readonly { key: string; user: KeyRef; send: (api: Api) => Promise<Exchange> }[] = [
+  ...(
+    [
+      'GET /players.php',
+      'GET /proposals.php',
+      'GET /proposals.php?include_other=1',
+      'GET /proposals.php?sort=explicit_declines',
+      'GET /upcoming-interactions.php',
+    ] as const
+  ).map((read) => ({ key: `shared ${read}`, user: 'primary' as const, send: sharedReads[read] })),
+  ...(['GET /players.php (second user)', 'GET /proposals.php?include_other=1 (second user)'] as const).map((read) => ({
+    key: `shared ${read}`,
+    user: 'other' as const,
+    send: sharedReads[read],
+  })),
+  { key: 'uses primary', user: 'primary', send: (api) => api.uses({}) },
+  { key: 'uses other', user: 'other', send: (api) => api.uses({}, 'other') },
+  ...DATA_FREE_LIST_BODIES.map((body) => ({ key: `list ${listKey(body)}`, user: 'primary' as const, send: (api: Api) => api.list(body) })),
+];
+
 export interface Uses {
   rows: Row[];
   exchange: Exchange;
@@ -95,6 +146,7 @@ export class Discovery {
     private readonly users: readonly KeyRef[] = ['primary'],
     private readonly eager = true,
     preflight: PreflightAnswers = {},
+    prefetched: Record<string, Exchange> = {},
   ) {
     // The pre-flight's answers cost the checks nothing: a budget prices them at no request.
     for (const [read, exchange] of Object.entries(preflight) as [PreflightRead | WalkStart, Exchange][]) {
@@ -104,6 +156,29 @@ export class Discovery {
         this.sharedReads.set(read, Promise.resolve(exchange));
         this.readCosts.set(read, 0);
       }
+    }
+    for (const [key, exchange] of Object.entries(prefetched)) this.takePrefetched(key, exchange);
+  }
+
+  /** Shared reads the CLI sent while the checks loaded, by the key noteUse knows them by: each charged to its first taker. */
+  private readonly prefetchCharges = new Map<string, number>();
+
+  private takePrefetched(key: string, exchange: Exchange): void {
+    const [kind, ...rest] = key.split(' ');
+    const name = rest.join(' ');
+    if (kind === 'shared' && name in sharedReads) {
+      this.sharedReads.set(name as SharedRead, Promise.resolve(exchange));
+      this.prefetchCharges.set(name, exchange.seq);
+    } else if (kind === 'uses' && (name === 'primary' || name === 'other')) {
+      const read = name === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)';
+      const rows = exchange.response.status >= 200 && exchange.response.status < 300 ? tryRows(exchange) : undefined;
+      // A refused or unreadable answer is left to the check that needs it, which reads and judges it itself.
+      if (!rows) return;
+      this.usesReads.set(name, Promise.resolve({ rows, exchange }));
+      this.prefetchCharges.set(read, exchange.seq);
+    } else if (kind === 'list') {
+      this.listReads.set(name, Promise.resolve(exchange));
+      this.prefetchCharges.set(name === 'GET' ? 'GET /artifacts.php' : `POST /artifacts.php ${name}`, exchange.seq);
     }
   }
 
@@ -137,8 +212,17 @@ export class Discovery {
   }
 
   private noteUse(key: string): void {
-    const id = currentCheck()?.id;
+    const scope = currentCheck();
+    const id = scope?.id;
     if (id === undefined) return;
+    // A read the CLI sent for the run counts among the requests of the first check that takes it, as if it had sent it.
+    const seq = this.prefetchCharges.get(key);
+    if (seq !== undefined) {
+      this.prefetchCharges.delete(key);
+      scope!.seqs.push(seq);
+      scope!.sharedSeqs.push(seq);
+      this.readCosts.set(key, 1);
+    }
     const keys = this.used.get(id) ?? new Set<string>();
     keys.add(key);
     this.used.set(id, keys);
@@ -440,4 +524,12 @@ function cached<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>)
     reads.set(key, pending);
   }
   return pending;
+}
+
+function tryRows(exchange: Exchange): Row[] | undefined {
+  try {
+    return okRows('C4.15', exchange, 'GET /uses.php');
+  } catch {
+    return undefined;
+  }
 }

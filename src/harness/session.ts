@@ -75,6 +75,7 @@ export function session(): Session {
       target.lean !== true,
       // Taken in by the client, so that a failure naming one of them still shows it.
       Object.fromEntries(Object.entries(target.preflight ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
+      Object.fromEntries(Object.entries(target.prefetched ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
     ),
   };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.

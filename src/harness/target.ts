@@ -59,6 +59,11 @@ export interface TargetContext extends CheckSettings {
   lean?: boolean;
   /** The pre-flight's answers to some of the run's shared reads (none sent by the checks again). */
   preflight?: PreflightAnswers;
+  /**
+   * Shared reads the CLI sent while the checks loaded (discovery's PREFETCHED_READS), by their discovery key: each is
+   * counted among the requests of the first check that takes it, as if that check had sent it.
+   */
+  prefetched?: Record<string, Exchange>;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

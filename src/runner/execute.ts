@@ -82,6 +82,7 @@ export async function execute(
     journalPath: hooks.journalPath,
     ...(budget ? { checkBudget: budget.checkBudget } : {}),
     preflight: target.preflightAnswers,
+    ...(Object.keys(target.prefetched).length > 0 ? { prefetched: target.prefetched } : {}),
   };
   const apiFor = (user: 'primary' | 'other') => target.api(user);
   let restoring: Promise<{ report: SafetyReport; workerStopped: boolean }> | undefined;

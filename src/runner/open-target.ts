@@ -8,6 +8,7 @@ import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
+import { PREFETCHED_READS } from '../harness/discovery.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
@@ -23,6 +24,8 @@ export interface OpenTarget {
   api(user: KeyRef): Api | undefined;
   /** The pre-flight's answers the checks take instead of reading them again (filled by preflight() and readAhead()). */
   preflightAnswers: PreflightAnswers;
+  /** Shared reads the CLI sent while the checks loaded (prefetchSharedReads), by discovery key. */
+  prefetched: Record<string, Exchange>;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
@@ -77,6 +80,7 @@ export async function openTarget(
     ...(choice.network ? { network: choice.network } : {}),
     api: (user) => clients[user],
     preflightAnswers: {},
+    prefetched: {},
     counts: () => client.counts(),
     async close() {
       await client.close();
@@ -157,6 +161,24 @@ export async function readAhead(target: OpenTarget): Promise<void> {
       : []),
     readCatalog(target),
   ]);
+}
+
+/**
+ * Sends the run's shared reads that depend on nothing the target holds (PREFETCHED_READS) while the checks load, and
+ * keeps their answers for them: the pace a run is held to starts on them instead of waiting for the checks. Only for a
+ * run of every check of the primary profile, which takes every one of them (each counted among the requests of the
+ * first check that takes it); a read that gets no answer is left to the checks.
+ */
+export async function prefetchSharedReads(target: OpenTarget): Promise<void> {
+  await Promise.all(
+    PREFETCHED_READS.map(async ({ key, user, send }) => {
+      if (user === 'other' && target.keys.other === undefined) return;
+      const api = target.api(user);
+      if (!api) return;
+      const exchange = await send(api).catch(() => undefined);
+      if (exchange) target.prefetched[key] = exchange;
+    }),
+  );
 }
 
 /** The first rows each key reads before the run, to tell whether the second key reads the first key's user. */

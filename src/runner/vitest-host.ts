@@ -69,11 +69,10 @@ export class SuiteRunner {
           testTimeout: options.checkTimeoutMs,
           hookTimeout: options.checkTimeoutMs,
           passWithNoTests: true,
-          // Transformed modules kept on disk between runs (keyed by content): a run starts faster the second
-          // time. Not for a kept thread, which loads them once for all its runs.
+          // Transformed modules kept on disk between runs (keyed by content): a run starts faster the second time.
           // One directory per install: vitest empties a cache made under another lockfile, which would pull
           // modules from under a run of another install sharing the directory.
-          ...(keptThread ? {} : { experimental: { fsModuleCache: true, fsModuleCachePath: userCacheDir(`conform-module-cache-${installId}`) } }),
+          experimental: { fsModuleCache: true, fsModuleCachePath: userCacheDir(`conform-module-cache-${installId}`) },
         },
         { cacheDir: userCacheDir('conform-vite-cache'), logLevel: 'silent', clearScreen: false },
       ),
