@@ -224,7 +224,10 @@ function recordFailure(meta: CheckMeta, error: unknown, client: ApiClient, scope
           .filter((e) => own.has(e.seq))
           .at(-1)
       : undefined;
-  const shown = referenced ?? (meta.outcome === 'failed' ? last : undefined);
+  // A shared single read the check took after its own last request (sent for another check first) is what it judged last.
+  const takenSeq = scope.taken.at(-1);
+  const taken = takenSeq !== undefined && takenSeq > (last?.seq ?? 0) ? client.exchangesSince(takenSeq - 1).find((e) => e.seq === takenSeq) : undefined;
+  const shown = referenced ?? (meta.outcome === 'failed' ? (taken ?? last) : undefined);
   const message = error instanceof Error ? error.message : String(error);
   const failure: RecordedFailure = {
     message: meta.outcome === 'error' && !(error instanceof TransportError) ? `harness error: ${message}` : message,

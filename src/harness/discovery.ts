@@ -414,10 +414,14 @@ export class Discovery {
    * outlives a kept write (its record carries the kept flag): a check that toggles reads afresh.
    */
   item(id: string, user: KeyRef = 'primary'): Promise<Exchange> {
-    if (currentCheck()?.toggles) return this.api.item(id, user);
+    const scope = currentCheck();
+    if (scope?.toggles) return this.api.item(id, user);
     const key = `GET /artifact.php?id=${id}${user === 'other' ? ' (second user)' : ''}`;
     this.noteUse(key);
-    return sharedRead(this.listReads, key, () => asRunShared(() => this.api.item(id, user)));
+    return sharedRead(this.listReads, key, () => asRunShared(() => this.api.item(id, user))).then((exchange) => {
+      scope?.taken.push(exchange.seq);
+      return exchange;
+    });
   }
 
   /** Full single-item record (§4 GET /artifact.php), bare or inside an envelope. */

@@ -17,6 +17,8 @@ export interface CheckScope {
   seqs: number[];
   /** Those of them that were the run's shared reads (walks, every use, snapshots), sent for whichever check asked first. */
   sharedSeqs: number[];
+  /** Shared answers of single reads the check took, whoever sent them: a failure without an exchange of its own names the last. */
+  taken: number[];
   /** The retries, 429s and rate-limit pauses met by those requests. */
   transport: TransportTally;
   /**
@@ -37,7 +39,17 @@ export interface SeenKept {
 const storage = new AsyncLocalStorage<CheckScope>();
 
 export function newScope(id: string, toggles: boolean, quiet: () => Promise<void>, background = false): CheckScope {
-  return { id, toggles, background, seqs: [], sharedSeqs: [], transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 }, seenKept: new Map(), quiet };
+  return {
+    id,
+    toggles,
+    background,
+    seqs: [],
+    sharedSeqs: [],
+    taken: [],
+    transport: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 },
+    seenKept: new Map(),
+    quiet,
+  };
 }
 
 export function runInScope<T>(scope: CheckScope, body: () => Promise<T>): Promise<T> {
