@@ -1,4 +1,4 @@
-import { DEFAULT_DEADLINE_SECONDS, DEFAULT_TIMEOUT_MS, integerOption } from '../config/options.ts';
+import { timeLimitsOf } from '../config/options.ts';
 import { checkTimeout, SuiteRunner } from '../runner/vitest-host.ts';
 import { parseCommandLine } from './args.ts';
 
@@ -50,8 +50,7 @@ export function prestart(argv: readonly string[]): Prestarted | undefined {
   try {
     const { command, values } = parseCommandLine(argv);
     if (command !== 'run' || values.list || values.help || values.version) return undefined;
-    const timeoutMs = integerOption('timeout', values.timeout, 100, 600_000) ?? DEFAULT_TIMEOUT_MS;
-    const deadlineSeconds = integerOption('deadline', values.deadline, 1, 86_400) ?? DEFAULT_DEADLINE_SECONDS;
+    const { timeoutMs, deadlineSeconds } = timeLimitsOf(values);
     const checkTimeoutMs = checkTimeout(timeoutMs, deadlineSeconds);
     return new Prestarted(
       checkTimeoutMs,

@@ -13,9 +13,17 @@ export interface OptionSpec {
  * so every kill it proves holds at the CLI's own count.
  */
 export const DEFAULT_RUNS = 15;
-/** --timeout and --deadline when not given (src/cli/prestart.ts reads them too). */
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_DEADLINE_SECONDS = 900;
+/** --timeout and --deadline when not given. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_DEADLINE_SECONDS = 900;
+
+/** --timeout (per request, ms) and --deadline (the run, s), with their defaults: the run plan and src/cli/prestart.ts read them alike. */
+export function timeLimitsOf(values: Pick<OptionValues, 'timeout' | 'deadline'>): { timeoutMs: number; deadlineSeconds: number } {
+  return {
+    timeoutMs: integerOption('timeout', values.timeout, 100, 600_000) ?? DEFAULT_TIMEOUT_MS,
+    deadlineSeconds: integerOption('deadline', values.deadline, 1, 86_400) ?? DEFAULT_DEADLINE_SECONDS,
+  };
+}
 
 /**
  * Cases per property in a budgeted run (its checks run lean, TargetContext.lean): a property's requests

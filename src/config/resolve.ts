@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { DEFAULT_DEADLINE_SECONDS, DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, integerOption, type OptionValues } from './options.ts';
+import { DEFAULT_RUNS, integerOption, timeLimitsOf, type OptionValues } from './options.ts';
 import { configFileProblem } from './schema.ts';
 import { UsageError } from '../core/errors.ts';
 import { readJsonSource } from '../core/json-file.ts';
@@ -49,8 +49,7 @@ export function resolveRunConfig(args: OptionValues, env: Env, cwd: string): Run
   const runs = integerOption('runs', args.runs, 1, 10_000) ?? DEFAULT_RUNS;
   const only = splitList(args.only ?? []);
   const skip = splitList(args.skip ?? []);
-  const timeoutMs = integerOption('timeout', args.timeout, 100, 600_000) ?? DEFAULT_TIMEOUT_MS;
-  const deadlineSeconds = integerOption('deadline', args.deadline, 1, 86_400) ?? DEFAULT_DEADLINE_SECONDS;
+  const { timeoutMs, deadlineSeconds } = timeLimitsOf(args);
   const concurrency = integerOption('concurrency', args.concurrency, 1, 64) ?? (remote ? 6 : 8);
   const rps = integerOption('rps', args.rps, 0, 10_000) ?? (remote ? 100 : 0);
   const maxRequests = integerOption('max-requests', args['max-requests'], 1, 10_000_000) ?? DEFAULT_MAX_REQUESTS;

@@ -33,17 +33,19 @@ export async function settleJournal(
     report.problems.push(`item ${item.id} of the ${item.user} user: no key to restore it to is_kept=${item.original}`);
     return [];
   });
-  const readAll = (skipVerified = false) =>
-    Promise.all(
-      items.map(({ api, user, id, original }) =>
-        skipVerified && verified.has(`${user}:${id}`)
-          ? original
-          : readKept(api, id, user).then(
-              (r) => r.value,
-              () => undefined,
-            ),
+  const read = singleReads(apiFor);
+  const readAll = async (skipVerified = false): Promise<(0 | 1 | undefined)[]> => {
+    const skipped = (user: KeyRef, id: string) => skipVerified && verified.has(`${user}:${id}`);
+    const values = await Promise.all(
+      (['primary', 'other'] as const).map((user) =>
+        read(
+          user,
+          items.filter((item) => item.user === user && !skipped(user, item.id)).map((item) => item.id),
+        ),
       ),
     );
+    return items.map(({ user, id, original }) => (skipped(user, id) ? original : values[user === 'primary' ? 0 : 1]!.get(id)));
+  };
   const before = await readAll(true);
   for (const [i, { api, user, id, original }] of items.entries()) {
     if (before[i] === original) {
