@@ -10,7 +10,14 @@ import {
   is2xx,
   isObject,
   itemRefOf,
+  atHostRoot,
+  LISTING_QUERY,
   NO_SUCH_PATH,
+  ROOT_ONLY_LISTING_PATHS,
+  USER_BY_ID_PATH,
+  USER_LISTING_PATHS,
+  USER_LISTING_VARIANTS,
+  USER_REST_PATH,
   profiles,
   recordOf,
   rowsOf,
@@ -214,16 +221,6 @@ function applicablePaths(t: CheckContext, paths: readonly string[]): string[] {
   return paths.filter((p) => p !== endpoints.players || profiles[t.target.profile].has('players'));
 }
 
-/** Paths a user listing could live at, relative to the base URL. */
-const USER_ENUMERATION_PATHS = ['/users.php', '/user.php', '/users'];
-/** Only plausible where the base URL is a host's root: under a base that names a path (the API root) it would repeat it. */
-const ROOT_ONLY_PATHS = ['/api/users.php'];
-
-/** The path that would read one user by id: asked for the second user's ids, which a listing path need not take. */
-const USER_BY_ID_PATH = '/user.php';
-/** The collection path of a REST-style user route: /users/<id> reads one user. */
-const USER_REST_PATH = '/users';
-
 /** The second user's ids where its household names them (represents_user_id), else a small id. */
 async function otherUserIds(t: CheckContext): Promise<(string | number)[]> {
   if (t.target.keys.other === undefined || !profiles[t.target.profile].has('players')) return [2];
@@ -271,55 +268,15 @@ const USER_SEARCH: { method: Method; path: string; query: Record<string, string 
   userId: undefined,
 };
 
-/** The listing path with a trailing slash: a router may serve it as /users.php while a refusal compares the exact path. */
-const USERS_WITH_SLASH: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
-  method: 'GET',
-  path: '/users.php/',
-  query: {},
-  userId: undefined,
-};
-
-/**
- * The listing path in another letter case: a router may match paths whatever their case while a refusal
- * compares the exact path, so the same listing is served under it (§1: any enumeration of users is refused).
- */
-const USERS_OTHER_CASE: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
-  method: 'GET',
-  path: '/Users.php',
-  query: {},
-  userId: undefined,
-};
-
-/**
- * The listing path with a format suffix (/users.json): web frameworks route a suffix to the same listing,
- * while a refusal that knows only the .php and REST paths lets it through (§1: any enumeration is refused).
- */
-const USERS_JSON_SUFFIX: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
-  method: 'GET',
-  path: '/users.json',
-  query: {},
-  userId: undefined,
-};
-
-/**
- * The listing path with its dot percent-encoded (/users%2Ephp): a router that decodes the path serves /users.php,
- * while a refusal that compares the raw path lets it through (RFC 3986 §6.2.2.2: the same URI; §1: any enumeration is refused).
- */
-const USERS_PERCENT_ENCODED: { method: Method; path: string; query: Record<string, string | number>; userId: undefined } = {
-  method: 'GET',
-  path: '/users%2Ephp',
-  query: {},
-  userId: undefined,
-};
-
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
-  const atRoot = new URL(t.target.baseUrl).pathname.replace(/\/+$/, '') === '';
-  const listings = [...USER_ENUMERATION_PATHS, ...(atRoot ? ROOT_ONLY_PATHS : [])].map((path) => ({
+  const atRoot = atHostRoot(t.target.baseUrl);
+  const listings = [...USER_LISTING_PATHS, ...(atRoot ? ROOT_ONLY_LISTING_PATHS : [])].map((path) => ({
     method: 'GET' as Method,
     path,
-    query: { all: 1 } as Record<string, string | number>,
+    query: { ...LISTING_QUERY } as Record<string, string | number>,
     userId: undefined,
   }));
+  const variants = USER_LISTING_VARIANTS.map((path) => ({ method: 'GET' as Method, path, query: {} as Record<string, string | number>, userId: undefined }));
   const otherIds = await otherUserIds(t);
   const byId = otherIds.map((userId) => ({
     method: 'GET' as Method,
@@ -339,12 +296,12 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, USERS_WITH_SLASH, USERS_OTHER_CASE, USERS_JSON_SUFFIX, USERS_PERCENT_ENCODED, ...restById] : []),
+    ...(withSearch ? [USER_SEARCH, ...variants, ...restById] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
     t.discover.collection(),
-    t.discover.unnamedPath(NO_SUCH_PATH, { all: 1 }),
+    t.discover.unnamedPath(NO_SUCH_PATH, { ...LISTING_QUERY }),
     // The REST-style read is ENUM-001's own (no other check sends it), so it is no shared read of the run.
     ...probes.map(({ method, path, query }) =>
       method !== 'GET'

@@ -6,7 +6,7 @@ import { loadMutants } from '../fixtures/mutants/index.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { runCli } from './support/cli.ts';
 import { readJournal } from '../src/safety/journal.ts';
-import { PREFETCHED_READS } from '../src/harness/discovery.ts';
+import { prefetchedReads } from '../src/harness/discovery.ts';
 
 const allKeys = buildDataset().users.map((u) => u.key);
 
@@ -199,15 +199,18 @@ describe('the gate fails closed', () => {
       expect(run.code, run.stdout).toBe(0);
       const report = run.report();
       // Right after the pre-flight (5 reads, the catalog among them), before any check: players, proposals, uses, list probes.
-      const early = seen.slice(5, 5 + PREFETCHED_READS.length);
+      const prefetched = prefetchedReads(served.url);
+      const early = seen.slice(5, 5 + prefetched.length);
       for (const read of [
         'primary GET /players.php? ',
         'other GET /players.php? ',
         'primary GET /uses.php? ',
         'primary POST /artifacts.php? {"per_page":1000000}',
+        'primary GET /users.php?all=1 ',
+        'primary GET /users%2Ephp? ',
       ])
         expect(early, read).toContain(read);
-      const listBodies = PREFETCHED_READS.filter((r) => r.key.startsWith('list {')).length;
+      const listBodies = prefetched.filter((r) => r.key.startsWith('list {')).length;
       expect(early.filter((line) => line.startsWith('primary POST /artifacts.php? ')).length).toBe(listBodies);
       // Nothing is sent twice for it, and nothing goes uncounted: beyond the checks' requests only the pre-flight and the
       // post-toggle verification's walk of each user (one page each).

@@ -8,6 +8,7 @@ import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/leni
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
 import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
+import { dataFreeUnnamedReads, unnamedPathKey } from './unnamed-paths.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -83,9 +84,9 @@ const listKey = (body: Record<string, unknown> | undefined): string => (body ===
 /**
  * The run's shared reads whose requests depend on nothing the target holds, by their key here: a full run of the
  * primary profile makes every one of them, so the CLI may send them while the checks load (src/runner/open-target.ts)
- * and hand the answers over; `user` reads need the second user's key.
+ * and hand the answers over; `user` reads need the second user's key. The unnamed paths probed depend on the base URL.
  */
-export const PREFETCHED_READS: readonly { key: string; user: KeyRef; send: (api: Api) => Promise<Exchange> }[] = [
+export const prefetchedReads = (baseUrl: string): readonly { key: string; user: KeyRef; send: (api: Api) => Promise<Exchange> }[] => [
   ...(
     [
       'GET /players.php',
@@ -103,6 +104,11 @@ export const PREFETCHED_READS: readonly { key: string; user: KeyRef; send: (api:
   { key: 'uses primary', user: 'primary', send: (api) => api.uses({}) },
   { key: 'uses other', user: 'other', send: (api) => api.uses({}, 'other') },
   ...DATA_FREE_LIST_BODIES.map((body) => ({ key: `list ${listKey(body)}`, user: 'primary' as const, send: (api: Api) => api.list(body) })),
+  ...dataFreeUnnamedReads(baseUrl).map(({ path, query }) => ({
+    key: `unnamed ${unnamedPathKey(path, query)}`,
+    user: 'primary' as const,
+    send: (api: Api) => api.probe('GET', path, { query }),
+  })),
 ];
 
 export interface Uses {
@@ -176,6 +182,9 @@ export class Discovery {
       if (!rows) return;
       this.usesReads.set(name, Promise.resolve({ rows, exchange }));
       this.prefetchCharges.set(read, exchange.seq);
+    } else if (kind === 'unnamed') {
+      this.absentPaths.set(name, Promise.resolve(exchange));
+      this.prefetchCharges.set(name, exchange.seq);
     } else if (kind === 'list') {
       this.listReads.set(name, Promise.resolve(exchange));
       this.prefetchCharges.set(name === 'GET' ? 'GET /artifacts.php' : `POST /artifacts.php ${name}`, exchange.seq);
@@ -372,7 +381,7 @@ export class Discovery {
    * by the checks that probe it: no kept write can change what such a path answers.
    */
   unnamedPath(path: string, query: Record<string, string | number>): Promise<Exchange> {
-    const key = `GET ${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`;
+    const key = unnamedPathKey(path, query);
     this.noteUse(key);
     return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
   }

@@ -9,6 +9,7 @@ export { readOnce } from './discovery.ts';
 export * from './expect.ts';
 export * from './paging.ts';
 export * from './probes.ts';
+export * from './unnamed-paths.ts';
 export { caught, succeeded, together } from './together.ts';
 export { mulberry32 } from '../core/random.ts';
 export { endpoints, type Query } from '../http/api.ts';

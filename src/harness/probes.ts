@@ -85,9 +85,6 @@ export function userDataIn(exchange: Exchange, known: readonly string[]): string
   return undefined;
 }
 
-/** A path no API serves: how a target answers it shows how it answers the paths it does not serve. */
-export const NO_SUCH_PATH = '/conform-no-such-endpoint-5e0c7a.php';
-
 /** The body with the request's own path masked: catch-all pages often quote the path asked for. */
 function maskedBody(exchange: Exchange): string {
   const path = new URL(exchange.request.url).pathname;

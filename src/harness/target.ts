@@ -60,7 +60,7 @@ export interface TargetContext extends CheckSettings {
   /** The pre-flight's answers to some of the run's shared reads (none sent by the checks again). */
   preflight?: PreflightAnswers;
   /**
-   * Shared reads the CLI sent while the checks loaded (discovery's PREFETCHED_READS), by their discovery key: each is
+   * Shared reads the CLI sent while the checks loaded (discovery's prefetchedReads), by their discovery key: each is
    * counted among the requests of the first check that takes it, as if that check had sent it.
    */
   prefetched?: Record<string, Exchange>;

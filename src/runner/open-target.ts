@@ -8,7 +8,7 @@ import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
-import { PREFETCHED_READS } from '../harness/discovery.ts';
+import { prefetchedReads } from '../harness/discovery.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
@@ -164,14 +164,14 @@ export async function readAhead(target: OpenTarget): Promise<void> {
 }
 
 /**
- * Sends the run's shared reads that depend on nothing the target holds (PREFETCHED_READS) while the checks load, and
+ * Sends the run's shared reads that depend on nothing the target holds (prefetchedReads) while the checks load, and
  * keeps their answers for them: the pace a run is held to starts on them instead of waiting for the checks. Only for a
  * run of every check of the primary profile, which takes every one of them (each counted among the requests of the
  * first check that takes it); a read that gets no answer is left to the checks.
  */
 export async function prefetchSharedReads(target: OpenTarget): Promise<void> {
   await Promise.all(
-    PREFETCHED_READS.map(async ({ key, user, send }) => {
+    prefetchedReads(target.baseUrl).map(async ({ key, user, send }) => {
       if (user === 'other' && target.keys.other === undefined) return;
       const api = target.api(user);
       if (!api) return;
