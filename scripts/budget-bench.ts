@@ -71,7 +71,7 @@ async function measure(row: string, limit: { requests: number; seconds: number }
   return { row, exitCode, verdict: report.verdict, wallS, served, answered429: tooMany, dataIntact, ...(report.budget ? { budget: report.budget } : {}) };
 }
 
-/** Per budget, the mutants that a run with that budget finds: some MUST check fails under the seed. */
+/** Per budget, the mutants that a run with that budget finds (some MUST check fails under the seed) and those it kills as the self-test counts. */
 async function killShare(budgets: readonly number[], sample: number | undefined): Promise<string[]> {
   const judged = (await loadMutants()).filter((m) => m.kills.length > 0);
   const step = sample === undefined ? 1 : Math.max(1, Math.floor(judged.length / sample));
@@ -80,9 +80,11 @@ async function killShare(budgets: readonly number[], sample: number | undefined)
   for (const budget of budgets) {
     const rows = (await selfTest((id) => chosen.has(id), { seeds: [Number(seed)], workers: defaultWorkers(), budget })).filter((r) => r.kind === 'mutant');
     const found = rows.filter((r) => r.runs.some((run) => Object.entries(run.statuses).some(([id, s]) => s === 'failed' && run.levels[id] === 'MUST')));
-    const share = Math.round((1000 * found.length) / Math.max(1, rows.length)) / 10;
+    // The self-test's own kill: every check the mutant names failed, at any level (a SHOULD check's advice included).
+    const killed = rows.filter((r) => found.includes(r) || r.runs.some((run) => r.expected.every((id) => run.statuses[id] === 'failed')));
+    const percent = (n: number) => Math.round((1000 * n) / Math.max(1, rows.length)) / 10;
     lines.push(
-      `--budget ${budget}: finds ${found.length} of ${rows.length} mutants (${share}%)${step > 1 ? `, every ${step}th of the ${judged.length} the self-test judges` : ''}, seed ${seed}`,
+      `--budget ${budget}: finds ${found.length} of ${rows.length} mutants (${percent(found.length)}%) by a failed MUST check; kills ${killed.length} (${percent(killed.length)}%) as the self-test counts a kill (those, and the mutants whose named checks all failed, advice included)${step > 1 ? `, every ${step}th of the ${judged.length} the self-test judges` : ''}, seed ${seed}`,
     );
   }
   return lines;
