@@ -29,8 +29,14 @@ async function refusedEverywhere(t: CheckContext, credentials: readonly { label:
   const players = profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
   const playerId = players.map((p) => p.id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number');
   const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId, playerId });
+  // Beside the key, a user id in the same body (rule 1: a user id in the body is ignored; §5: the key is still required): a
+  // user the key's household names (represents_user_id: a user of the service, often the key's own), else 1.
+  const userId = players.map((p) => p.represents_user_id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number') ?? 1;
   if (keyInBody)
-    probes.push({ name: 'POST /artifacts.php with the key as api_key in the body', send: (auth) => t.api.list({ api_key: t.target.keys.primary }, auth) });
+    probes.push({
+      name: `POST /artifacts.php with the key as api_key and user_id ${JSON.stringify(userId)} in the body`,
+      send: (auth) => t.api.list({ api_key: t.target.keys.primary, user_id: userId }, auth),
+    });
   const exchanges = await Promise.all(credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))));
   for (const { label, probe, ex } of exchanges) {
     ensureNo5xx('C7.2', ex, `${probe.name} with ${label}`);
@@ -61,7 +67,7 @@ describe('authentication (§5)', () => {
       sections: ['§5'],
       keptBlind: true,
       title:
-        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key in a list body and for the uses of a real item with a player of the household',
+        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key and a user id in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
     (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }], true),

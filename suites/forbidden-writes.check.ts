@@ -63,6 +63,7 @@ async function refusedWithForbidden(
   labelling?: string,
   restatingUse?: WriteProbe,
   restatingPlayer?: WriteProbe,
+  restatingInstead = false,
 ): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
@@ -111,11 +112,20 @@ async function refusedWithForbidden(
     ? (await t.discover.toggleRows()).find((r) => Array.isArray(r.tags) && r.tags.length === 1 && typeof r.tags[0] === 'string')
     : undefined;
   const label = labelled ? { artifact_id: labelled.id, tag: (labelled.tags as string[])[0] } : undefined;
+  const restates = restating && real && realId !== undefined && typeof real.Title === 'string';
+  // `restatingInstead`: the restating write takes the place of the same method and path sent for an id no item has (a door
+  // that accepts a write shows on a real item as surely; a door that edits only real items shows there alone).
+  const sent = restates && restatingInstead ? probes.filter((p) => p.method !== restating.method || p.path !== restating.path) : probes;
   const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
   const exchanges = await Promise.all([
-    ...probes.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, payloadOf(p)) })),
-    ...(restating && real && realId !== undefined && typeof real.Title === 'string'
-      ? [{ p: restating, ex: await t.api.probe(restating.method, restating.path, { query: { id: realId }, json: { ...whole, Title: real.Title } }) }]
+    ...sent.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, payloadOf(p)) })),
+    ...(restates
+      ? [
+          {
+            p: { ...restating, path: `${restating.path}?id=${realId} restating its record` },
+            ex: await t.api.probe(restating.method, restating.path, { query: { id: realId! }, json: { ...whole, Title: real.Title } }),
+          },
+        ]
       : []),
     ...(flipping && flip
       ? [
@@ -175,11 +185,11 @@ async function refusedWithForbidden(
       `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}), while POST ${NO_SUCH_PATH} got ${labelBaseline.response.status}: a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before && !labelLost ? '; the collection did not change' : `${putBack}${labelNote}`}`,
       labelAnswer,
     );
-  const flipNote = `${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
+  const flipNote = `${restates ? `, ${restating.method} ${restating.path}?id=${realId} restating its record` : ''}${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
   ensure(
     'C1.2',
     after === before && !labelLost,
-    `the collection changed after the forbidden-write probes (${probes.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}${labelNote}`,
+    `the collection changed after the forbidden-write probes (${sent.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}${labelNote}`,
     exchanges.at(-1)?.ex,
   );
 }
@@ -321,22 +331,26 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PATCH that flips a flag of a real item, one that restates the date of a real use and one that restates the name of a real player',
+        'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, one that restates the date of a real use and one that restates the name of a real player',
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
         'PATCH /players.php sent for the first player of the household with an id and a name, restating its whole record as listed (primary profile); for an id no item has where no player has both',
+        'PUT /artifact.php sent for the first item the check may write, restating its whole record as the single read serves it (the list row where it cannot be read), kept flag left out; for an id no item has where the collection is empty',
       ],
     },
     (t) =>
       refusedWithForbidden(
         t,
         applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path }))),
-        undefined,
+        // A PUT of a real item's whole record (§1: a write, whatever it writes): a door that stores the body as the record
+        // shows only on a real item, and wrongly accepting it writes what is there. It takes the place of the PUT for an id no item has.
+        { method: 'PUT', path: endpoints.item },
         { method: 'PATCH', path: endpoints.item },
         undefined,
         { method: 'PATCH', path: endpoints.uses },
         { method: 'PATCH', path: endpoints.players },
+        true,
       ),
   );
 

@@ -308,7 +308,16 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           playing.map(async (witness, j) => {
             const ex = sent[j]!();
             const { id, record: before } = witness;
-            const after = await t.discover.record(id);
+            // The witness's record was read before the toggle: after a toggle that succeeded, the item is still there to read
+            // (§3: the toggle changes the kept flag and nothing else; an item gone from the single read changed more).
+            const read = await t.discover.item(id);
+            ensure(
+              'C3.2',
+              is2xx(read),
+              `POST /artifact-kept.php {is_kept: ${valueSent(witness)}} on item ${id} answered ${ex.response.status}, and then GET /artifact.php?id=${id}, which served the item's record before the toggle, answered ${read.response.status}: the toggle changes the kept flag and nothing else`,
+              read,
+            );
+            const after = t.discover.recordIn(read, id);
             const changed = changedFields(before, after);
             ensure(
               'C3.2',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   describe,
   check,
+  asJson,
   idOf,
   ensure,
   ensureNo5xx,
@@ -42,12 +43,24 @@ interface Foreign {
   typeIds: unknown[];
   itemIds: unknown[];
   playerIds: unknown[];
+  /** Names of the second user's players the first household lacks, those who stand for a user of the service first. */
+  playerNames: string[];
   userIds: unknown[];
   /** The first user's answers read to learn this (uses, proposals with include_other=1, upcoming, types, players). */
   ownReads: { name: string; exchange: Exchange }[];
 }
 
 const rowsIn = (ex: Exchange): Row[] => rowsOf(ex.response.json) ?? [];
+
+/**
+ * Display names (else first names) of players to search for: those that stand for a user of the service (the ones a
+ * user search finds) where there are any, else all.
+ */
+function namesToSearch(players: readonly Row[]): string[] {
+  const named = (p: Row) => [p.name, p.FirstName].find((n): n is string => typeof n === 'string' && n.trim() !== '');
+  const users = players.filter((p) => p.represents_user_id !== null && p.represents_user_id !== undefined && named(p) !== undefined);
+  return [...new Set((users.length > 0 ? users : players).map(named).filter((n): n is string => n !== undefined))];
+}
 
 async function learnForeign(t: CheckContext): Promise<Foreign> {
   const players = profiles[t.target.profile].has('players');
@@ -94,6 +107,7 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     typeIds: [...new Set(other.rows.map((r) => JSON.stringify(r.type_id ?? null)))].map((x) => JSON.parse(x) as unknown),
     itemIds: other.rows.filter((r) => items.has(idOf(r.id) ?? '')).map((r) => r.id),
     playerIds: otherPlayers.filter((p) => !ownPlayers.has(idOf(p.id))).map((p) => p.id),
+    playerNames: namesToSearch(otherPlayers.filter((p) => !ownPlayers.has(idOf(p.id)))),
     userIds: [...new Set(otherPlayers.map((p) => p.represents_user_id).filter((x) => x != null)), 2],
     ownReads: [
       { name: 'GET /uses.php', exchange: ownUses.exchange },
@@ -108,12 +122,14 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
 interface Drawn {
   name: string;
   send(t: CheckContext): Promise<Exchange>;
+  /** A read of the household: its answer may list no player of the second user's household that the first user's lacks. */
+  household?: true;
   /** A counterexample prints the request by its name, not the code that sends it. */
   [fc.toStringMethod](): string;
 }
 
-function drawn(name: string, send: (t: CheckContext) => Promise<Exchange>): Drawn {
-  return { name, send, [fc.toStringMethod]: () => name };
+function drawn(name: string, send: (t: CheckContext) => Promise<Exchange>, household = false): Drawn {
+  return { name, send, ...(household ? { household: true as const } : {}), [fc.toStringMethod]: () => name };
 }
 
 /**
@@ -221,7 +237,15 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   ];
   if (has('uses-player-filter'))
     others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
-  if (has('players')) others.push(withUserId('/players.php', (c, query) => c.api.players('primary', query)));
+  // The household read with a user id and a search for a name of the second user's household (q: no parameter of
+  // GET /players.php, §4, so a conforming server ignores or refuses it): a user search behind it (§1, §5: user
+  // enumeration is refused) lists players of another household, which no answer of the key may hold.
+  if (has('players'))
+    others.push(
+      fc
+        .record({ user_id: userId, q: pick(f.playerNames, 'conform') })
+        .map((query): Drawn => drawn(`GET /players.php ${JSON.stringify(query)}`, (c) => c.api.players('primary', q(query)), true)),
+    );
   return fc.tuple(...list, ...others);
 }
 
@@ -265,6 +289,7 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
       accepts: [
         'any status for a drawn request (parameters may be refused); only 2xx answers are searched',
         'titles, types and records both users hold: only what the second user alone has counts as a leak',
+        "GET /players.php with a user id and q (a name of the second user's household; neither is a parameter of it, §4) ignored or refused; a player both households list is no leak",
       ],
     },
     async (t) => {
@@ -278,6 +303,7 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
         const leak = leakIn(exchange, foreign);
         ensure('C5.2', leak === undefined, `${name} with the first user's key answered with ${leak}`, exchange);
       }
+      const foreignPlayers = new Set(foreign.playerIds.map((id) => idOf(id)).filter((id): id is string => id !== undefined));
       const send = readOnce(
         (drawn: Drawn) => drawn.send(t),
         (drawn) => drawn.name,
@@ -292,6 +318,17 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
             if (!is2xx(ex)) return;
             const leak = leakIn(ex, foreign);
             ensure('C5.2', leak === undefined, `${drawn.name} with the first user's key answered with ${leak}`, ex);
+            if (drawn.household) {
+              const strangers = rowsIn(ex).filter((p) => [idOf(p.id)].some((id) => id !== undefined && foreignPlayers.has(id)));
+              ensure(
+                'C5.2',
+                strangers.length === 0,
+                `${drawn.name} with the first user's key answered ${ex.response.status} listing player(s) of the second user's household that the first user's GET /players.php does not list: ${strangers
+                  .map((p) => `${asJson(p.id)} (${asJson(p.name)})`)
+                  .join(', ')}; the household listed is the key's own, and users are not enumerated`,
+                ex,
+              );
+            }
           });
         },
         { runs: RUNS },

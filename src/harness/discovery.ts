@@ -435,7 +435,11 @@ export class Discovery {
 
   /** Full single-item record (§4 GET /artifact.php), bare or inside an envelope. */
   async record(id: string, user: KeyRef = 'primary'): Promise<Record<string, unknown>> {
-    const exchange = await this.item(id, user);
+    return this.recordIn(await this.item(id, user), id, user);
+  }
+
+  /** The item record of an answer of GET /artifact.php for `id` (as `record` reads it), for a check that judged the answer first. */
+  recordIn(exchange: Exchange, id: string, user: KeyRef = 'primary'): Record<string, unknown> {
     const what = `GET /artifact.php?id=${id}`;
     const body = okJson('C4.14', exchange, what);
     const record =
