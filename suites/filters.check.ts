@@ -20,6 +20,7 @@ import {
   together,
   windowBound,
   type CheckContext,
+  type Exchange,
   type Row,
   asText,
   asJson,
@@ -164,6 +165,28 @@ function repeatedIn(pages: readonly { rows: Row[] }[]): { id: string; first: num
   return undefined;
 }
 
+/**
+ * Where a page-mode search answer orders two of its items otherwise than the title-ordered listing `listing` (page 1 of
+ * the unfiltered list) does: page paging is by title (§4: a cursor pages by id instead of by title) and query only
+ * chooses the rows, so the items a search keeps come in the listing's relative order. Judged against the order the
+ * target itself serves (any collation), only for titles no usual collation ties (tie order is not shown), and only
+ * where the search's titles follow no usual collation either (a collation of its own for searches is then allowed).
+ * Undefined when the answer keeps that order.
+ */
+function searchOrderProblem(found: readonly Row[], listing: readonly Row[]): string | undefined {
+  const titles = found.map((r) => String(r.Title ?? ''));
+  if (titleCollations.some((c) => titles.every((title, i) => i === 0 || c.compare(titles[i - 1]!, title) <= 0))) return undefined;
+  const position = new Map(listing.map((r, i) => [idOf(r.id), i]));
+  const placed = found.filter((r) => position.has(idOf(r.id)));
+  for (const [i, before] of placed.entries())
+    for (const after of placed.slice(i + 1)) {
+      const [a, b] = [String(before.Title ?? ''), String(after.Title ?? '')];
+      if (position.get(idOf(before.id))! > position.get(idOf(after.id))! && titleCollations.every((c) => c.compare(a, b) !== 0))
+        return `lists item ${asText(before.id)} ${asJson(a)} before item ${asText(after.id)} ${asJson(b)}, which the title-ordered listing gives the other way round`;
+    }
+  return undefined;
+}
+
 /** Two flag filters FILT-001 always sends together: valid values that a server may wrongly take for contradictory ones. */
 const UNKEPT_SECONDARY: Filters = { kept: false, secondary_collection: true };
 /** Two more FILT-001 always sends together: the unkept items that are physical (a combination most collections hold many of). */
@@ -272,7 +295,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        "an item's exact title as query finds that item (always one holding &, <, > or a quote, and one holding a colon, *, + or a parenthesis, where known)",
+        "an item's exact title as query finds that item (always one holding &, <, > or a quote, one holding a colon, *, + or a parenthesis, and one beginning with The, A or An, where known)",
       accepts: [
         'any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it',
         'cursor pages in ascending or descending id order',
@@ -308,12 +331,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // quotes): the search text is the text sent (§4 query), so a server that escapes it before matching finds nothing.
       // And the first title holding a character a search syntax reads (the colon of field:value, *, +, parentheses): the
       // query is search text (§4), so a server that parses it as syntax finds nothing for a title such as "X: Deluxe".
+      // And the first title that begins with an English article (The, A, An, then a space): the query is the title's own
+      // text (§4), so a server that matches it against a sort title without its article finds nothing.
       // They take the places of drawn runs as far as one drawn run is left, so the requests stay as they were (a lean run
       // of two cases judges the first of them only).
       const markup = titled.find((r) => /[&<>"']/.test(String(r.Title)));
       const syntax = titled.find((r) => /[:*+()]/.test(String(r.Title)));
+      const article = titled.find((r) => /^(the|an?)\s+\S/i.test(String(r.Title)));
       const runs = Math.min(t.target.runs, 10);
-      const fixed = [...new Set([markup, syntax].filter((r): r is Row => r !== undefined))].slice(0, Math.max(1, runs - 1));
+      const fixed = [...new Set([markup, syntax, article].filter((r): r is Row => r !== undefined))].slice(0, Math.max(1, runs - 1));
       for (const row of fixed) await judge(row);
       await t.property(fc.constantFrom(...titled), judge, { runs: runs > 1 ? runs - fixed.length : runs });
     },
@@ -633,12 +659,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
         "any search semantics: a search with a filter must return the search's own answer narrowed by the filter",
         'any usual title collation in page mode (as PAGE-007)',
+        "a page-mode search in an order of its own under a usual collation, or in the listing's order under any collation; any order among titles a usual collation ties",
       ],
     },
     async (t) => {
@@ -696,9 +723,24 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         `query ${JSON.stringify(word)} by cursor is not in id order (${direction}): ${foundIds[outOfOrder - 1]} before ${foundIds[outOfOrder]}`,
         search.pages[0]?.exchange,
       );
+      // Page-mode searches keep the title order (§4: pages go by title, a cursor pages by id instead of by title; query
+      // only chooses the rows): their items come as the title-ordered listing gives them, the run's shared read of page 1
+      // at 200 a page (items past it are not judged).
+      const listingBody = { per_page: MAX_ROWS_PER_PAGE };
+      const listing = okRows('C4.5', await t.discover.list(listingBody), `POST /artifacts.php ${JSON.stringify(listingBody)}`);
+      const keepsTitleOrder = (page: { rows: Row[]; exchange: Exchange }, body: Record<string, unknown>): void => {
+        const problem = searchOrderProblem(page.rows, listing);
+        ensure(
+          'C4.5',
+          problem === undefined,
+          `POST /artifacts.php ${JSON.stringify(body)} (page mode) ${problem}, and its titles follow no usual collation: page paging is by title (§4: a cursor pages by id instead of by title) and query only chooses the rows`,
+          page.exchange,
+        );
+      };
       // The search without per_page: the default page size holds for a search too (§4 table, §8: 50).
       if (search.complete) {
         const plain = await fetchPage(t.api, { query: word });
+        keepsTitleOrder(plain, { query: word });
         const expected = Math.min(DEFAULT_PAGE, found.length);
         ensure(
           'C4.4',
@@ -726,6 +768,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           const broad = pageOf(byCursor, cursorBody);
           const broadPage = pageOf(byPage, broadBody);
           const matches = broad.rows.length;
+          keepsTitleOrder(broadPage, broadBody);
           // Known when the cursor page is the last, or full (at least a page's worth exist).
           if (broad.hasMore === false || matches === MAX_ROWS_PER_PAGE)
             ensure(

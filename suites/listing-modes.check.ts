@@ -16,6 +16,9 @@ import {
   titleCollations,
   together,
   typeIdsAreNumeric,
+  typeIdsOf,
+  is2xx,
+  type CheckContext,
   type Exchange,
   type Row,
 } from '../src/harness/index.ts';
@@ -49,6 +52,29 @@ function missingField(row: Row, body?: Record<string, unknown>): string | undefi
   return Array.isArray(row.tags) ? undefined : 'tags (as a list)';
 }
 
+/**
+ * A type id the second user's GET /types.php lists and the first user's does not (nor any of the first user's items
+ * carries), sent as the first user's ids are (a number where theirs are numbers): an id of the service that is no type of
+ * the key's user. Undefined without a second key, or where both users' lists name the same types. Both lists and the
+ * second user's walk are shared reads of the run.
+ */
+async function foreignTypeId(t: CheckContext, rows: readonly Row[], like: unknown): Promise<string | number | undefined> {
+  if (t.target.keys.other === undefined) return undefined;
+  const used = (list: readonly Row[]) => [...new Set(list.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
+  const [mine, theirs, other] = await Promise.all([
+    t.discover.shared('GET /types.php'),
+    t.discover.shared('GET /types.php (second user)'),
+    t.discover.collection('other'),
+  ]);
+  // Whether each list is readable is TYPE-001's and TYPE-002's to judge: here only the ids they name.
+  if (!is2xx(mine) || !is2xx(theirs)) return undefined;
+  const own = used(rows);
+  const myIds = typeIdsOf(rowsOf(mine.response.json) ?? [], own);
+  const theirIds = typeIdsOf(rowsOf(theirs.response.json) ?? [], used(other.rows));
+  const id = myIds && theirIds ? [...theirIds].find((id) => !myIds.has(id) && !own.includes(id)) : undefined;
+  return id !== undefined && typeof like === 'number' && /^\d+$/.test(id) ? Number(id) : id;
+}
+
 describe('global statements of the list over every listing mode (§4 rules 3 and 4)', () => {
   check(
     {
@@ -57,7 +83,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0, a fraction of a real type id, and a list naming one type twice, is refused or lists only items of that type (each once)',
+        "a type_id list with one invalid entry (null included) after valid ones answers 400 with an errors list; type_id 0, a fraction of a real type id, and a list naming one type twice, is refused or lists only items of that type (each once); a list naming one of the key's types beside a type only the second user's /types.php lists is refused or lists every item of the key's type",
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape',
@@ -65,6 +91,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         'type_id 0 (an id no type may have): refused with any 4xx, or a page holding only items whose type_id is 0 (none, where no type has it)',
         'a fraction of a real type id (3.5 beside type 3): refused with any 4xx, or a page holding no item of another type_id',
         'a list naming one type id twice: refused with any 4xx, or a page of items of that type, each once',
+        "a list naming a type only the second user's /types.php lists beside one of the key's types: refused with any 4xx, or the key's type's items (and any of the other type)",
       ],
     },
     async (t) => {
@@ -79,10 +106,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const odd: number[] = [0, ...(typeof first === 'number' && Number.isInteger(first) ? [first + 0.5] : [])];
       // A list naming one type twice still names that one type: a filter keeps items, it does not repeat them (§4 table).
       const repeated = { type_id: [first, first] };
-      const [oddAnswers, answers, twice] = await Promise.all([
+      // A list naming the first type beside a type only the second user's /types.php lists (ids come from GET /types.php,
+      // §4 table): that id is invalid for the key's user (400, rule 4) or a type the user has no items of, and a list keeps
+      // the items of any type it names, so the first type's items are listed either way.
+      const foreign = await foreignTypeId(t, rows, first);
+      const mixed = foreign === undefined ? undefined : { type_id: [first, foreign], per_page: MAX_ROWS_PER_PAGE };
+      const [oddAnswers, answers, twice, mixedAnswer] = await Promise.all([
         together(odd.map((typeId) => t.api.list({ type_id: typeId }))),
         together(bodies.map((body) => t.api.list(body))),
         t.api.list(repeated),
+        mixed === undefined ? undefined : t.api.list(mixed),
       ]);
       for (const [i, body] of bodies.entries()) badRequestWithErrors('C4.11', answers[i]!(), `POST /artifacts.php ${JSON.stringify(body)}`);
       // Each: an id of no type (then invalid, or matching nothing) or of one type; never another type, nor no filter at all (§4 table: type_id filters).
@@ -98,6 +131,25 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
           `${what} listed item ${String(idOf(other?.id))} of type_id ${JSON.stringify(other?.type_id)}: a type filter lists only items of the type asked for`,
           answer,
         );
+      }
+      if (mixed !== undefined && mixedAnswer !== undefined) {
+        const what = `POST /artifacts.php ${JSON.stringify(mixed)} (type ${asJson(foreign)} only the second user's GET /types.php lists)`;
+        ensureNo5xx('C7.2', mixedAnswer, what);
+        if (!is4xx(mixedAnswer)) {
+          const listed = okRows('C4.8', mixedAnswer, what);
+          const named = mixed.type_id.map(String);
+          const other = listed.find((r) => !named.includes(String(r.type_id)));
+          ensure('C4.8', other === undefined, `${what} listed item ${String(idOf(other?.id))} of type_id ${asJson(other?.type_id)}`, mixedAnswer);
+          const ofFirst = rows.filter((r) => String(r.type_id) === String(first));
+          const got = new Set(listed.map((r) => idOf(r.id)));
+          const missing = ofFirst.filter((r) => !got.has(idOf(r.id)));
+          ensure(
+            'C4.8',
+            ofFirst.length > MAX_ROWS_PER_PAGE ? listed.length === MAX_ROWS_PER_PAGE : missing.length === 0,
+            `${what} answered ${mixedAnswer.response.status} with ${listed.length} row(s), leaving out ${missing.length} of the ${ofFirst.length} item(s) of type_id ${asJson(first)} (e.g. item ${String(idOf(missing[0]?.id))}): a type_id list keeps the items of every type it names, and an id that is no type of the user's is refused with 400 (rule 4), not read as matching nothing`,
+            mixedAnswer,
+          );
+        }
       }
       const what = `POST /artifacts.php ${JSON.stringify(repeated)}`;
       ensureNo5xx('C7.2', twice, what);

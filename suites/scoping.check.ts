@@ -72,28 +72,60 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-001',
       level: 'MUST',
       sections: ['§4'],
-      title: "a user id in the list body is ignored: the key's own collection is read",
+      title: "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary)",
       accepts: ['userId or user (names the spec does not use) refused with 400 as unknown fields'],
     },
     async (t) => {
       const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
+      // Where include is offered, user_id rides beside include ["uses_summary"]: the plays and last_use it adds are the
+      // key's own user's too (§4 rule 1: the key's own user is always read; §2: plays counts the item's recorded uses),
+      // judged against the run's shared read of the same page with include and without user_id.
+      const summary = profiles[t.target.profile].has('list-include') ? { include: ['uses_summary'] } : {};
+      const bodyOf = ({ userId, field }: { userId: string | number; field: string }) => ({
+        per_page: MAX_ROWS_PER_PAGE,
+        [field]: userId,
+        ...(field === 'user_id' ? summary : {}),
+      });
+      const summaryBody = { per_page: MAX_ROWS_PER_PAGE, ...summary };
+      // The run's shared read of the page with include (FIELD-002 and LIST-002 read it too), where include is offered.
+      const summarised = 'include' in summary ? t.discover.list(summaryBody) : undefined;
       const [plain, ...answers] = await together([
         // The run's shared read of the page (PAGE-003 reads it too).
         t.discover.list({ per_page: MAX_ROWS_PER_PAGE }),
-        ...probes.map(({ userId, field }) => t.api.list({ per_page: MAX_ROWS_PER_PAGE, [field]: userId })),
+        ...probes.map((probe) => t.api.list(bodyOf(probe))),
       ]);
       const expected = okRows('C4.9', plain!(), 'POST /artifacts.php');
-      for (const [i, { userId, field }] of probes.entries()) {
+      // Whether include is answered is FIELD-002's to judge: where the page with include is refused, so may the probe be.
+      const summaryAnswer = await summarised;
+      const summaryServed = summaryAnswer !== undefined && is2xx(summaryAnswer);
+      const withSummary = summaryServed ? okRows('C4.9', summaryAnswer, `POST /artifacts.php ${JSON.stringify(summaryBody)}`) : [];
+      const summaryOf = new Map(withSummary.map((r) => [idOf(r.id), r]));
+      for (const [i, probe] of probes.entries()) {
+        const { userId, field } = probe;
         const ex = answers[i]!();
-        ensureNo5xx('C7.2', ex, `POST /artifacts.php with ${field}=${userId}`);
+        const what = `POST /artifacts.php ${JSON.stringify(bodyOf(probe))}`;
+        ensureNo5xx('C7.2', ex, what);
         // user_id is the spec's own name and must be ignored; other spellings are unknown fields, which a strict server may refuse.
         if (field !== 'user_id' && ex.response.status === 400) continue;
-        ensure('C4.9', is2xx(ex), `POST /artifacts.php with ${field}=${userId}: a user id must be ignored, not refused (got ${ex.response.status})`, ex);
-        const got = okRows('C4.9', ex, `POST /artifacts.php with ${field}=${userId}`);
+        if (field === 'user_id' && summaryAnswer !== undefined && !summaryServed && !is2xx(ex)) continue;
+        ensure('C4.9', is2xx(ex), `${what}: a user id must be ignored, not refused (got ${ex.response.status})`, ex);
+        const got = okRows('C4.9', ex, what);
         ensure(
           'C4.9',
           JSON.stringify(got.map((r) => r.id)) === JSON.stringify(expected.map((r) => r.id)),
-          `POST /artifacts.php with ${field}=${userId} returned different rows than without it (${got.length} vs ${expected.length})`,
+          `${what} returned different rows than without ${field}=${userId} (${got.length} vs ${expected.length})`,
+          ex,
+        );
+        if (field !== 'user_id' || !('include' in summary)) continue;
+        const differing = got.find((r) => {
+          const own = summaryOf.get(idOf(r.id));
+          return own !== undefined && (asJson(r.plays) !== asJson(own.plays) || asJson(r.last_use) !== asJson(own.last_use));
+        });
+        const own = summaryOf.get(idOf(differing?.id));
+        ensure(
+          'C4.9',
+          differing === undefined,
+          `${what} gives item ${asText(differing?.id)} plays ${asJson(differing?.plays)} and last_use ${asJson(differing?.last_use)}, but POST /artifacts.php ${JSON.stringify(summaryBody)} gives it plays ${asJson(own?.plays)} and last_use ${asJson(own?.last_use)}: the user id is ignored, the key's own user's uses are counted`,
           ex,
         );
       }

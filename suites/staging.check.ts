@@ -110,9 +110,13 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search, and a search honours per_page (and says has_more where a title two items share finds both)",
+        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search and the label filtered for in the second key's list under a tag, and a search honours per_page (and says has_more where a title two items share finds both)",
       ...staging,
-      accepts: ['ids as numbers or strings', 'any envelope key for the rows'],
+      accepts: [
+        'ids as numbers or strings',
+        'any envelope key for the rows',
+        "a tag filter that ignores case; the second user's list under the first user's label empty (labels are free-form)",
+      ],
     },
     async (t) => {
       // The whole collection comes from the run's shared cursor walk (200 a page).
@@ -149,6 +153,26 @@ describe('staging subset (§2, §4, §9)', () => {
           found === undefined || sameUnordered(found.tags, tagged.tags),
           `the search for its title lists item ${asText(tagged.id)} with tags ${asJson(found?.tags)}; the collection shows ${asJson(tagged.tags)}`,
           searched,
+        );
+      }
+      // The second key's list under the label most of the first user's items carry (a tag the run knows; labels are free-form,
+      // §2, so the second user may use it or not): every row it lists carries that label, as the item's owner labelled it
+      // (§4 tag: only items the owner labelled with that tag; §4 Staging: rows carry tags, the owner's labels, §2).
+      const labels = new Map<string, number>();
+      for (const row of await t.discover.itemsWithTags()) for (const tag of (row.tags as unknown[]).map(String)) labels.set(tag, (labels.get(tag) ?? 0) + 1);
+      const label = [...labels].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+      if (label !== undefined && t.target.keys.other !== undefined) {
+        const body = { tag: label, per_page: MAX_ROWS_PER_PAGE };
+        const what = `POST /artifacts.php ${JSON.stringify(body)} with the second key`;
+        const ex = await t.api.list(body, 'other');
+        const rows = okRows('C2.8', ex, what);
+        // A tag filter may ignore case (FILT-003 accepts it): the label is then carried in any case.
+        const unlabelled = rows.find((r) => !(Array.isArray(r.tags) && r.tags.some((x) => String(x).toLowerCase() === label.toLowerCase())));
+        ensure(
+          'C2.8',
+          unlabelled === undefined,
+          `${what} lists item ${asText(unlabelled?.id)} with tags ${asJson(unlabelled?.tags)}: an item the tag filter keeps is labelled with that tag, and its row carries the owner's labels`,
+          ex,
         );
       }
       // A search at per_page 1 for the word most titles share (three letters or more, in two titles or more): staging
