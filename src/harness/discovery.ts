@@ -51,6 +51,7 @@ const sharedReads = {
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
   'GET /proposals.php?include_other=1 (second user)': (api: Api) => api.proposals({ include_other: 1 }, 'other'),
   'GET /proposals.php?sort=explicit_declines': (api: Api) => api.proposals({ sort: 'explicit_declines' }),
+  'GET /proposals.php?sort=item_name&direction=desc (second user)': (api: Api) => api.proposals({ sort: 'item_name', direction: 'desc' }, 'other'),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
 } as const;
 export type SharedRead = keyof typeof sharedReads;
