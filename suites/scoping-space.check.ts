@@ -184,11 +184,11 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   );
   // Each GET endpoint with a user id, and with no parameter where learnForeign did not send that request already
   // (its answers are searched too), so that a leak under either shows in every draw.
-  // Types and upcoming with a user id are shared with SCOPE-002, which sends them too.
+  // Types, upcoming and players with a user id are shared with SCOPE-002, which sends them too.
   const withUserId = (
     name: string,
     send: (c: CheckContext, query: Query) => Promise<Exchange>,
-    shared?: 'GET /types.php' | 'GET /upcoming-interactions.php',
+    shared?: 'GET /types.php' | 'GET /upcoming-interactions.php' | 'GET /players.php',
   ): fc.Arbitrary<Drawn> =>
     userId.map(
       (user_id): Drawn =>
@@ -221,7 +221,7 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   ];
   if (has('uses-player-filter'))
     others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
-  if (has('players')) others.push(withUserId('/players.php', (c, query) => c.api.players('primary', query)));
+  if (has('players')) others.push(withUserId('/players.php', (c, query) => c.api.players('primary', query), 'GET /players.php'));
   return fc.tuple(...list, ...others);
 }
 

@@ -145,7 +145,12 @@ describe('user scoping (§4 rule 1, §5)', () => {
       if (item)
         reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q), baseline: () => t.discover.item(item.id as string) });
       if (profiles[t.target.profile].has('players'))
-        reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q), baseline: () => t.discover.shared('GET /players.php') });
+        // With a user id, the run's shared read (SCOPE-007 may draw it too).
+        reads.push({
+          name: 'GET /players.php',
+          send: (q) => (q.user_id !== undefined ? t.discover.withUserId('GET /players.php', q.user_id) : t.api.players('primary', q)),
+          baseline: () => t.discover.shared('GET /players.php'),
+        });
       const userIds = await foreignUserIds(t);
       await Promise.all(
         reads.map(async (read) => {
