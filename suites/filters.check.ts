@@ -270,9 +270,12 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       };
       // The fixed examples take the places of drawn runs, as many as leave one drawn run: a lean run (two cases) sends the
       // first one only, as it did before the second came.
-      const tagged = tagBesideTypes(rows);
-      const fixed = [unkeptSecondaryOfOneType(rows), ...FILT_001_FIXED, ...(tagged ? [tagged] : [])].slice(0, Math.max(1, t.target.runs - 1));
-      await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - fixed.length) });
+      const placed = [unkeptSecondaryOfOneType(rows), ...FILT_001_FIXED].slice(0, Math.max(1, t.target.runs - 1));
+      // The tag beside a type list comes on top of them, not in a drawn run's place (every drawn run kills some fault under
+      // some seed); a lean run leaves it out.
+      const tagged = t.target.runs > placed.length + 1 ? tagBesideTypes(rows) : undefined;
+      const fixed = [...placed, ...(tagged ? [tagged] : [])];
+      await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - placed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
       // filters taking true or false (§4 table), so the pair is valid values, answered with the unkept items of the
@@ -282,8 +285,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // every unkept physical item, the page's last one too (§4: each filter keeps the items that satisfy it). Then kept
       // true beside secondary_collection false (the kept items outside the secondary collection: independent flags). Then a
       // tag beside a list of its carriers' types (tag keeps only the labelled items, whatever filter comes with it, §4 table;
-      // type_id may be a list): the items of those types without the tag are left out. The drawn runs are as many fewer, so
-      // the requests stay about as they were.
+      // type_id may be a list): the items of those types without the tag are left out. The drawn runs are as many fewer as
+      // the first three, so the requests stay about as they were.
       for (const filters of fixed) await judge(filters);
     },
   );
