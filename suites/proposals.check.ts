@@ -163,7 +163,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction',
+        'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction; item_name descending holds for the second key too',
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order), under some sorts or all: values other than desc are not shown, nor said to be the same for every sort',
@@ -239,6 +239,23 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         }
         ensure('C4.19', ordered(rows, field, direction), `${label}: rows are not in that order`, exchange);
       });
+      // The second user's outcomes by item name, descending (the run's shared read, PROP-006 judges its coverage): a
+      // direction holds whatever the key (§4: direction is the sort direction; desc is allowed), where that key is given.
+      if (t.target.keys.other === undefined || fields.name === undefined) return;
+      const theirs = await t.discover.shared('GET /proposals.php?sort=item_name&direction=desc (second user)');
+      const theirLabel = 'GET /proposals.php?sort=item_name&direction=desc with the second key';
+      ensureNo5xx('C7.2', theirs, theirLabel);
+      const theirRows = okRows('C4.19', theirs, theirLabel);
+      const names = theirRows.map((r) => String(r[fields.name!]));
+      ensure(
+        'C4.19',
+        ordered(theirRows, fields.name, 'desc'),
+        `${theirLabel}: item names are not in descending order under any usual collation (they run ${names
+          .slice(0, 4)
+          .map((n) => JSON.stringify(n))
+          .join(', ')}…)`,
+        theirs,
+      );
     },
   );
 
@@ -248,11 +265,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else descending, that order)',
       accepts: [
         ...ROW_FREEDOMS,
         'bounds read as inclusive or exclusive',
-        'any order among rows with equal explicit declines',
+        'any order among rows with equal explicit declines (or, sorted by chose_something_else, equal chose-something-else counts)',
         'windowed rows without a count (null) anywhere in the order',
         'a start or an end alone reaching only some months from it (a year, say), as far as the half year of the 29 February window',
       ],
@@ -281,7 +298,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
       const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
-      const around: Query = { start: '1900-01-01', end: '2999-12-31' };
+      // It is sorted by chose_something_else, descending: a sort orders the rows whatever the window (§4: sort names
+      // chose_something_else, desc is a direction), judged below as PROP-003 judges the sorts without a window.
+      const around: Query = { start: '1900-01-01', end: '2999-12-31', sort: 'chose_something_else', direction: 'desc' };
       const answers = await Promise.all([...windows, ...beyond, around].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
       // A window only narrows the counts: without sort or direction the rows keep the default order, explicit declines
       // descending (§4: default sort explicit_declines, descending with the default sort), whatever the window. Only rows
@@ -378,6 +397,19 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         );
       });
       const { rows: whole, exchange } = answers.at(-1)!;
+      // Sorted by the chose-something-else counts, descending, among the rows that carry a count (a windowed row may give
+      // none, null, and where such rows sort is not shown); any order among equal counts.
+      const counted = whole
+        .map((r, j) => ({ r, j, n: r[fields.elsewhere] === null || r[fields.elsewhere] === '' ? Number.NaN : Number(r[fields.elsewhere]) }))
+        .filter(({ n }) => Number.isFinite(n));
+      const at = counted.findIndex(({ n }, k) => k > 0 && counted[k - 1]!.n < n);
+      const [above, below] = at < 0 ? [undefined, undefined] : [counted[at - 1]!, counted[at]!];
+      ensure(
+        'C4.19',
+        at < 0,
+        `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
+        exchange,
+      );
       const inWindow = new Map(whole.map((r) => [itemRefOf(r[fields.item]), r]));
       const differs = all.find((r) => [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)));
       ensure(
@@ -442,7 +474,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-006',
       level: 'MUST',
       sections: ['§4'],
-      title: 'by default every kept or secondary-collection item with outcomes is covered, for the second user too',
+      title: 'by default every kept or secondary-collection item with outcomes is covered, for the second user too (read sorted by item_name)',
       requires: ['full-rows'],
       accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'items with no outcome listed or not'],
     },
@@ -475,13 +507,15 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         t.discover.collection('other'),
         // The second user's include_other=1 answer is the run's shared read (SCOPE-007 searches it too).
         t.discover.shared('GET /proposals.php?include_other=1 (second user)'),
-        t.api.proposals({}, 'other'),
+        // Without include_other, sorted by item name (the run's shared read: PROP-003 judges its order): a sort only
+        // orders the rows, so the coverage is the default one (§4; PROP-001 holds it with a sort too).
+        t.discover.shared('GET /proposals.php?sort=item_name&direction=desc (second user)'),
       ]);
       judge(
         ' of the second user',
         okRows('C4.18', wide, 'GET /proposals.php?include_other=1 (second user)'),
         theirs,
-        okRows('C4.18', narrow, 'GET /proposals.php (second user)'),
+        okRows('C4.18', narrow, 'GET /proposals.php?sort=item_name&direction=desc (second user)'),
         narrow,
       );
     },

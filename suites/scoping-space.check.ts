@@ -200,11 +200,11 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   );
   // Each GET endpoint with a user id, and with no parameter where learnForeign did not send that request already
   // (its answers are searched too), so that a leak under either shows in every draw.
-  // Types and upcoming with a user id are shared with SCOPE-002, which sends them too.
+  // Types, upcoming and players with a user id are shared with SCOPE-002, which sends them too.
   const withUserId = (
     name: string,
     send: (c: CheckContext, query: Query) => Promise<Exchange>,
-    shared?: 'GET /types.php' | 'GET /upcoming-interactions.php',
+    shared?: 'GET /types.php' | 'GET /upcoming-interactions.php' | 'GET /players.php',
   ): fc.Arbitrary<Drawn> =>
     userId.map(
       (user_id): Drawn =>

@@ -27,6 +27,9 @@ import {
   sortedListsJson,
 } from '../src/harness/index.ts';
 
+/** The page size without per_page (§4 table, §8). */
+const DEFAULT_PAGE = 50;
+
 /** User ids to smuggle in: the real user ids the second user's household names, else small ids. */
 async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
   const ids: (string | number)[] = [];
@@ -174,7 +177,12 @@ describe('user scoping (§4 rule 1, §5)', () => {
       if (item)
         reads.push({ name: 'GET /artifact.php', send: (q) => t.api.item(item.id as string, 'primary', q), baseline: () => t.discover.item(item.id as string) });
       if (profiles[t.target.profile].has('players'))
-        reads.push({ name: 'GET /players.php', send: (q) => t.api.players('primary', q), baseline: () => t.discover.shared('GET /players.php') });
+        // With a user id, the run's shared read (SCOPE-007 may draw it too).
+        reads.push({
+          name: 'GET /players.php',
+          send: (q) => (q.user_id !== undefined ? t.discover.withUserId('GET /players.php', q.user_id) : t.api.players('primary', q)),
+          baseline: () => t.discover.shared('GET /players.php'),
+        });
       const userIds = await foreignUserIds(t);
       await Promise.all(
         reads.map(async (read) => {
@@ -298,7 +306,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       keptBlind: true,
       title:
-        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, whose has_more says whether the second user's collection holds more",
+        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured",
       needsOtherKey: true,
       accepts: [
         "ids shared between users (per-user ids): an item counts as the other's only with the same id and title",
@@ -316,7 +324,9 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // The other way round through the GET listing (§4: a GET with no body lists page 1 for the key): the second key's page 1
       // holds none of the first user's items (an item counts as the first user's only where the second user's walk lacks it).
       const mine = new Set(own.rows.map((r) => `${idOf(r.id)}\u0000${asText(r.Title)}`));
-      const viaGet = await t.api.list(undefined, 'other');
+      // Beside it, the second key's page 1 at the largest page size (§4 table, §8: per_page up to 200, whatever the key).
+      const widest = { per_page: MAX_ROWS_PER_PAGE };
+      const [viaGet, wide] = await Promise.all([t.api.list(undefined, 'other'), t.api.list(widest, 'other')]);
       // Whether that GET answers with a page at all is PAGE-008's to judge (for the first key): here only what it holds.
       const theirs = is2xx(viaGet) ? (rowsOf(viaGet.response.json) ?? []) : [];
       const wrong = theirs.filter((r) => mine.has(`${idOf(r.id)}\u0000${asText(r.Title)}`) && !foreign.has(`${idOf(r.id)}\u0000${asText(r.Title)}`));
@@ -325,6 +335,25 @@ describe('user scoping (§4 rule 1, §5)', () => {
         wrong.length === 0,
         `GET /artifacts.php with the second key lists ${wrong.length} of the first user's items (e.g. id ${asText(wrong[0]?.id)}): a key reads its own user's items`,
         viaGet,
+      );
+      // A GET with no body lists page 1 (§4), at the default page size of 50 (§4 table, §8) for any key: as many of the
+      // second user's items as its walk holds, up to 50 (PAGE-001 and PAGE-008 judge the first key's).
+      const byDefault = Math.min(DEFAULT_PAGE, other.rows.length);
+      ensure(
+        'C4.3',
+        !is2xx(viaGet) || theirs.length === byDefault,
+        `GET /artifacts.php with the second key lists ${theirs.length} rows; a GET with no body lists page 1, and the default page size is ${DEFAULT_PAGE} (that user's cursor walk holds ${other.rows.length} items, so ${byDefault} were due)`,
+        viaGet,
+      );
+      // The largest page size holds for the second key too: as many of that user's items as its walk holds, up to 200.
+      const wideLabel = `POST /artifacts.php ${JSON.stringify(widest)} with the second key`;
+      const wideRows = okRows('C4.3', wide, wideLabel);
+      const upTo = Math.min(MAX_ROWS_PER_PAGE, other.rows.length);
+      ensure(
+        'C4.3',
+        wideRows.length === upTo,
+        `${wideLabel} returned ${wideRows.length} rows; per_page is honoured up to ${MAX_ROWS_PER_PAGE} for every key (that user's cursor walk holds ${other.rows.length} items, so ${upTo} were due)`,
+        wide,
       );
       // And it says whether another page exists (§4 rule 2), as page 1 of that key's own collection: where the second
       // user's walk holds more items than this page, another page exists, so has_more is true (PAGE-008 judges the first key's).

@@ -51,6 +51,7 @@ const sharedReads = {
   'GET /proposals.php?include_other=1': (api: Api) => api.proposals({ include_other: 1 }),
   'GET /proposals.php?include_other=1 (second user)': (api: Api) => api.proposals({ include_other: 1 }, 'other'),
   'GET /proposals.php?sort=explicit_declines': (api: Api) => api.proposals({ sort: 'explicit_declines' }),
+  'GET /proposals.php?sort=item_name&direction=desc (second user)': (api: Api) => api.proposals({ sort: 'item_name', direction: 'desc' }, 'other'),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
 } as const;
 export type SharedRead = keyof typeof sharedReads;
@@ -365,11 +366,17 @@ export class Discovery {
   }
 
   /**
-   * GET /types.php or GET /upcoming-interactions.php with a user id in the query, read once per run for
-   * the checks that ask (SCOPE-002, SCOPE-007); like `list`, no such answer outlives a kept write.
+   * GET /types.php, GET /upcoming-interactions.php or GET /players.php with a user id in the query, read once per run
+   * for the checks that ask (SCOPE-002, SCOPE-007); like `list`, no such answer outlives a kept write.
    */
-  withUserId(read: 'GET /types.php' | 'GET /upcoming-interactions.php', userId: string | number): Promise<Exchange> {
-    const send = () => (read === 'GET /types.php' ? this.api.types('primary', { user_id: userId }) : this.api.upcoming('primary', { user_id: userId }));
+  withUserId(read: 'GET /types.php' | 'GET /upcoming-interactions.php' | 'GET /players.php', userId: string | number): Promise<Exchange> {
+    const query = { user_id: userId };
+    const send = () =>
+      read === 'GET /types.php'
+        ? this.api.types('primary', query)
+        : read === 'GET /players.php'
+          ? this.api.players('primary', query)
+          : this.api.upcoming('primary', query);
     if (currentCheck()?.toggles) return send();
     const key = `${read}?user_id=${userId}`;
     this.noteUse(key);

@@ -159,6 +159,7 @@ export const clauses: readonly Clause[] = [
       'STAGE-001',
       'FIELD-004',
       'LIST-002',
+      'SCOPE-005',
     ],
   },
   {
