@@ -20,7 +20,17 @@ import {
  * `keyInBody` adds a list request that carries the key in its body instead of the header (§5: the key travels in the
  * Authorization header; the client masks it in every report).
  */
-async function refusedEverywhere(t: CheckContext, credentials: readonly { label: string; auth: Auth }[], keyInBody = false): Promise<void> {
+interface Credential {
+  label: string;
+  auth: Auth;
+}
+
+/**
+ * Sends every endpoint a request with each kind of credential; the spellings of one kind take turns across the
+ * endpoints (the first endpoint gets the first spelling, the next the second, …), so that every endpoint meets every
+ * kind and every spelling meets several endpoints.
+ */
+async function refusedEverywhere(t: CheckContext, kinds: readonly (readonly Credential[])[], keyInBody = false): Promise<void> {
   const { rows } = await t.discover.collection();
   const known = fingerprints(rows);
   // An empty collection still has endpoints to guard: the single read then asks for an id no item has.
@@ -37,7 +47,8 @@ async function refusedEverywhere(t: CheckContext, credentials: readonly { label:
       name: `POST /artifacts.php with the key as api_key and user_id ${JSON.stringify(userId)} in the body`,
       send: (auth) => t.api.list({ api_key: t.target.keys.primary, user_id: userId }, auth),
     });
-  const exchanges = await Promise.all(credentials.flatMap(({ label, auth }) => probes.map(async (probe) => ({ label, probe, ex: await probe.send(auth) }))));
+  const sends = kinds.flatMap((spellings) => probes.map((probe, i) => ({ probe, ...spellings[i % spellings.length]! })));
+  const exchanges = await Promise.all(sends.map(async ({ label, auth, probe }) => ({ label, probe, ex: await probe.send(auth) })));
   for (const { label, probe, ex } of exchanges) {
     ensureNo5xx('C7.2', ex, `${probe.name} with ${label}`);
     ensure('C5.1', isRefusal(ex), `${probe.name} with ${label}: expected a refusal (a 4xx, or a redirect to log in), got ${ex.response.status}`, ex);
@@ -70,7 +81,7 @@ describe('authentication (§5)', () => {
         'every endpoint refuses a request without an Authorization header and returns no user data, also with the key and a user id in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
-    (t) => refusedEverywhere(t, [{ label: 'no Authorization header', auth: 'none' }], true),
+    (t) => refusedEverywhere(t, [[{ label: 'no Authorization header', auth: 'none' }]], true),
   );
 
   check(
@@ -83,12 +94,18 @@ describe('authentication (§5)', () => {
       accepts: REFUSAL_FREEDOMS,
     },
     (t) =>
+      // Three kinds of malformed header, each sent to every endpoint: no token (two spellings), another scheme, and a
+      // word a client writes for a missing value (two spellings); each spelling reaches half the endpoints or more.
       refusedEverywhere(t, [
-        { label: 'a bare "Bearer"', auth: { header: 'Bearer' } },
-        { label: 'an empty bearer token', auth: { header: 'Bearer   ' } },
-        { label: 'Basic credentials', auth: { header: 'Basic Y29uZm9ybTpwcm9iZQ==' } },
-        { label: 'the token "null"', auth: { header: 'Bearer null' } },
-        { label: 'the token "undefined"', auth: { header: 'Bearer undefined' } },
+        [
+          { label: 'a bare "Bearer"', auth: { header: 'Bearer' } },
+          { label: 'an empty bearer token', auth: { header: 'Bearer   ' } },
+        ],
+        [{ label: 'Basic credentials', auth: { header: 'Basic Y29uZm9ybTpwcm9iZQ==' } }],
+        [
+          { label: 'the token "null"', auth: { header: 'Bearer null' } },
+          { label: 'the token "undefined"', auth: { header: 'Bearer undefined' } },
+        ],
       ]),
   );
 
@@ -101,7 +118,7 @@ describe('authentication (§5)', () => {
       title: 'every endpoint refuses an unknown key and returns no user data',
       accepts: REFUSAL_FREEDOMS,
     },
-    (t) => refusedEverywhere(t, [{ label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } }]),
+    (t) => refusedEverywhere(t, [[{ label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } }]]),
   );
 
   check(
