@@ -6,12 +6,15 @@ import {
   endpoints,
   ensure,
   ensureNo5xx,
+  FLAG_FILTERS,
   is2xx,
+  MALFORMED_LIST_BODIES,
   rowsOf,
   sharedStateSnapshot,
   stateSnapshot,
   together,
   typeIdsAreNumeric,
+  WRONG_KIND_FILTER_BODIES,
   LIST_BODY_FIELDS,
   MAX_ROWS_PER_PAGE,
   readOnce,
@@ -99,7 +102,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       accepts: ['any 4xx refusal (the status for malformed JSON is not shown, §7)', 'a 2xx answer, such as the default page (the body read as empty)'],
     },
     async (t) => {
-      const bodies = ['{', '{"page": }', '[1, 2]', '"text"', '42', 'true', 'not json at all'];
+      const bodies = MALFORMED_LIST_BODIES;
       const answers = await together(bodies.map((raw) => t.api.listRaw(raw)));
       for (const [i, raw] of bodies.entries()) {
         const ex = answers[i]!();
@@ -193,20 +196,9 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const tag = rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags : [])).find((label): label is string => typeof label === 'string' && label !== '');
       const typeId = rows.find((r) => r.type_id !== null && r.type_id !== undefined)?.type_id;
       const bodies: Record<string, unknown>[] = [
-        // A list holding a boolean is no true or false either. The objects go in cursor mode (cursor null): rule 4
-        // holds whichever way the list pages. kept's word goes there too (the others' in page mode, as kept's beside digital).
-        // The lists go beside a valid filter: one bad value is refused whatever else the body holds.
-        ...['kept', 'physical', 'digital', 'secondary_collection'].flatMap((f) => [
-          { [f]: 'maybe', ...(f === 'kept' ? { cursor: null } : {}) },
-          { [f]: 7, ...(tag !== undefined ? { tag } : {}) },
-          { [f]: { on: true }, cursor: null },
-          { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true },
-        ]),
-        // Two invalid values in one body: still a 400 with an errors list, however many values are wrong (§4 rule 4).
-        { kept: 'maybe', digital: 7 },
-        // Beside fields "collection": the errors list holds whatever the answer's rows would have held (§4 rule 4).
-        { type_id: true, fields: 'collection' },
-        { type_id: { id: 1 }, cursor: null },
+        ...WRONG_KIND_FILTER_BODIES,
+        // A number other than 0 and 1 beside a label some item carries: refused like one alone.
+        ...FLAG_FILTERS.map((f) => ({ [f]: 7, ...(tag !== undefined ? { tag } : {}) })),
         // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).
         ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'] }] : []),
         // A list holding a list of a real id is neither one id nor a list of ids, whatever the kind of the ids (§4 table).

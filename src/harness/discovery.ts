@@ -1,14 +1,15 @@
 import { asRunShared, currentCheck, inForeground, keptKey } from '../http/check-scope.ts';
 import { fail, okJson, okRows } from './expect.ts';
 import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirection, type Page } from './paging.ts';
-import type { Api } from '../http/api.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { listRequest, rawListRequest, type Api } from '../http/api.ts';
+import { requestKey, type Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
 import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
 import { dataFreeUnnamedReads, unnamedPathKey } from './unnamed-paths.ts';
+import { MALFORMED_LIST_BODIES, WRONG_KIND_FILTER_BODIES } from './data-free-probes.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -110,7 +111,16 @@ export const prefetchedReads = (baseUrl: string): readonly { key: string; user: 
     user: 'primary' as const,
     send: (api: Api) => api.probe('GET', path, { query }),
   })),
+  // Not shared reads: requests checks send themselves, whose answers the client hands to the first check that sends the same.
+  ...[...MALFORMED_LIST_BODIES.map((raw) => rawListRequest(raw)), ...WRONG_KIND_FILTER_BODIES.map((body) => listRequest(body))].map((spec) => ({
+    key: `${CHECK_REQUEST} ${requestKey(spec)}`,
+    user: 'primary' as const,
+    send: (api: Api) => api.client.send(spec),
+  })),
 ];
+
+/** The prefix of a prefetched answer to a request a check sends itself (ApiClient.adoptAnswer), not a shared read. */
+export const CHECK_REQUEST = 'request';
 
 export interface Uses {
   rows: Row[];

@@ -10,6 +10,7 @@ export * from './expect.ts';
 export * from './paging.ts';
 export * from './probes.ts';
 export * from './unnamed-paths.ts';
+export * from './data-free-probes.ts';
 export { caught, succeeded, together } from './together.ts';
 export { mulberry32 } from '../core/random.ts';
 export { endpoints, type Query } from '../http/api.ts';

@@ -4,7 +4,7 @@ import { ApiClient } from '../http/client.ts';
 import { encodeNotice } from '../http/notice.ts';
 import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
-import { Discovery } from './discovery.ts';
+import { CHECK_REQUEST, Discovery } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
 import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts';
 import { singleReads, verifyJournal, type KeptReader } from '../safety/restore.ts';
@@ -75,9 +75,11 @@ export function session(): Session {
       target.lean !== true,
       // Taken in by the client, so that a failure naming one of them still shows it.
       Object.fromEntries(Object.entries(target.preflight ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
-      Object.fromEntries(Object.entries(target.prefetched ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
+      Object.fromEntries(Object.entries(target.prefetched ?? {}).flatMap(([read, exchange]) => (isCheckRequest(read) ? [] : [[read, client.adopt(exchange)]]))),
     ),
   };
+  for (const [read, exchange] of Object.entries(target.prefetched ?? {}))
+    if (isCheckRequest(read)) client.adoptAnswer(read.slice(CHECK_REQUEST.length + 1), exchange);
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
   stopListening = listenForStop(target.runId, (why) => {
     journal.stop(why);
@@ -85,6 +87,8 @@ export function session(): Session {
   });
   return current;
 }
+
+const isCheckRequest = (key: string): boolean => key.startsWith(`${CHECK_REQUEST} `);
 
 /**
  * Once the run's kept writes are over (its last toggler ended), reads the items the journal names while the

@@ -17,6 +17,16 @@ export const endpoints = {
 
 export type Query = Record<string, string | number | undefined>;
 
+/** The request of POST /artifacts.php with a JSON body (Api.list). */
+export function listRequest(body: unknown, auth: Auth = 'primary'): RequestSpec {
+  return { method: 'POST', path: endpoints.list, json: body, auth, idempotent: true };
+}
+
+/** The request of POST /artifacts.php with a verbatim body (Api.listRaw). */
+export function rawListRequest(rawBody: string, auth: Auth = 'primary'): RequestSpec {
+  return { method: 'POST', path: endpoints.list, rawBody, auth, idempotent: true };
+}
+
 export class Api {
   constructor(readonly client: ApiClient) {}
 
@@ -24,12 +34,12 @@ export class Api {
   list(body?: unknown, auth: Auth = 'primary', query?: Query): Promise<Exchange> {
     const beside = query === undefined ? {} : { query };
     if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth, idempotent: true, ...beside });
-    return this.client.send({ method: 'POST', path: endpoints.list, json: body, auth, idempotent: true, ...beside });
+    return this.client.send({ ...listRequest(body, auth), ...beside });
   }
 
   /** POST /artifacts.php with a verbatim body (malformed JSON probes). */
   listRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'POST', path: endpoints.list, rawBody, auth, idempotent: true });
+    return this.client.send(rawListRequest(rawBody, auth));
   }
 
   item(id: string | number, auth: Auth = 'primary', extra: Query = {}): Promise<Exchange> {

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { errors as undiciErrors } from './undici.ts';
 import { HarnessError, TransportError } from '../core/errors.ts';
 import { MASK, redactor } from '../core/redact.ts';
-import type { Auth, Exchange, RecordedRequest, RequestSpec, RetriedAttempt } from './exchange.ts';
+import { requestKey, type Auth, type Exchange, type RecordedRequest, type RequestSpec, type RetriedAttempt } from './exchange.ts';
 import { createDispatcher, proxyFor, shownProxy, type NetworkOptions } from './network.ts';
 import { RateLimiter, type Pause, type Resumption } from './rate-limit.ts';
 import { BudgetSpentError, isOutsideBudget } from './request-budget.ts';
@@ -173,12 +173,30 @@ export class ApiClient {
     return own;
   }
 
+  /** Answers sent for the run before its checks started, by requestKey: the first identical request takes its answer. */
+  private readonly early = new Map<string, Exchange>();
+
+  /** Takes in the answer to a request the run sent before its checks started (a prefetched read, by its requestKey). */
+  adoptAnswer(key: string, exchange: Exchange): void {
+    this.early.set(key, this.adopt(exchange));
+  }
+
   get lastSeq(): number {
     return this.seq;
   }
 
   async send(spec: RequestSpec): Promise<Exchange> {
     this.guardWrite(spec);
+    if (this.early.size > 0) {
+      const key = requestKey(spec);
+      const answer = this.early.get(key);
+      if (answer) {
+        // Counted as sent now, by the check that asked, as if it had sent it.
+        this.early.delete(key);
+        this.options.onSend?.(answer.seq);
+        return answer;
+      }
+    }
     // Probes are harmless by construction (ids no item has, current values), so resending one is safe.
     const retryable = spec.idempotent === true || spec.intent === 'probe';
     const attempts = retryable ? (this.options.attempts ?? 3) : 1;

@@ -24,6 +24,14 @@ export interface RequestSpec {
   idempotent?: boolean;
 }
 
+/** A request's identity as sent: method, path and query, body, and whose credentials (by name, or the header sent). */
+export function requestKey(spec: RequestSpec): string {
+  const query = Object.entries(spec.query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]));
+  const body = spec.rawBody ?? (spec.json === undefined ? '' : JSON.stringify(spec.json));
+  const auth = spec.auth ?? 'primary';
+  return JSON.stringify([spec.method, spec.path, query, body, typeof auth === 'object' ? auth.header : auth]);
+}
+
 export interface RecordedRequest {
   method: Method;
   url: string;

@@ -1,0 +1,30 @@
+/**
+ * List bodies checks send whose judgment depends on nothing the target holds: malformed JSON (ERR-002) and filters
+ * given a value of the wrong kind (ERR-004). A conforming server refuses them, or reads a malformed body as a default
+ * page; either answer is judged without reference to the data. A full run sends them while its checks load
+ * (prefetchedReads) and the client hands each answer to the check that sends the same request.
+ */
+
+/** Bodies that are not JSON, or JSON that is not an object (§7). */
+export const MALFORMED_LIST_BODIES: readonly string[] = ['{', '{"page": }', '[1, 2]', '"text"', '42', 'true', 'not json at all'];
+
+/** The list filters that take true or false (§4). */
+export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collection'] as const;
+
+/**
+ * A value of the wrong kind for each flag filter, that no reading of the filter could accept: a word (kept's in cursor
+ * mode, rule 4 holds whichever way the list pages), an object in cursor mode, and a list holding a boolean beside a
+ * valid filter (one bad value is refused whatever else the body holds); two invalid values in one body; type_id given a
+ * boolean beside fields "collection" (the errors list holds whatever the rows would have held) and an object in cursor
+ * mode (§4 rule 4).
+ */
+export const WRONG_KIND_FILTER_BODIES: readonly Record<string, unknown>[] = [
+  ...FLAG_FILTERS.flatMap((f) => [
+    { [f]: 'maybe', ...(f === 'kept' ? { cursor: null } : {}) },
+    { [f]: { on: true }, cursor: null },
+    { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true },
+  ]),
+  { kept: 'maybe', digital: 7 },
+  { type_id: true, fields: 'collection' },
+  { type_id: { id: 1 }, cursor: null },
+];
