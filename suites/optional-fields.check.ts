@@ -164,7 +164,13 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         other ? t.discover.collection('other').catch(() => undefined) : undefined,
       ]);
       /** Each row's plays and last_use against the list of every use of the key's user, where the uses name their item. */
-      const agreeWithUses = (listed: readonly Row[], all: { rows: Row[]; exchange: Exchange }, itemIds: readonly string[], what: string, sent?: string): void => {
+      const agreeWithUses = (
+        listed: readonly Row[],
+        all: { rows: Row[]; exchange: Exchange },
+        itemIds: readonly string[],
+        what: string,
+        sent?: string,
+      ): void => {
         const itemField = itemFieldOf(all.rows, new Set(itemIds), { ownId: true });
         if (itemField === undefined) return;
         const usesOfItem = new Map<string, Row[]>();
