@@ -232,6 +232,8 @@ function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
   });
   return cases.sort((a, b) => b.without - a.without)[0]?.filters;
 }
+/** FILT-003's bound on the labels it reads in page mode beyond the ones its other requests send (the most used first). */
+const OTHER_LABELS = 4;
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
@@ -378,7 +380,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, and beside a query and a type_id, holding only items the same search finds without the tag), and page 2 of a tag beside digital false one row short of its items holds the one left',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false one row short of its items holds the one left',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -490,6 +492,33 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             .map((r) => asText(r.id))
             .slice(0, 6)
             .join(', ')}): page or a filter beside the tag was not applied`,
+          ex,
+        );
+      }
+      // Each other label the collection uses, in page mode: the tag keeps only the items the owner labelled with it (§4
+      // table), whatever the label says (§2: labels are the owner's free text, and tags complement the player-count and
+      // time columns, they do not replace them), so that a label a server derives from other columns shows. Bounded for
+      // large collections: at most OTHER_LABELS labels beyond those sent above, the most used (ties by label), one page of
+      // 200 each.
+      const sentLabels = new Set([...(untagged ? [tag] : []), ...(later ? [later.tag] : [])].map((x) => x.toLowerCase()));
+      const uses = new Map<string, number>();
+      for (const x of rows.flatMap(tagsOf)) if (!sentLabels.has(x.toLowerCase())) uses.set(x, (uses.get(x) ?? 0) + 1);
+      const others = [...uses]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, OTHER_LABELS)
+        .map(([x]) => x);
+      const labelBodies = others.map((x) => ({ tag: x, page: 1, per_page: MAX_ROWS_PER_PAGE }));
+      const labelAnswers = await together(labelBodies.map((body) => t.api.list(body)));
+      for (const [i, body] of labelBodies.entries()) {
+        const ex = labelAnswers[i]!();
+        const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        ensureNo5xx('C7.2', ex, label);
+        const got = okRows('C4.7', ex, label);
+        const wrong = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === body.tag.toLowerCase()));
+        ensure(
+          'C4.7',
+          !wrong,
+          `${label} returned ${wrong ? describeRow(wrong) : ''}, which the owner did not label ${asJson(body.tag)}: the tag keeps only the items labelled with it`,
           ex,
         );
       }
@@ -685,7 +714,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false in page mode one row short of the unkept items saying has_more true, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -735,6 +764,21 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             .slice(0, 6)
             .map((x) => JSON.stringify(x))
             .join(', ')}…`,
+          page.exchange,
+        );
+      }
+      // kept false in page mode, one row short of the unkept items the walk knows (a flag not set, null, is not counted):
+      // at least one more of them is left for page 2, so page 1 is full and says has_more true (§4 rule 2: has_more says
+      // whether another page exists; §4 table: kept false is a filter, per_page the page size).
+      const unkept = rows.filter((row) => satisfies(row, { kept: false }) === 'yes').length;
+      if (unkept >= 2) {
+        const body = { kept: false, per_page: Math.min(MAX_ROWS_PER_PAGE, unkept - 1), page: 1 };
+        const page = await fetchPage(t.api, body);
+        const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        ensure(
+          'C4.4',
+          page.hasMore === true,
+          `${label}: the walk shows ${unkept} unkept items, more than the ${body.per_page} a page, so another page exists, yet has_more is ${asText(page.hasMore)} (${page.rows.length} row(s) on page 1; §4 rule 2: has_more says whether another page exists)`,
           page.exchange,
         );
       }

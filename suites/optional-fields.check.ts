@@ -114,7 +114,8 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'plays and last_use agree with the uses recorded for the item, on every row, on a later title page and with uses_summary named twice',
+      title:
+        "plays and last_use agree with the uses recorded for the item, on every row, on a later title page, with uses_summary named twice and on the second key's first cursor page",
       requires: ['list-include'],
       accepts: [
         "a use's date under any name, as a date or a date-time (its fields are not shown, §2)",
@@ -145,7 +146,9 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       // refusal of the repeated entry is accepted, and so is an answer without the summary (a repeated entry read as an
       // invalid value and ignored: §4 states nothing of it); rows that carry plays are judged. A lean run leaves it out.
       const twiceBody = { per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary', 'uses_summary'] };
-      const [answers, every, { ids }, second, twice] = await Promise.all([
+      const other = t.target.keys.other !== undefined && !t.target.lean;
+      const theirBody = { cursor: null, per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] };
+      const [answers, every, { ids }, second, twice, theirs, theirUses, theirCollection] = await Promise.all([
         Promise.all(
           sample.map((row) => {
             const id = idOf(row.id);
@@ -156,7 +159,45 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         t.discover.collection(),
         rows.length >= 2 ? t.discover.list(secondBody) : undefined,
         t.target.lean ? undefined : t.api.list(twiceBody),
+        other ? t.api.list(theirBody, 'other') : undefined,
+        other ? t.discover.uses('other').catch(() => undefined) : undefined,
+        other ? t.discover.collection('other').catch(() => undefined) : undefined,
       ]);
+      /** Each row's plays and last_use against the list of every use of the key's user, where the uses name their item. */
+      const agreeWithUses = (
+        listed: readonly Row[],
+        all: { rows: Row[]; exchange: Exchange },
+        itemIds: readonly string[],
+        what: string,
+        sent?: string,
+      ): void => {
+        const itemField = itemFieldOf(all.rows, new Set(itemIds), { ownId: true });
+        if (itemField === undefined) return;
+        const usesOfItem = new Map<string, Row[]>();
+        for (const use of all.rows) usesOfItem.set(itemRefOf(use[itemField])!, [...(usesOfItem.get(itemRefOf(use[itemField])!) ?? []), use]);
+        const everyDate = useDateFieldOf(all.rows);
+        const where = sent ? `${sent}: ` : '';
+        for (const row of listed) {
+          const own = usesOfItem.get(String(idOf(row.id))) ?? [];
+          ensure(
+            'C2.6',
+            Number(row.plays) === own.length,
+            `${where}item ${asText(row.id)}: plays is ${asText(row.plays)} but ${what} lists ${own.length} use(s) of it`,
+            all.exchange,
+          );
+          if (everyDate === undefined || own.length === 0) continue;
+          const latest = own
+            .map((u) => String(u[everyDate]).slice(0, 10))
+            .sort()
+            .at(-1);
+          ensure(
+            'C2.6',
+            row.last_use === latest,
+            `${where}item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use in ${what} is on ${latest}`,
+            all.exchange,
+          );
+        }
+      };
       if (twice && is2xx(twice)) {
         const byId = new Map(rows.map((r) => [idOf(r.id), r]));
         const differs = (rowsOf(twice.response.json) ?? []).find((r) => {
@@ -187,31 +228,15 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       }
       // Every row of the page against the unfiltered list, where the uses name their item (USES-003 reads them so):
       // plays counts the item's recorded uses and last_use is the latest of their dates (§2).
-      const itemField = itemFieldOf(every.rows, new Set(ids), { ownId: true });
-      if (itemField !== undefined) {
-        const usesOfItem = new Map<string, Row[]>();
-        for (const use of every.rows) usesOfItem.set(itemRefOf(use[itemField])!, [...(usesOfItem.get(itemRefOf(use[itemField])!) ?? []), use]);
-        const everyDate = useDateFieldOf(every.rows);
-        for (const row of rows) {
-          const own = usesOfItem.get(String(idOf(row.id))) ?? [];
-          ensure(
-            'C2.6',
-            Number(row.plays) === own.length,
-            `item ${asText(row.id)}: plays is ${asText(row.plays)} but GET /uses.php without a parameter lists ${own.length} use(s) of it`,
-            every.exchange,
-          );
-          if (everyDate === undefined || own.length === 0) continue;
-          const latest = own
-            .map((u) => String(u[everyDate]).slice(0, 10))
-            .sort()
-            .at(-1);
-          ensure(
-            'C2.6',
-            row.last_use === latest,
-            `item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use in GET /uses.php without a parameter is on ${latest}`,
-            every.exchange,
-          );
-        }
+      agreeWithUses(rows, every, ids, 'GET /uses.php without a parameter');
+      // The second user's key too, where it is given, by cursor: its first cursor page with include uses_summary against
+      // the list of every use of that user the run reads anyway (§2: plays and last_use summarise the item's recorded
+      // uses, whoever's key reads them and in either paging mode; §4: include adds them to each row). A failed read of
+      // that user's uses is the scoping checks' to judge, not this one's.
+      if (theirs && theirUses && theirCollection) {
+        const label = `POST /artifacts.php ${JSON.stringify(theirBody)} with the second user's key`;
+        const theirRows = okRows('C2.6', theirs, label);
+        agreeWithUses(theirRows, theirUses, theirCollection.ids, "the second user's GET /uses.php without a parameter", label);
       }
       // A page that holds the whole collection: its plays add up to the uses of its items, and GET /uses.php without a
       // parameter lists every use (§4), so at least that many (a use may name an item no longer listed).
