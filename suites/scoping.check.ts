@@ -115,8 +115,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
         const got = okRows('C4.9', ex, what);
         // Judged against the same body without the user id: the probe with include against the page with include, whose
         // items of equal titles may come in another order than without include (another query; §4 states no tie order).
-        const [baseline, baselineBody] =
-          field === 'user_id' && summaryServed ? [withSummary, summaryBody] : [expected, { per_page: MAX_ROWS_PER_PAGE }];
+        const [baseline, baselineBody] = field === 'user_id' && summaryServed ? [withSummary, summaryBody] : [expected, { per_page: MAX_ROWS_PER_PAGE }];
         ensure(
           'C4.9',
           JSON.stringify(got.map((r) => r.id)) === JSON.stringify(baseline.map((r) => r.id)),
