@@ -512,7 +512,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         t.discover.shared('GET /proposals.php?sort=item_name&direction=desc (second user)'),
       ]);
       judge(
-        ' of the second user',
+        ' of the second user (read with sort=item_name&direction=desc)',
         okRows('C4.18', wide, 'GET /proposals.php?include_other=1 (second user)'),
         theirs,
         okRows('C4.18', narrow, 'GET /proposals.php?sort=item_name&direction=desc (second user)'),
