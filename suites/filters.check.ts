@@ -9,6 +9,7 @@ import {
   idOf,
   profiles,
   inWalkOrder,
+  is2xx,
   is4xx,
   itemFlag,
   MAX_ROWS_PER_PAGE,
@@ -16,7 +17,9 @@ import {
   okRows,
   pageOf,
   readOnce,
+  rowsOf,
   titleCollations,
+  typeIdsOf,
   together,
   windowBound,
   type CheckContext,
@@ -232,6 +235,39 @@ function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
   });
   return cases.sort((a, b) => b.without - a.without)[0]?.filters;
 }
+/** physical true beside digital true: the items that are both (independent flags, §2), which many collections hold. */
+const BOTH_FORMATS: Filters = { physical: true, digital: true };
+/** FILT-001 sends the whole type list of GET /types.php where it lists this many ids (a list of a user's own types). */
+const TYPE_LIST_SIZES = { min: 2, max: 20 } as const;
+
+/**
+ * The ids GET /types.php lists, as it serves them (numbers or strings), where it lists 2 to 20; undefined where fewer
+ * or more, or where the answer holds no readable ids (TYPE-001 and TYPE-002 judge that answer).
+ */
+function listedTypeIds(types: Exchange, rows: readonly Row[]): (string | number)[] | undefined {
+  const records = is2xx(types) ? (rowsOf(types.response.json) ?? []) : [];
+  const used = [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
+  const ids = typeIdsOf(records, used);
+  if (ids === undefined || ids.size < TYPE_LIST_SIZES.min || ids.size > TYPE_LIST_SIZES.max) return undefined;
+  // The field whose values are those ids, read as served (a type record's fields are not shown beyond its id, §2).
+  const key = [...new Set(records.flatMap((r) => Object.keys(r)))].find((k) => records.every((r) => ids.has(idOf(r[k]) ?? '\u0000')));
+  const values = key === undefined ? [] : records.map((r) => r[key]).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+  return values.length === ids.size ? values : undefined;
+}
+
+/**
+ * FILT-001's case of the two formats beside every type id GET /types.php lists: physical true with digital true keeps
+ * the items that are both (§2: independent flags; §4: the filters apply together), and a type_id list of the user's own
+ * type ids (§4: one id or a list, ids from GET /types.php; §8 limits page sizes only) keeps every typed item. Sent
+ * together where some item of the walk satisfies both, else each where it has an item (the formats) or ids (the types).
+ */
+function formatsBesideEveryType(rows: readonly Row[], typeIds: (string | number)[] | undefined): Filters[] {
+  const everyType: Filters = typeIds ? { type_id: typeIds } : {};
+  const combined = { ...BOTH_FORMATS, ...everyType };
+  const fits = (filters: Filters) => rows.some((r) => satisfies(r, filters) === 'yes');
+  if (fits(combined)) return [combined];
+  return [...(fits(BOTH_FORMATS) ? [BOTH_FORMATS] : []), ...(typeIds ? [everyType] : [])];
+}
 /** FILT-003's bound on the labels it reads in page mode beyond the ones its other requests send (the most used first). */
 const OTHER_LABELS = 4;
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
@@ -248,7 +284,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, and a tag beside a type_id list), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list, and physical true beside digital true with every type id /types.php lists), each row with its item's flags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -298,8 +334,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const placed = [unkeptSecondaryOfOneType(rows), ...FILT_001_FIXED].slice(0, Math.max(1, t.target.runs - 1));
       // The tag beside a type list comes on top of them, not in a drawn run's place (every drawn run kills some fault under
       // some seed); a lean run leaves it out.
-      const tagged = t.target.runs > placed.length + 1 ? tagBesideTypes(rows) : undefined;
-      const fixed = [...placed, ...(tagged ? [tagged] : [])];
+      const full = t.target.runs > placed.length + 1;
+      const tagged = full ? tagBesideTypes(rows) : undefined;
+      // And so does the case of both formats beside every listed type id (the run's shared read of GET /types.php).
+      const formats = full ? formatsBesideEveryType(rows, listedTypeIds(await t.discover.shared('GET /types.php'), rows)) : [];
+      const fixed = [...placed, ...(tagged ? [tagged] : []), ...formats];
       await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - placed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
@@ -311,7 +350,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // true beside secondary_collection false (the kept items outside the secondary collection: independent flags). Then a
       // tag beside a list of its carriers' types (tag keeps only the labelled items, whatever filter comes with it, §4 table;
       // type_id may be a list): the items of those types without the tag are left out. The drawn runs are as many fewer as
-      // the first three, so the requests stay about as they were.
+      // the first three, so the requests stay about as they were. Last, physical true beside digital true (the items that
+      // are both: independent flags, §2, and filters that apply together, §4) with a type_id list of every id GET
+      // /types.php lists for the key's user (2 to 20 of them): valid values (§4: one id or a list, ids from GET
+      // /types.php; §8 limits only page sizes), so answered with the matching items, not refused (§4 rule 4).
       for (const filters of fixed) await judge(filters);
     },
   );
@@ -380,7 +422,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false one row short of its items holds the one left',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -508,7 +550,34 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         .slice(0, OTHER_LABELS)
         .map(([x]) => x);
       const labelBodies = others.map((x) => ({ tag: x, page: 1, per_page: MAX_ROWS_PER_PAGE }));
-      const labelAnswers = await together(labelBodies.map((body) => t.api.list(body)));
+      // Beside them, the second key's list under the label its own user's walk (the run's shared read) shows on the most
+      // items, of those whose carriers (in any case) fit one page of 200: each key reads its own user's data (§4: all
+      // results are scoped to the key's user; §5), so the tag keeps that user's items labelled with it (§4 tag).
+      const theirs = t.target.keys.other === undefined ? [] : (await t.discover.collection('other')).rows;
+      const carriersOf = (x: string, exact: boolean) => theirs.filter((r) => tagsOf(r).some((y) => (exact ? y === x : y.toLowerCase() === x.toLowerCase())));
+      const theirLabel = [...new Set(theirs.flatMap(tagsOf))]
+        .filter((x) => carriersOf(x, false).length <= MAX_ROWS_PER_PAGE)
+        .sort((a, b) => carriersOf(b, true).length - carriersOf(a, true).length || (a < b ? -1 : a > b ? 1 : 0))[0];
+      const theirBody = theirLabel === undefined ? undefined : { tag: theirLabel, page: 1, per_page: MAX_ROWS_PER_PAGE };
+      const [labelAnswers, theirAnswer] = await Promise.all([
+        together(labelBodies.map((body) => t.api.list(body))),
+        theirBody === undefined ? undefined : t.api.list(theirBody, 'other'),
+      ]);
+      if (theirBody && theirAnswer) {
+        const label = `POST /artifacts.php ${JSON.stringify(theirBody)} with the second key`;
+        ensureNo5xx('C7.2', theirAnswer, label);
+        const got = okRows('C4.7', theirAnswer, label);
+        const listed = new Set(got.map((r) => idOf(r.id)));
+        const left = carriersOf(theirBody.tag, true).filter((r) => !listed.has(idOf(r.id)));
+        ensure(
+          'C4.7',
+          left.length === 0,
+          `${label} returned ${got.length} row(s) and left out ${left.length} of the ${carriersOf(theirBody.tag, true).length} item(s) the second user's walk shows labelled ${asJson(theirBody.tag)}, e.g. item ${asText(left[0]?.id)} (tags ${asJson(left[0]?.tags)}): the tag keeps the items the key's user labelled with it, for every key`,
+          theirAnswer,
+        );
+        const wrong = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === theirBody.tag.toLowerCase()));
+        ensure('C4.7', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which is not labelled ${asJson(theirBody.tag)}`, theirAnswer);
+      }
       for (const [i, body] of labelBodies.entries()) {
         const ex = labelAnswers[i]!();
         const label = `POST /artifacts.php ${JSON.stringify(body)}`;

@@ -21,6 +21,7 @@ import {
   rowsOf,
   succeeded,
   caught,
+  titleCollations,
   together,
   type CheckContext,
   type ClauseId,
@@ -144,11 +145,36 @@ async function listedRow(t: CheckContext, title: string, id: string, filters: Re
   return { ...(row ? { row } : {}), exchange: ex };
 }
 
-/** The item's plays and last_use in the run's first page with include, or undefined where that page does not hold it. */
-async function usesSummaryOf(t: CheckContext, id: string): Promise<Pick<Row, 'plays' | 'last_use'> | undefined> {
-  const ex = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] }, { usesKeptState: false });
+/** The item's plays and last_use in the run's first page with include (`ex`), or undefined where that page does not hold it. */
+function usesSummaryIn(ex: Exchange, id: string): Pick<Row, 'plays' | 'last_use'> | undefined {
   const row = is2xx(ex) ? rowsOf(ex.response.json)?.find((r) => idOf(r.id) === id) : undefined;
   return row && 'plays' in row ? { plays: row.plays, last_use: row.last_use } : undefined;
+}
+
+/**
+ * Where item `id` sits otherwise in `after` than in `before`, two reads of one title-ordered page (page mode orders by
+ * title, §4), relative to the items whose titles no usual collation ties with its own (tie order is not shown), or
+ * undefined where it keeps its place: still after every such item it came after, and before every one it came before
+ * (also when that item is on the page and it is not). Judged against the order the target itself served before, so
+ * any collation.
+ */
+function placeProblem(before: readonly Row[], after: readonly Row[], id: string): string | undefined {
+  const at = (rows: readonly Row[], x: string | undefined) => rows.findIndex((r) => idOf(r.id) === x);
+  const was = at(before, id);
+  if (was < 0) return undefined;
+  const now = at(after, id);
+  const title = String(before[was]!.Title ?? '');
+  for (const [i, other] of before.entries()) {
+    const theirs = String(other.Title ?? '');
+    if (i === was || !titleCollations.every((c) => c.compare(theirs, title) !== 0)) continue;
+    const j = at(after, idOf(other.id));
+    if (j < 0) continue;
+    const earlier = i < was;
+    if (now < 0 && earlier) continue;
+    if (now < 0 || earlier !== j < now)
+      return `item ${asText(other.id)} ${asJson(theirs)}, which the same page listed ${earlier ? 'before' : 'after'} it before the toggle, is now ${now < 0 ? 'on the page without it' : earlier ? 'after it' : 'before it'}`;
+  }
+  return undefined;
 }
 
 /** What the toggle checks accept where the spec is silent (§4: its answer is not shown). */
@@ -468,11 +494,15 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-004',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'a new kept value shows in list rows and in the kept filter',
+      title: 'a new kept value shows in list rows and in the kept filter, and the item keeps its place in the title order of page 1',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
-      accepts: [...TOGGLE_FREEDOMS, 'a row showing 0 as null: then kept=false may leave it out'],
+      accepts: [
+        ...TOGGLE_FREEDOMS,
+        'a row showing 0 as null: then kept=false may leave it out',
+        'any collation and any order among equal titles (the place is judged against the order served before the toggle)',
+      ],
     },
     async (t) => {
       const item = await richestItem(t);
@@ -480,18 +510,40 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const title = String(item.Title);
       // The uses summary of the item before any toggle, where the run's page with include holds it: a toggle records no
       // use (§3: it changes nothing else), so plays and last_use must read the same in the rows after each toggle.
+      // The same page (the run's title page 1 of 200, with the summary where include is offered) also gives the item's
+      // place in the title order before any toggle: page mode orders by title (§4) and the toggle changes nothing else
+      // (§3), so after the first toggle the page read again lists the item among the same neighbours.
       const summarised = profiles[t.target.profile].has('list-include');
-      const [{ value: start }, before] = await Promise.all([readKept(t.api, id), summarised ? usesSummaryOf(t, id) : undefined]);
+      const pageBody = { per_page: MAX_ROWS_PER_PAGE, ...(summarised ? { include: ['uses_summary'] } : {}) };
+      const [{ value: start }, pageBefore] = await Promise.all([readKept(t.api, id), t.discover.list(pageBody, { usesKeptState: false })]);
+      const before = summarised ? usesSummaryIn(pageBefore, id) : undefined;
       const search = summarised ? { include: ['uses_summary'] } : {};
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
         // After the last toggle, the item is read beside the lists: the restore verifies by that read instead of one of its
-        // own (where it fails, the restore reads again).
+        // own (where it fails, the restore reads again). After the first, the title page is read again beside them.
+        const pageAgain = value === start ? [] : [t.api.list(pageBody).then((exchange) => ({ exchange }) as { row?: Row; exchange: Exchange })];
         const [lists] = await pair(
-          together([listedRow(t, title, id, search), listedRow(t, title, id, { kept: value === 1 }), listedRow(t, title, id, { kept: value !== 1 })]),
+          together([
+            listedRow(t, title, id, search),
+            listedRow(t, title, id, { kept: value === 1 }),
+            listedRow(t, title, id, { kept: value !== 1 }),
+            ...pageAgain,
+          ]),
           value === start ? readKept(t.api, id) : undefined,
         );
+        if (pageAgain.length > 0 && is2xx(pageBefore)) {
+          const again = lists()[3]!().exchange;
+          const label = `POST /artifacts.php ${JSON.stringify(pageBody)}`;
+          const problem = placeProblem(rowsOf(pageBefore.response.json) ?? [], okRows('C4.5', again, label), id);
+          ensure(
+            'C4.5',
+            problem === undefined,
+            `after setting is_kept=${value} on item ${id} (${asJson(title)}), ${label} lists it out of its place in the title order: ${problem} (page mode orders by title, §4, and the toggle changes nothing but is_kept, §3)`,
+            again,
+          );
+        }
         const searched = lists()[0]!();
         const row = searched.row;
         ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`, searched.exchange);

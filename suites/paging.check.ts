@@ -1,6 +1,7 @@
 import {
   describe,
   check,
+  cursorStepProblem,
   cursorWindow,
   ensure,
   ensureNo5xx,
@@ -106,8 +107,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'per_page from 1 to 200 is honoured',
-      accepts: ['any envelope key for the rows'],
+      title: 'per_page from 1 to 200 is honoured, and by cursor at 1 a page whose has_more is true carries a next_cursor',
+      accepts: ['any envelope key for the rows', 'an opaque next_cursor of any type', 'has_more and next_cursor at the top level or nested in the envelope'],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
@@ -122,6 +123,21 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           page.exchange,
         );
       }
+      // The smallest size by cursor too (§4 table: per_page is the page size in either mode): one row, has_more true while
+      // the walk holds another item, and then a next_cursor to go on with (§4 rule 2: the response carries next_cursor
+      // for cursor paging), or an agent paging one item at a time could not pass the first.
+      const body = { per_page: 1, cursor: null };
+      const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+      const first = pageOf(await t.discover.list(body), body);
+      ensure('C4.3', first.rows.length === 1, `${label} returned ${first.rows.length} rows (collection: ${rows.length})`, first.exchange);
+      ensure(
+        'C4.4',
+        rows.length < 2 || first.hasMore === true,
+        `${label}: the walk holds ${rows.length} items, yet the first cursor page of one says has_more ${asText(first.hasMore)}`,
+        first.exchange,
+      );
+      const problem = cursorStepProblem(first);
+      ensure('C4.4', problem === undefined, `${label} (the walk holds ${rows.length} items): ${problem}`, first.exchange);
     },
   );
 

@@ -92,24 +92,30 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       id: 'PROP-001',
       level: 'MUST',
       sections: ['§4'],
-      title: 'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given',
+      title:
+        'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given and within a start/end window',
       requires: ['full-rows'],
       accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'include_other=0 refused (any 4xx): only the value 1 is named'],
     },
     async (t) => {
       const { fields, collection } = await discover(t);
       const byId = new Map(collection.map((r) => [idOf(r.id), r]));
-      // Without include_other the coverage is the default one, whether a sort is asked for or not; only
-      // include_other=1 adds the other items (§4): 0 covers what the default covers, or is refused.
-      const [byDefault, sorted, zero] = await Promise.all([
+      // Without include_other the coverage is the default one, whether a sort is asked for or not, and whatever the dates
+      // (a window only bounds the outcomes counted, §4 start/end); only include_other=1 adds the other items (§4): 0 covers
+      // what the default covers, or is refused. The window holds every plausible outcome date, so that an item outside the
+      // default coverage has outcomes in it wherever it has any.
+      const window = { start: '1900-01-01', end: '2999-12-31' };
+      const [byDefault, sorted, zero, windowed] = await Promise.all([
         proposals('C4.18', t, {}),
         proposals('C4.18', t, { sort: 'explicit_declines' } as Query),
         t.api.proposals({ include_other: 0 }),
+        proposals('C4.18', t, window),
       ]);
       ensureNo5xx('C7.2', zero, 'GET /proposals.php?include_other=0');
       const answers = [
         { ...byDefault, label: 'the default proposal outcomes' },
         { ...sorted, label: 'the proposal outcomes with sort=explicit_declines (no include_other)' },
+        { ...windowed, label: `the proposal outcomes within start=${window.start}&end=${window.end} (no include_other)` },
       ];
       if (!is4xx(zero))
         answers.push({ rows: okRows('C4.18', zero, 'GET /proposals.php?include_other=0'), exchange: zero, label: 'the outcomes with include_other=0' });
