@@ -268,6 +268,25 @@ function formatsBesideEveryType(rows: readonly Row[], typeIds: (string | number)
   if (fits(combined)) return [combined];
   return [...(fits(BOTH_FORMATS) ? [BOTH_FORMATS] : []), ...(typeIds ? [everyType] : [])];
 }
+/** kept false beside digital false: the unkept items that are not digital (two false flags, each a filter of its own, §4 table). */
+const UNKEPT_NOT_DIGITAL: Filters = { kept: false, digital: false };
+
+/**
+ * FILT-001's cases after the others (on top of the drawn runs, a lean run leaves them out). kept false beside digital
+ * false, where the walk holds an unkept item that is not digital and a kept one that is not digital either (which only
+ * the kept filter leaves out). A tag beside secondary_collection true: the label the most items of the secondary
+ * collection carry, where the walk holds an item of it that does not carry it (which only the tag leaves out).
+ */
+function unkeptNotDigitalAndTagInSecondary(rows: readonly Row[]): Filters[] {
+  const fits = (filters: Filters) => rows.some((r) => satisfies(r, filters) === 'yes');
+  const flags = fits(UNKEPT_NOT_DIGITAL) && fits({ kept: true, digital: false }) ? [UNKEPT_NOT_DIGITAL] : [];
+  const secondary = rows.filter((r) => satisfies(r, { secondary_collection: true }) === 'yes');
+  const counts = new Map<string, number>();
+  for (const r of secondary) for (const tag of new Set(tagsOf(r))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  const lacking = (tag: string) => secondary.some((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
+  const tag = [...counts].filter(([x]) => lacking(x)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+  return [...flags, ...(tag !== undefined ? [{ tag, secondary_collection: true }] : [])];
+}
 /** FILT-003's bound on the labels it reads in page mode beyond the ones its other requests send (the most used first). */
 const OTHER_LABELS = 4;
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
@@ -284,7 +303,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list, and physical true beside digital true with every type id /types.php lists), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, and kept false beside digital false), each row with its item's flags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -338,7 +357,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const tagged = full ? tagBesideTypes(rows) : undefined;
       // And so does the case of both formats beside every listed type id (the run's shared read of GET /types.php).
       const formats = full ? formatsBesideEveryType(rows, listedTypeIds(await t.discover.shared('GET /types.php'), rows)) : [];
-      const fixed = [...placed, ...(tagged ? [tagged] : []), ...formats];
+      // And so do kept false beside digital false and a tag beside secondary_collection true.
+      const pairs = full ? unkeptNotDigitalAndTagInSecondary(rows) : [];
+      const fixed = [...placed, ...(tagged ? [tagged] : []), ...formats, ...pairs];
       await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - placed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
@@ -354,6 +375,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // are both: independent flags, §2, and filters that apply together, §4) with a type_id list of every id GET
       // /types.php lists for the key's user (2 to 20 of them): valid values (§4: one id or a list, ids from GET
       // /types.php; §8 limits only page sizes), so answered with the matching items, not refused (§4 rule 4).
+      // After it, kept false beside digital false: each flag is a filter (§4 table), so kept false keeps only items not
+      // kept whatever other false flag comes with it, and the kept items that are not digital are left out. Then a tag
+      // beside secondary_collection true: tag keeps only the items the owner labelled with it (§4 table), whatever
+      // filter comes with it, so the items of the secondary collection without the label are left out.
       for (const filters of fixed) await judge(filters);
     },
   );

@@ -174,7 +174,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields and include add, and honours the flag filters sent (on a later page too); a small cursor page of secondary_collection at the value most items have says has_more; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields and include add, and honours the flag filters sent (on a later page too); a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
@@ -318,10 +318,23 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         `POST /artifacts.php ${JSON.stringify(firstCursor)}: ${satisfying} items have is_in_secondary_collection ${secondary ? 'set' : 'not set'} (known from the walk), page 1 holds ${cursorFirst.rows.length} rows (${SMALL_PAGE} asked for), yet says has_more ${asJson(cursorFirst.hasMore)} (§4 rule 2: it says whether another page exists)`,
         cursorPage,
       );
+      // per_page is the page size (§4 table, up to 200; §8), beside a secondary_collection filter as anywhere: each small
+      // cursor page holds no more rows than asked for (a filter with a page size of its own, the default 50, shows here).
+      const withinPage = (body: Record<string, unknown>, ex: Exchange, which: string): void => {
+        const held = (rowsOf(ex.response.json) ?? []).length;
+        ensure(
+          'C4.3',
+          held <= SMALL_PAGE,
+          `POST /artifacts.php ${JSON.stringify(body)}: ${which} cursor page holds ${held} rows, more than the ${SMALL_PAGE} asked for (§4: per_page is the page size, whatever filter comes with it)`,
+          ex,
+        );
+      };
+      withinPage(firstCursor, cursorPage, 'the first');
       const next = (cursorPage.response.json as Record<string, unknown> | undefined)?.next_cursor;
       if (next !== null && next !== undefined && next !== '') {
         const body = { cursor: next, per_page: SMALL_PAGE, ...cursorFilter, fields: 'collection', include: ['uses_summary'] };
         const ex = await t.api.list(body);
+        withinPage(body, ex, 'the second');
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));

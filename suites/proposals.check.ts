@@ -301,8 +301,13 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         { end: `${leap}-06-30` },
         { start: `${leap - 1}-12-30`, end: '2999-12-31' },
       ];
-      // One bound past every recorded outcome on either side: each bound must act on its own, with a sort too.
-      const beyond: Query[] = [{ start: '2999-01-01', sort: 'explicit_declines' }, { end: '1900-01-01' }];
+      // One bound past every recorded outcome on either side: each bound must act on its own, with a sort and a direction
+      // too (§4: sort and direction only order the rows; desc is a direction), the start beside sort=explicit_declines
+      // with direction=desc named, the end beside sort=item_name (a sort name, §2, §4). Their order is not judged.
+      const beyond: Query[] = [
+        { start: '2999-01-01', sort: 'explicit_declines', direction: 'desc' },
+        { end: '1900-01-01', sort: 'item_name' },
+      ];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
       // It is sorted by chose_something_else, descending: a sort orders the rows whatever the window (§4: sort names
       // chose_something_else, desc is a direction), judged below as PROP-003 judges the sorts without a window.
