@@ -249,8 +249,11 @@ function listedTypeIds(types: Exchange, rows: readonly Row[]): (string | number)
   const used = [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
   const ids = typeIdsOf(records, used);
   if (ids === undefined || ids.size < TYPE_LIST_SIZES.min || ids.size > TYPE_LIST_SIZES.max) return undefined;
-  // The field whose values are those ids, read as served (a type record's fields are not shown beyond its id, §2).
-  const key = [...new Set(records.flatMap((r) => Object.keys(r)))].find((k) => records.every((r) => ids.has(idOf(r[k]) ?? '\u0000')));
+  // The field whose values are those ids, each once, read as served (a type record's fields are not shown beyond its id,
+  // §2): a field of repeated values within them (a parent id) is not it.
+  const key = [...new Set(records.flatMap((r) => Object.keys(r)))].find(
+    (k) => records.every((r) => ids.has(idOf(r[k]) ?? '\u0000')) && new Set(records.map((r) => idOf(r[k]))).size === ids.size,
+  );
   const values = key === undefined ? [] : records.map((r) => r[key]).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
   return values.length === ids.size ? values : undefined;
 }
