@@ -290,6 +290,21 @@ function unkeptNotDigitalAndTagInSecondary(rows: readonly Row[]): Filters[] {
   const tag = [...counts].filter(([x]) => lacking(x)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
   return [...flags, ...(tag !== undefined ? [{ tag, secondary_collection: true }] : [])];
 }
+/**
+ * FILT-001's case of one type id beside physical false: the type (one id, not a list) that the most items not physical
+ * have, where the walk holds an item that is not physical either and of another type (which only the type filter
+ * leaves out); none where no such pair is known.
+ */
+function oneTypeNotPhysical(rows: readonly Row[]): Filters | undefined {
+  const unphysical = rows.filter((r) => satisfies(r, { physical: false }) === 'yes' && idOf(r.type_id) !== undefined);
+  const counts = new Map<string, { count: number; value: string | number }>();
+  for (const r of unphysical) {
+    const id = idOf(r.type_id)!;
+    counts.set(id, { count: (counts.get(id)?.count ?? 0) + 1, value: r.type_id as string | number });
+  }
+  const [first, second] = [...counts.entries()].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return first && second ? { physical: false, type_id: first[1].value } : undefined;
+}
 /** FILT-003's bound on the labels it reads in page mode beyond the ones its other requests send (the most used first). */
 const OTHER_LABELS = 4;
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
@@ -306,7 +321,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, and kept false beside digital false), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, and one type id beside physical false), each row with its item's flags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -362,7 +377,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const formats = full ? formatsBesideEveryType(rows, listedTypeIds(await t.discover.shared('GET /types.php'), rows)) : [];
       // And so do kept false beside digital false and a tag beside secondary_collection true.
       const pairs = full ? unkeptNotDigitalAndTagInSecondary(rows) : [];
-      const fixed = [...placed, ...(tagged ? [tagged] : []), ...formats, ...pairs];
+      // And so does one type id beside physical false.
+      const typeNotPhysical = full ? oneTypeNotPhysical(rows) : undefined;
+      const fixed = [...placed, ...(tagged ? [tagged] : []), ...formats, ...pairs, ...(typeNotPhysical ? [typeNotPhysical] : [])];
       await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - placed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
       // secondary_collection true. kept is independent of the secondary collection (§1 vocabulary, §2), and both are
@@ -381,7 +398,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // After it, kept false beside digital false: each flag is a filter (§4 table), so kept false keeps only items not
       // kept whatever other false flag comes with it, and the kept items that are not digital are left out. Then a tag
       // beside secondary_collection true: tag keeps only the items the owner labelled with it (§4 table), whatever
-      // filter comes with it, so the items of the secondary collection without the label are left out.
+      // filter comes with it, so the items of the secondary collection without the label are left out. Last, one type id
+      // beside physical false: type_id filters whatever flag comes with it (§4 table: one id or a list), so the items not
+      // physical of the other types are left out.
       for (const filters of fixed) await judge(filters);
     },
   );

@@ -174,7 +174,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its tags and the values fields and include add, and honours the flag filters sent (on a later page too); a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them); a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
@@ -241,6 +241,13 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const unfiltered = rowsOf((await t.discover.list({})).response.json) ?? [];
       const later = unfiltered.slice(SMALL_PAGE, 2 * SMALL_PAGE).map((r) => itemFlag(r.is_physical));
       const physical = later.length === 0 || later.some((value) => value !== true);
+      // Beside it, secondary_collection at the value most items of the walk that satisfy that physical filter have, so that
+      // page 2 under both still holds rows where the walk knows more than a page of them, and a secondary_collection
+      // filter applied to page 1 only shows too: page 2 of physical alone then lists items of the other value (§4
+      // table: every filter holds on every page of the same filtered list).
+      const physicalRows = rows.filter((r) => (itemFlag(r.is_physical) === true) === physical);
+      const secondaryOf = (r: Row) => itemFlag(r.is_in_secondary_collection) === true;
+      const laterSecondary = physicalRows.filter(secondaryOf).length > physicalRows.filter((r) => !secondaryOf(r)).length;
       // The cursor pages filter by secondary_collection at the value most items of the walk have (false in most
       // collections), so that, where more items than a small page are known to have it, another page exists.
       const secondaryFlags = rows.map((r) => itemFlag(r.is_in_secondary_collection));
@@ -248,7 +255,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const cursorFilter = { secondary_collection: secondary };
       const modes: Record<string, unknown>[] = [
         // A later page carries what fields adds as page 1 does (§4 table: to each row).
-        { page: 2, per_page: SMALL_PAGE, physical, fields: 'collection' },
+        { page: 2, per_page: SMALL_PAGE, physical, secondary_collection: laterSecondary, fields: 'collection' },
         // Cursor pages also carry what fields and include add (§4 table: to each row, whatever the paging).
         { cursor: null, per_page: SMALL_PAGE, ...cursorFilter, fields: 'collection', include: ['uses_summary'] },
         // A lean (budgeted) run keeps them too: each search answers through its own code path, and one
@@ -338,6 +345,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));
+      const typeNames = new Map(rows.map((r) => [idOf(r.id), r.type]));
       // What fields "collection" adds, per item, as the shared read of it without other parameters gives it: one item,
       // one year, one acquisition … (§2), whatever the listing mode (a search, a filter, a later page) that lists it.
       const collectionRead = judged.find((j) => j.body === sharedBodies[0])?.ex();
@@ -366,6 +374,17 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               'C2.1',
               row.Title === title,
               `${what}: row ${String(id)} has Title ${asJson(row.Title)}, the item's title is ${asJson(title)} in its plain row`,
+              ex(),
+            );
+          // One item, one type name (§2; §4 rule 3: every row carries type): a mode, a search, fields or include choose the
+          // rows, they do not rename or blank the item's type. Judged where the walk's row names a type (an item with no
+          // type, null there, is no evidence).
+          const typeName = typeNames.get(id);
+          if (typeof typeName === 'string' && typeName !== '')
+            ensure(
+              'C2.1',
+              row.type === typeName,
+              `${what}: row ${String(id)} has type ${asJson(row.type)}, the item's type is ${asJson(typeName)} in its plain row`,
               ex(),
             );
           const reference = collectionValues.get(id);

@@ -72,7 +72,7 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     t.discover.shared('GET /proposals.php?include_other=1'),
     t.discover.shared('GET /proposals.php?include_other=1 (second user)'),
     t.discover.shared('GET /upcoming-interactions.php'),
-    t.api.upcoming('other'),
+    t.discover.shared('GET /upcoming-interactions.php (second user)'),
     t.discover.shared('GET /types.php'),
     t.discover.shared('GET /types.php (second user)'),
     ...(players ? [t.discover.shared('GET /players.php'), t.discover.shared('GET /players.php (second user)')] : []),

@@ -243,7 +243,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's uses are not listed for the first key, and their owner still gets them right after, with the players its unfiltered list gives",
+      title:
+        "another user's uses are not listed for the first key, and their owner still gets them right after, with the players and the participants' names its unfiltered list gives",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
@@ -287,6 +288,20 @@ describe('user scoping (§4 rule 1, §5)', () => {
           'C5.2',
           playerSets(got) === playerSets(unfiltered),
           `${what}: the uses carry players ${playerSets(got)}, but the same item's uses in the second user's unfiltered GET /uses.php carry ${playerSets(unfiltered)}`,
+          owned,
+        );
+        // And the same people by name: each use's participants (§2: id, FirstName, LastName), in any order, as the item's
+        // uses in that unfiltered list name them (a participant is the same record whichever parameter chose its use).
+        const person = (p: unknown) => (isObject(p) ? `${asText(idOf(p.id))} ${asJson(p.FirstName)} ${asJson(p.LastName)}` : asJson(p));
+        const people = (uses: readonly Row[]) =>
+          uses
+            .map((u) => `[${(Array.isArray(u.participants) ? (u.participants as unknown[]) : []).map(person).sort().join(', ')}]`)
+            .sort()
+            .join('; ');
+        ensure(
+          'C5.2',
+          people(got) === people(unfiltered),
+          `${what}: the uses carry participants ${people(got)}, but the same item's uses in the second user's unfiltered GET /uses.php carry ${people(unfiltered)}`,
           owned,
         );
       }

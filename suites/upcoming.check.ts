@@ -61,7 +61,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       id: 'UPCOMING-001',
       level: 'MUST',
       sections: ['§2', '§4'],
-      title: 'every upcoming interaction is for a kept item',
+      title: "every upcoming interaction is for a kept item, the second key's too",
       accepts: [
         'any envelope or a bare list',
         'the item named under any field, as an id or a nested item',
@@ -86,6 +86,29 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
         const kept = inRow === undefined ? keptOf.get(id) : inRow === true;
         if (kept === undefined) continue;
         ensure('C2.15', kept, `the upcoming interactions list item ${id}, which is not kept`, exchange);
+      }
+      // The second key's list too (the run's shared read), held to that user's walk (a shared read too): upcoming dates are
+      // for kept items whoever's key asks (§4: the endpoint lists interact-by dates for kept items; all results are scoped to
+      // the key's user). Judged where that user's list rows carry is_kept, and its upcoming rows name items of its walk.
+      if (t.target.keys.other === undefined) return;
+      const [theirs, { rows: theirWalk, ids: theirIds }] = await Promise.all([
+        t.discover.shared('GET /upcoming-interactions.php (second user)'),
+        t.discover.collection('other'),
+      ]);
+      const what = 'GET /upcoming-interactions.php with the second key';
+      const theirRows = okRows('C4.23', theirs, what);
+      const theirField = itemFieldOf(theirRows, new Set(theirIds));
+      if (theirField === undefined) return;
+      const theirById = new Map(theirWalk.map((r) => [idOf(r.id), r]));
+      for (const id of new Set(theirRows.map((row) => itemRefOf(row[theirField])))) {
+        const row = id === undefined ? undefined : theirById.get(id);
+        if (row === undefined || !('is_kept' in row)) continue;
+        ensure(
+          'C2.15',
+          itemFlag(row.is_kept) === true,
+          `${what} lists item ${id}, which the second user's walk shows with is_kept ${asJson(row.is_kept)}: upcoming interactions are for kept items, for every key`,
+          theirs,
+        );
       }
     },
   );

@@ -54,6 +54,8 @@ const sharedReads = {
   'GET /proposals.php?sort=explicit_declines': (api: Api) => api.proposals({ sort: 'explicit_declines' }),
   'GET /proposals.php?sort=item_name&direction=desc (second user)': (api: Api) => api.proposals({ sort: 'item_name', direction: 'desc' }, 'other'),
   'GET /upcoming-interactions.php': (api: Api) => api.upcoming(),
+  // The suite toggles no item of the second user, so this one follows no toggle of the run.
+  'GET /upcoming-interactions.php (second user)': (api: Api) => api.upcoming('other'),
 } as const;
 export type SharedRead = keyof typeof sharedReads;
 
