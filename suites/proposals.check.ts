@@ -320,14 +320,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       [...windows, ...beyond, around].forEach((w, i) => {
         if ('sort' in w || 'direction' in w) return;
         const { rows, exchange } = answers[i]!;
-        const counted = rows
-          .map((r, j) => ({ r, j, n: r[fields.declines] === null || r[fields.declines] === '' ? Number.NaN : Number(r[fields.declines]) }))
-          .filter(({ n }) => Number.isFinite(n));
-        const at = counted.findIndex(({ n }, k) => k > 0 && counted[k - 1]!.n < n);
-        const [before, after] = at < 0 ? [undefined, undefined] : [counted[at - 1]!, counted[at]!];
+        const rise = firstRise(rows, fields.declines);
+        const [before, after] = rise ?? [undefined, undefined];
         ensure(
           'C4.19',
-          at < 0,
+          rise === undefined,
           `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...w } as Record<string, string>).toString()} (no sort or direction): row ${(before?.j ?? 0) + 1} (item ${asText(before?.r[fields.item])}) counts ${before?.n} explicit declines and row ${(after?.j ?? 0) + 1} after it (item ${asText(after?.r[fields.item])}) ${after?.n}: the default order is explicit declines descending, with a window too`,
           exchange,
         );
@@ -410,14 +407,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const { rows: whole, exchange } = answers.at(-1)!;
       // Sorted by the chose-something-else counts, descending, among the rows that carry a count (a windowed row may give
       // none, null, and where such rows sort is not shown); any order among equal counts.
-      const counted = whole
-        .map((r, j) => ({ r, j, n: r[fields.elsewhere] === null || r[fields.elsewhere] === '' ? Number.NaN : Number(r[fields.elsewhere]) }))
-        .filter(({ n }) => Number.isFinite(n));
-      const at = counted.findIndex(({ n }, k) => k > 0 && counted[k - 1]!.n < n);
-      const [above, below] = at < 0 ? [undefined, undefined] : [counted[at - 1]!, counted[at]!];
+      const rise = firstRise(whole, fields.elsewhere);
+      const [above, below] = rise ?? [undefined, undefined];
       ensure(
         'C4.19',
-        at < 0,
+        rise === undefined,
         `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
         exchange,
       );
@@ -532,3 +526,13 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
     },
   );
 });
+
+/**
+ * The first two rows, among those that carry a count in `field` (null or empty is none), whose counts rise: where an
+ * order by that count, descending, is broken; undefined where it holds. `j` is the row's place in the answer.
+ */
+function firstRise(rows: readonly Row[], field: string): [{ r: Row; j: number; n: number }, { r: Row; j: number; n: number }] | undefined {
+  const counted = rows.map((r, j) => ({ r, j, n: r[field] === null || r[field] === '' ? Number.NaN : Number(r[field]) })).filter(({ n }) => Number.isFinite(n));
+  const at = counted.findIndex(({ n }, k) => k > 0 && counted[k - 1]!.n < n);
+  return at < 0 ? undefined : [counted[at - 1]!, counted[at]!];
+}

@@ -10,6 +10,19 @@ import { CHECK_REQUEST, prefetchedReads } from '../src/harness/discovery.ts';
 
 const allKeys = buildDataset().users.map((u) => u.key);
 
+/** The embedded reference, and every request it answers as "<user> <method> <path>?<query> <body>". */
+async function loggingReference(): Promise<{ served: Awaited<ReturnType<typeof startReference>>; seen: string[] }> {
+  const seen: string[] = [];
+  const served = await startReference({
+    wrap: (inner) => (req) => {
+      const user = req.headers.authorization?.includes(served.keys.other) ? 'other' : 'primary';
+      seen.push(`${user} ${req.method} ${req.path}?${req.query.toString()} ${req.bodyText}`);
+      return inner(req);
+    },
+  });
+  return { served, seen };
+}
+
 function everyOutput(run: { stdout: string; stderr: string; outDir: string }): string {
   const files = readdirSync(run.outDir).map((f) => readFileSync(join(run.outDir, f), 'utf8'));
   return [run.stdout, run.stderr, ...files].join('\n');
@@ -159,14 +172,7 @@ describe('the gate fails closed', () => {
   });
 
   it("hands the pre-flight's answers to the checks: the catalog is read once, and each user's walk starts from the pre-flight's first page", async () => {
-    const seen: string[] = [];
-    const served = await startReference({
-      wrap: (inner) => (req) => {
-        const user = req.headers.authorization?.includes(served.keys.other) ? 'other' : 'primary';
-        seen.push(`${user} ${req.method} ${req.path}?${req.query.toString()} ${req.bodyText}`);
-        return inner(req);
-      },
-    });
+    const { served, seen } = await loggingReference();
     try {
       const run = await runCli(['--target', served.url, '--key', served.keys.primary, '--other-key', served.keys.other, '--seed', '1', '-q']);
       expect(run.code, run.stdout).toBe(0);
@@ -184,14 +190,7 @@ describe('the gate fails closed', () => {
   });
 
   it('sends the data-free shared reads while the checks load, each counted among the requests of the check that takes it', async () => {
-    const seen: string[] = [];
-    const served = await startReference({
-      wrap: (inner) => (req) => {
-        const user = req.headers.authorization?.includes(served.keys.other) ? 'other' : 'primary';
-        seen.push(`${user} ${req.method} ${req.path}?${req.query.toString()} ${req.bodyText}`);
-        return inner(req);
-      },
-    });
+    const { served, seen } = await loggingReference();
     try {
       const run = await runCli(['--target', served.url, '--key', served.keys.primary, '--other-key', served.keys.other, '--seed', '1', '-q']);
       expect(run.code, run.stdout).toBe(0);

@@ -1,5 +1,5 @@
 import { asRunShared, currentCheck, inForeground, keptKey } from '../http/check-scope.ts';
-import { fail, okJson, okRows } from './expect.ts';
+import { fail, is2xx, okJson, okRows } from './expect.ts';
 import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirection, type Page } from './paging.ts';
 import { listRequest, rawListRequest, type Api } from '../http/api.ts';
 import { requestKey, type Exchange } from '../http/exchange.ts';
@@ -190,7 +190,7 @@ export class Discovery {
       this.prefetchCharges.set(name, exchange.seq);
     } else if (kind === 'uses' && (name === 'primary' || name === 'other')) {
       const read = name === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)';
-      const rows = exchange.response.status >= 200 && exchange.response.status < 300 ? tryRows(exchange) : undefined;
+      const rows = is2xx(exchange) ? tryRows(exchange) : undefined;
       // A refused or unreadable answer is left to the check that needs it, which reads and judges it itself.
       if (!rows) return;
       this.usesReads.set(name, Promise.resolve({ rows, exchange }));
