@@ -10,6 +10,7 @@ import type { ToggleLane } from './meta.ts';
 import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
 import { dataFreeUnnamedReads, unnamedPathKey } from './unnamed-paths.ts';
 import { MALFORMED_LIST_BODIES, WRONG_KIND_FILTER_BODIES } from './data-free-probes.ts';
+import { dataFreeCredentialRequests } from './credentials.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -114,7 +115,11 @@ export const prefetchedReads = (baseUrl: string): readonly { key: string; user: 
     send: (api: Api) => api.probe('GET', path, { query }),
   })),
   // Not shared reads: requests checks send themselves, whose answers the client hands to the first check that sends the same.
-  ...[...MALFORMED_LIST_BODIES.map((raw) => rawListRequest(raw)), ...WRONG_KIND_FILTER_BODIES.map((body) => listRequest(body))].map((spec) => ({
+  ...[
+    ...MALFORMED_LIST_BODIES.map((raw) => rawListRequest(raw)),
+    ...WRONG_KIND_FILTER_BODIES.map((body) => listRequest(body)),
+    ...dataFreeCredentialRequests('primary'),
+  ].map((spec) => ({
     key: `${CHECK_REQUEST} ${requestKey(spec)}`,
     user: 'primary' as const,
     send: (api: Api) => api.client.send(spec),
@@ -165,7 +170,6 @@ export class Discovery {
     private readonly users: readonly KeyRef[] = ['primary'],
     private readonly eager = true,
     preflight: PreflightAnswers = {},
-    prefetched: Record<string, Exchange> = {},
   ) {
     // The pre-flight's answers cost the checks nothing: a budget prices them at no request.
     for (const [read, exchange] of Object.entries(preflight) as [PreflightRead | WalkStart, Exchange][]) {
@@ -176,13 +180,13 @@ export class Discovery {
         this.readCosts.set(read, 0);
       }
     }
-    for (const [key, exchange] of Object.entries(prefetched)) this.takePrefetched(key, exchange);
   }
 
   /** Shared reads the CLI sent while the checks loaded, by the key noteUse knows them by: each charged to its first taker. */
   private readonly prefetchCharges = new Map<string, number>();
 
-  private takePrefetched(key: string, exchange: Exchange): void {
+  /** A shared read the CLI sent while the checks loaded (prefetchedReads), by its key there. */
+  takePrefetched(key: string, exchange: Exchange): void {
     const [kind, ...rest] = key.split(' ');
     const name = rest.join(' ');
     if (kind === 'shared' && name in sharedReads) {
