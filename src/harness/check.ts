@@ -57,7 +57,6 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
   const meta: CheckMeta = { ...info, area: areaBeingDeclared() };
   test.concurrent(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
     const s = session();
-    await s.ready;
     // A lean (budgeted) run deals the own-items shares as the budget table's run of every check did.
     if (!s.schedule && s.target.lean) s.discovery.declareOwnItemChecks(declaredOwnItemChecks(ctx.task.file));
     s.schedule ??= new Schedule(

@@ -185,6 +185,23 @@ export class Discovery {
   /** Shared reads the CLI sent while the checks loaded, by the key noteUse knows them by: each charged to its first taker. */
   private readonly prefetchCharges = new Map<string, number>();
 
+  /** Until it settles, the reads that a prefetched answer may hold wait for it (awaitPrefetched). */
+  private prefetchArrival: Promise<void> | undefined;
+
+  /**
+   * The CLI's prefetched answers arrive after the checks start (src/harness/prefetch-channel.ts): the checks do their
+   * own work meanwhile, and each read that one of the answers may hold waits until they are taken in.
+   */
+  awaitPrefetched(arrival: Promise<void>): void {
+    this.prefetchArrival = arrival.finally(() => {
+      this.prefetchArrival = undefined;
+    });
+  }
+
+  private afterPrefetch<T>(read: () => Promise<T>): Promise<T> {
+    return this.prefetchArrival ? this.prefetchArrival.then(read) : read();
+  }
+
   /** A shared read the CLI sent while the checks loaded (prefetchedReads), by its key there. */
   takePrefetched(key: string, exchange: Exchange): void {
     const [kind, ...rest] = key.split(' ');
@@ -264,10 +281,12 @@ export class Discovery {
    * write, cannot change it.
    */
   uses(user: KeyRef = 'primary'): Promise<Uses> {
-    this.noteUse(user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)');
-    return sharedRead(this.usesReads, user, async () => {
-      const exchange = await asRunShared(() => this.api.uses({}, user));
-      return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
+    return this.afterPrefetch(() => {
+      this.noteUse(user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)');
+      return sharedRead(this.usesReads, user, async () => {
+        const exchange = await asRunShared(() => this.api.uses({}, user));
+        return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
+      });
     });
   }
 
@@ -286,8 +305,10 @@ export class Discovery {
    * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
-    this.noteUse(read);
-    return sharedRead(this.sharedReads, read, () => asRunShared(() => sharedReads[read](this.api)));
+    return this.afterPrefetch(() => {
+      this.noteUse(read);
+      return sharedRead(this.sharedReads, read, () => asRunShared(() => sharedReads[read](this.api)));
+    });
   }
 
   /**
@@ -357,11 +378,13 @@ export class Discovery {
    * change what it reads), but starts none: an answer it started could meet another lane's write.
    */
   list(body?: Record<string, unknown>, { usesKeptState = true }: { usesKeptState?: boolean } = {}): Promise<Exchange> {
-    const key = body === undefined ? 'GET' : JSON.stringify(body);
-    const toggles = currentCheck()?.toggles === true;
-    if (toggles && (usesKeptState || !this.listReads.has(key))) return this.api.list(body);
-    this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
-    return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
+    return this.afterPrefetch(() => {
+      const key = body === undefined ? 'GET' : JSON.stringify(body);
+      const toggles = currentCheck()?.toggles === true;
+      if (toggles && (usesKeptState || !this.listReads.has(key))) return this.api.list(body);
+      this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
+      return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
+    });
   }
 
   /**
@@ -404,9 +427,11 @@ export class Discovery {
    * by the checks that probe it: no kept write can change what such a path answers.
    */
   unnamedPath(path: string, query: Record<string, string | number>): Promise<Exchange> {
-    const key = unnamedPathKey(path, query);
-    this.noteUse(key);
-    return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
+    return this.afterPrefetch(() => {
+      const key = unnamedPathKey(path, query);
+      this.noteUse(key);
+      return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
+    });
   }
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
@@ -427,6 +452,7 @@ export class Discovery {
    * then the shared list answers are dropped.
    */
   async settled(): Promise<void> {
+    await this.prefetchArrival;
     const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads, this.windows, this.absentPaths].flatMap((map) => [
       ...map.values(),
     ]);

@@ -24,8 +24,6 @@ export interface Session {
   schedule?: Schedule;
   /** The journal's items read once every toggler has ended (verifyJournal); the run ends after it. */
   verifying?: Promise<void>;
-  /** Settled once the answers the CLI prefetched are taken in: no check sends before. */
-  ready: Promise<void>;
 }
 
 let current: Session | undefined;
@@ -82,8 +80,12 @@ export function session(): Session {
     }
   };
   if (target.prefetched) takePrefetched(target.prefetched);
-  const ready = target.prefetchedLater ? awaitPrefetched(target.runId).then(takePrefetched) : Promise.resolve();
-  current = { target, client, api, journal, discovery, ready };
+  if (target.prefetchedLater) {
+    const arrival = awaitPrefetched(target.runId).then(takePrefetched);
+    client.holdUntil(arrival);
+    discovery.awaitPrefetched(arrival);
+  }
+  current = { target, client, api, journal, discovery };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
   stopListening = listenForStop(target.runId, (why) => {
     journal.stop(why);
