@@ -10,7 +10,7 @@ import { buildDataset, type Dataset } from '../fixtures/dataset.ts';
 import { loadMutants, type Mutant } from '../fixtures/mutants/index.ts';
 import { startReference, type ReferenceOptions } from '../fixtures/reference/server.ts';
 import { variants } from '../fixtures/variants.ts';
-import { openTarget } from '../src/runner/open-target.ts';
+import { openTarget, prefetchSharedReads, readAhead } from '../src/runner/open-target.ts';
 import { DEFAULT_RUNS } from '../src/config/options.ts';
 import { DEFAULT_MAX_REQUESTS } from '../src/config/resolve.ts';
 import { defaultGate } from '../src/config/plan.ts';
@@ -78,6 +78,12 @@ async function runAgainst(runner: SuiteRunner, reference: ReferenceOptions, job:
       ...(job.budget !== undefined ? { budget: job.budget } : {}),
       ...(job.lean ? { lean: true } : {}),
     };
+    // A run of every check of the primary profile sends its data-free reads while the checks load, as the CLI's does:
+    // what the self-test proves of such a run holds for the one users make.
+    if (job.only.length === 0 && target.profile === 'primary' && job.budget === undefined && !job.lean) {
+      await readAhead(target);
+      target.prefetching = prefetchSharedReads(target);
+    }
     const { result, harnessErrors } = await execute(runner, target, plan, {
       journalPath: join(mkdtempSync(join(tmpdir(), 'conform-self-')), 'journal.jsonl'),
     });

@@ -10,27 +10,24 @@ import {
   readKept,
   rowsOf,
   userDataIn,
-  type Auth,
+  credentialSends,
+  listRequest,
+  MALFORMED_HEADERS,
+  NO_HEADER,
+  sendProbe,
+  UNKNOWN_KEY,
+  UNKNOWN_KEY_HEADER,
   type CheckContext,
+  type CredentialKind,
   type Exchange,
 } from '../src/harness/index.ts';
 
 /**
- * Sends every endpoint the given bad credentials; each must be refused with a 4xx and no user data.
- * `keyInBody` adds a list request that carries the key in its body instead of the header (§5: the key travels in the
- * Authorization header; the client masks it in every report).
+ * Sends every endpoint a request with each kind of credential (credentialSends); each must be refused with a 4xx and
+ * no user data. `keyInBody` adds a list request that carries the key in its body instead of the header (§5: the key
+ * travels in the Authorization header; the client masks it in every report).
  */
-interface Credential {
-  label: string;
-  auth: Auth;
-}
-
-/**
- * Sends every endpoint a request with each kind of credential; the spellings of one kind take turns across the
- * endpoints (the first endpoint gets the first spelling, the next the second, …), so that every endpoint meets every
- * kind and every spelling meets several endpoints.
- */
-async function refusedEverywhere(t: CheckContext, kinds: readonly (readonly Credential[])[], keyInBody = false): Promise<void> {
+async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind[], keyInBody = false): Promise<void> {
   const { rows } = await t.discover.collection();
   const known = fingerprints(rows);
   // An empty collection still has endpoints to guard: the single read then asks for an id no item has.
@@ -38,17 +35,19 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly (readonly Cred
   // The household's first player, from the players read other checks share (none on staging, which lacks the endpoint).
   const players = profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
   const playerId = players.map((p) => p.id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number');
-  const probes = everyEndpoint(t.api, t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId, playerId });
+  const probes = everyEndpoint(t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId, playerId });
   // Beside the key, a user id in the same body (rule 1: a user id in the body is ignored; §5: the key is still required): a
   // user the key's household names (represents_user_id: a user of the service, often the key's own), else 1.
   const userId = players.map((p) => p.represents_user_id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number') ?? 1;
   if (keyInBody)
     probes.push({
       name: `POST /artifacts.php with the key as api_key and user_id ${JSON.stringify(userId)} in the body`,
-      send: (auth) => t.api.list({ api_key: t.target.keys.primary, user_id: userId }, auth),
+      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId }, auth),
+      dataFree: false,
     });
-  const sends = kinds.flatMap((spellings) => probes.map((probe, i) => ({ probe, ...spellings[i % spellings.length]! })));
-  const exchanges = await Promise.all(sends.map(async ({ label, auth, probe }) => ({ label, probe, ex: await probe.send(auth) })));
+  const exchanges = await Promise.all(
+    credentialSends(kinds, probes).map(async ({ label, auth, probe }) => ({ label, probe, ex: await sendProbe(t.api, probe, auth) })),
+  );
   for (const { label, probe, ex } of exchanges) {
     ensureNo5xx('C7.2', ex, `${probe.name} with ${label}`);
     ensure('C5.1', isRefusal(ex), `${probe.name} with ${label}: expected a refusal (a 4xx, or a redirect to log in), got ${ex.response.status}`, ex);
@@ -81,7 +80,7 @@ describe('authentication (§5)', () => {
         'every endpoint refuses a request without an Authorization header and returns no user data, also with the key and a user id in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
-    (t) => refusedEverywhere(t, [[{ label: 'no Authorization header', auth: 'none' }]], true),
+    (t) => refusedEverywhere(t, NO_HEADER, true),
   );
 
   check(
@@ -93,20 +92,7 @@ describe('authentication (§5)', () => {
       title: 'every endpoint refuses a malformed Authorization header and returns no user data',
       accepts: REFUSAL_FREEDOMS,
     },
-    (t) =>
-      // Three kinds of malformed header, each sent to every endpoint: no token (two spellings), another scheme, and a
-      // word a client writes for a missing value (two spellings); each spelling reaches half the endpoints or more.
-      refusedEverywhere(t, [
-        [
-          { label: 'a bare "Bearer"', auth: { header: 'Bearer' } },
-          { label: 'an empty bearer token', auth: { header: 'Bearer   ' } },
-        ],
-        [{ label: 'Basic credentials', auth: { header: 'Basic Y29uZm9ybTpwcm9iZQ==' } }],
-        [
-          { label: 'the token "null"', auth: { header: 'Bearer null' } },
-          { label: 'the token "undefined"', auth: { header: 'Bearer undefined' } },
-        ],
-      ]),
+    (t) => refusedEverywhere(t, MALFORMED_HEADERS),
   );
 
   check(
@@ -118,7 +104,7 @@ describe('authentication (§5)', () => {
       title: 'every endpoint refuses an unknown key and returns no user data',
       accepts: REFUSAL_FREEDOMS,
     },
-    (t) => refusedEverywhere(t, [[{ label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } }]]),
+    (t) => refusedEverywhere(t, UNKNOWN_KEY),
   );
 
   check(
@@ -139,7 +125,7 @@ describe('authentication (§5)', () => {
       const sent: { label: string; ex: Exchange }[] = [];
       for (const { label, auth } of [
         { label: 'no Authorization header', auth: 'none' as const },
-        { label: 'an unknown key', auth: { header: 'Bearer conform-unknown-key-7f3a9c21e5d04b8f' } },
+        { label: 'an unknown key', auth: { header: UNKNOWN_KEY_HEADER } },
       ]) {
         const ex = await t.kept.set(id, flipped, { as: auth, owner: 'primary' });
         ensureNo5xx('C7.2', ex, `POST /artifact-kept.php with ${label}`);

@@ -251,9 +251,10 @@ async function startBesidePreflight(
   try {
     const [, catalog] = await Promise.all([preflight(target), readCatalog(target)]);
     const declared = declaredRateLimitOf(catalog);
-    // While vitest loads the checks, the run's data-free shared reads go out (the pace starts on them); not under a
-    // rate limit the catalog declares, which paces the checks' client only.
-    if (prefetch && !declared) await prefetchSharedReads(target);
+    // While vitest loads the checks, the run's data-free shared reads go out (the pace starts on them); the checks wait
+    // for their answers before they send anything. Not under a rate limit the catalog declares, which paces the checks'
+    // client only.
+    if (prefetch && !declared) target.prefetching = prefetchSharedReads(target);
     return { runner: await starting, declared };
   } catch (error) {
     await starting.then(

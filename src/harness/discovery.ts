@@ -10,6 +10,7 @@ import type { ToggleLane } from './meta.ts';
 import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
 import { dataFreeUnnamedReads, unnamedPathKey } from './unnamed-paths.ts';
 import { MALFORMED_LIST_BODIES, WRONG_KIND_FILTER_BODIES } from './data-free-probes.ts';
+import { dataFreeCredentialRequests } from './credentials.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -114,7 +115,11 @@ export const prefetchedReads = (baseUrl: string): readonly { key: string; user: 
     send: (api: Api) => api.probe('GET', path, { query }),
   })),
   // Not shared reads: requests checks send themselves, whose answers the client hands to the first check that sends the same.
-  ...[...MALFORMED_LIST_BODIES.map((raw) => rawListRequest(raw)), ...WRONG_KIND_FILTER_BODIES.map((body) => listRequest(body))].map((spec) => ({
+  ...[
+    ...MALFORMED_LIST_BODIES.map((raw) => rawListRequest(raw)),
+    ...WRONG_KIND_FILTER_BODIES.map((body) => listRequest(body)),
+    ...dataFreeCredentialRequests('primary'),
+  ].map((spec) => ({
     key: `${CHECK_REQUEST} ${requestKey(spec)}`,
     user: 'primary' as const,
     send: (api: Api) => api.client.send(spec),
@@ -165,7 +170,6 @@ export class Discovery {
     private readonly users: readonly KeyRef[] = ['primary'],
     private readonly eager = true,
     preflight: PreflightAnswers = {},
-    prefetched: Record<string, Exchange> = {},
   ) {
     // The pre-flight's answers cost the checks nothing: a budget prices them at no request.
     for (const [read, exchange] of Object.entries(preflight) as [PreflightRead | WalkStart, Exchange][]) {
@@ -176,13 +180,30 @@ export class Discovery {
         this.readCosts.set(read, 0);
       }
     }
-    for (const [key, exchange] of Object.entries(prefetched)) this.takePrefetched(key, exchange);
   }
 
   /** Shared reads the CLI sent while the checks loaded, by the key noteUse knows them by: each charged to its first taker. */
   private readonly prefetchCharges = new Map<string, number>();
 
-  private takePrefetched(key: string, exchange: Exchange): void {
+  /** Until it settles, the reads that a prefetched answer may hold wait for it (awaitPrefetched). */
+  private prefetchArrival: Promise<void> | undefined;
+
+  /**
+   * The CLI's prefetched answers arrive after the checks start (src/harness/prefetch-channel.ts): the checks do their
+   * own work meanwhile, and each read that one of the answers may hold waits until they are taken in.
+   */
+  awaitPrefetched(arrival: Promise<void>): void {
+    this.prefetchArrival = arrival.finally(() => {
+      this.prefetchArrival = undefined;
+    });
+  }
+
+  private afterPrefetch<T>(read: () => Promise<T>): Promise<T> {
+    return this.prefetchArrival ? this.prefetchArrival.then(read) : read();
+  }
+
+  /** A shared read the CLI sent while the checks loaded (prefetchedReads), by its key there. */
+  takePrefetched(key: string, exchange: Exchange): void {
     const [kind, ...rest] = key.split(' ');
     const name = rest.join(' ');
     if (kind === 'shared' && name in sharedReads) {
@@ -260,10 +281,12 @@ export class Discovery {
    * write, cannot change it.
    */
   uses(user: KeyRef = 'primary'): Promise<Uses> {
-    this.noteUse(user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)');
-    return sharedRead(this.usesReads, user, async () => {
-      const exchange = await asRunShared(() => this.api.uses({}, user));
-      return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
+    return this.afterPrefetch(() => {
+      this.noteUse(user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)');
+      return sharedRead(this.usesReads, user, async () => {
+        const exchange = await asRunShared(() => this.api.uses({}, user));
+        return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
+      });
     });
   }
 
@@ -282,8 +305,10 @@ export class Discovery {
    * every check putting back what it toggled before the next one starts; checks that toggle read afresh.
    */
   shared(read: SharedRead): Promise<Exchange> {
-    this.noteUse(read);
-    return sharedRead(this.sharedReads, read, () => asRunShared(() => sharedReads[read](this.api)));
+    return this.afterPrefetch(() => {
+      this.noteUse(read);
+      return sharedRead(this.sharedReads, read, () => asRunShared(() => sharedReads[read](this.api)));
+    });
   }
 
   /**
@@ -353,11 +378,13 @@ export class Discovery {
    * change what it reads), but starts none: an answer it started could meet another lane's write.
    */
   list(body?: Record<string, unknown>, { usesKeptState = true }: { usesKeptState?: boolean } = {}): Promise<Exchange> {
-    const key = body === undefined ? 'GET' : JSON.stringify(body);
-    const toggles = currentCheck()?.toggles === true;
-    if (toggles && (usesKeptState || !this.listReads.has(key))) return this.api.list(body);
-    this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
-    return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
+    return this.afterPrefetch(() => {
+      const key = body === undefined ? 'GET' : JSON.stringify(body);
+      const toggles = currentCheck()?.toggles === true;
+      if (toggles && (usesKeptState || !this.listReads.has(key))) return this.api.list(body);
+      this.noteUse(body === undefined ? 'GET /artifacts.php' : `POST /artifacts.php ${key}`);
+      return sharedRead(this.listReads, key, () => asRunShared(() => this.api.list(body)));
+    });
   }
 
   /**
@@ -400,9 +427,11 @@ export class Discovery {
    * by the checks that probe it: no kept write can change what such a path answers.
    */
   unnamedPath(path: string, query: Record<string, string | number>): Promise<Exchange> {
-    const key = unnamedPathKey(path, query);
-    this.noteUse(key);
-    return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
+    return this.afterPrefetch(() => {
+      const key = unnamedPathKey(path, query);
+      this.noteUse(key);
+      return sharedRead(this.absentPaths, key, () => asRunShared(() => this.api.probe('GET', path, { query })));
+    });
   }
 
   /** A fresh read of the first rows by id (at most `pages` cursor pages), for before/after comparisons. */
@@ -423,6 +452,7 @@ export class Discovery {
    * then the shared list answers are dropped.
    */
   async settled(): Promise<void> {
+    await this.prefetchArrival;
     const reads = [this.walks, this.usesReads, this.sharedReads, this.itemUses, this.listReads, this.windows, this.absentPaths].flatMap((map) => [
       ...map.values(),
     ]);

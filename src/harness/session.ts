@@ -9,6 +9,8 @@ import type { Schedule } from './schedule.ts';
 import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts';
 import { singleReads, verifyJournal, type KeptReader } from '../safety/restore.ts';
 import { listenForStop } from './stop.ts';
+import { awaitPrefetched } from './prefetch-channel.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { markBudgetSpent } from '../http/request-budget.ts';
 
 /** Per-worker state shared by all checks: one client (one keep-alive pool), one journal, one discovery cache. */
@@ -64,22 +66,26 @@ export function session(): Session {
     },
   });
   const api = new Api(client);
-  current = {
-    target,
-    client,
+  const discovery = new Discovery(
     api,
-    journal,
-    discovery: new Discovery(
-      api,
-      target.keys.other ? ['primary', 'other'] : ['primary'],
-      target.lean !== true,
-      // Taken in by the client, so that a failure naming one of them still shows it.
-      Object.fromEntries(Object.entries(target.preflight ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
-      Object.fromEntries(Object.entries(target.prefetched ?? {}).flatMap(([read, exchange]) => (isCheckRequest(read) ? [] : [[read, client.adopt(exchange)]]))),
-    ),
+    target.keys.other ? ['primary', 'other'] : ['primary'],
+    target.lean !== true,
+    // Taken in by the client, so that a failure naming one of them still shows it.
+    Object.fromEntries(Object.entries(target.preflight ?? {}).map(([read, exchange]) => [read, client.adopt(exchange)])),
+  );
+  const takePrefetched = (prefetched: Record<string, Exchange>) => {
+    for (const [read, exchange] of Object.entries(prefetched)) {
+      if (isCheckRequest(read)) client.adoptAnswer(read.slice(CHECK_REQUEST.length + 1), exchange);
+      else discovery.takePrefetched(read, client.adopt(exchange));
+    }
   };
-  for (const [read, exchange] of Object.entries(target.prefetched ?? {}))
-    if (isCheckRequest(read)) client.adoptAnswer(read.slice(CHECK_REQUEST.length + 1), exchange);
+  if (target.prefetched) takePrefetched(target.prefetched);
+  if (target.prefetchedLater) {
+    const arrival = awaitPrefetched(target.runId).then(takePrefetched);
+    client.holdUntil(arrival);
+    discovery.awaitPrefetched(arrival);
+  }
+  current = { target, client, api, journal, discovery };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
   stopListening = listenForStop(target.runId, (why) => {
     journal.stop(why);

@@ -64,6 +64,8 @@ export interface TargetContext extends CheckSettings {
    * counted among the requests of the first check that takes it, as if that check had sent it.
    */
   prefetched?: Record<string, Exchange>;
+  /** The CLI is still sending those reads as the run starts: the checks wait for them (src/harness/prefetch-channel.ts). */
+  prefetchedLater?: boolean;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;
 }

@@ -22,6 +22,16 @@ export function listRequest(body: unknown, auth: Auth = 'primary'): RequestSpec 
   return { method: 'POST', path: endpoints.list, json: body, auth, idempotent: true };
 }
 
+/** A GET of an endpoint with a query (Api.get). */
+export function getRequest(path: string, query: Query = {}, auth: Auth = 'primary'): RequestSpec {
+  return { method: 'GET', path, query, auth, idempotent: true };
+}
+
+/** A deliberate probe of something the spec forbids (Api.probe). */
+export function probeRequest(method: Method, path: string, rest: Omit<RequestSpec, 'method' | 'path' | 'intent'> = {}): RequestSpec {
+  return { method, path, ...rest, intent: 'probe' };
+}
+
 /** The request of POST /artifacts.php with a verbatim body (Api.listRaw). */
 export function rawListRequest(rawBody: string, auth: Auth = 'primary'): RequestSpec {
   return { method: 'POST', path: endpoints.list, rawBody, auth, idempotent: true };
@@ -33,7 +43,7 @@ export class Api {
   /** POST /artifacts.php with a JSON body; `body: undefined` sends a GET with no body (§4). `query`: a query string beside it. */
   list(body?: unknown, auth: Auth = 'primary', query?: Query): Promise<Exchange> {
     const beside = query === undefined ? {} : { query };
-    if (body === undefined) return this.client.send({ method: 'GET', path: endpoints.list, auth, idempotent: true, ...beside });
+    if (body === undefined) return this.client.send({ ...getRequest(endpoints.list, undefined, auth), ...beside });
     return this.client.send({ ...listRequest(body, auth), ...beside });
   }
 
@@ -95,7 +105,7 @@ export class Api {
   }
 
   get(path: string, query: Query, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.client.send({ method: 'GET', path, query, auth, idempotent: true });
+    return this.client.send(getRequest(path, query, auth));
   }
 
   /**
@@ -103,6 +113,6 @@ export class Api {
    * harmless even if a broken server accepted it (an id no item has, current values).
    */
   probe(method: Method, path: string, rest: Omit<RequestSpec, 'method' | 'path' | 'intent'> = {}): Promise<Exchange> {
-    return this.client.send({ method, path, ...rest, intent: 'probe' });
+    return this.client.send(probeRequest(method, path, rest));
   }
 }

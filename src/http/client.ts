@@ -176,6 +176,16 @@ export class ApiClient {
   /** Answers sent for the run before its checks started, by requestKey: the first identical request takes its answer. */
   private readonly early = new Map<string, Exchange>();
 
+  /** Until it settles, nothing is sent: the run's prefetched answers are still on their way (holdUntil). */
+  private hold: Promise<void> | undefined;
+
+  /** Sends nothing before `arrival` settles: another client's requests of the run are in flight, and their answers may be ones this client would send. */
+  holdUntil(arrival: Promise<void>): void {
+    this.hold = arrival.finally(() => {
+      this.hold = undefined;
+    });
+  }
+
   /** Takes in the answer to a request the run sent before its checks started (a prefetched read, by its requestKey). */
   adoptAnswer(key: string, exchange: Exchange): void {
     this.early.set(key, this.adopt(exchange));
@@ -187,6 +197,7 @@ export class ApiClient {
 
   async send(spec: RequestSpec): Promise<Exchange> {
     this.guardWrite(spec);
+    if (this.hold) await this.hold;
     if (this.early.size > 0) {
       const key = requestKey(spec);
       const answer = this.early.get(key);

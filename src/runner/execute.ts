@@ -11,6 +11,7 @@ import { cutByDeadline, paceFor, runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './vitest-host.ts';
 import { settleAfterStop, settleJournal, type SafetyReport } from '../safety/restore.ts';
 import { stopRun } from '../harness/stop.ts';
+import { offerPrefetched } from '../harness/prefetch-channel.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
@@ -82,7 +83,7 @@ export async function execute(
     journalPath: hooks.journalPath,
     ...(budget ? { checkBudget: budget.checkBudget } : {}),
     preflight: target.preflightAnswers,
-    ...(Object.keys(target.prefetched).length > 0 ? { prefetched: target.prefetched } : {}),
+    ...(target.prefetching ? { prefetchedLater: true } : Object.keys(target.prefetched).length > 0 ? { prefetched: target.prefetched } : {}),
   };
   const apiFor = (user: 'primary' | 'other') => target.api(user);
   let restoring: Promise<{ report: SafetyReport; workerStopped: boolean }> | undefined;
@@ -101,6 +102,13 @@ export async function execute(
   };
   if (hooks.stop?.aborted) stop();
   else hooks.stop?.addEventListener('abort', stop, { once: true });
+  const prefetching = target.prefetching;
+  const stopOffering = prefetching
+    ? offerPrefetched(
+        context.runId,
+        prefetching.then(() => target.prefetched),
+      )
+    : () => {};
   const { modules, unhandled } = await runner
     .run(context, {
       ...(pattern ? { testNamePattern: pattern } : {}),
@@ -108,6 +116,7 @@ export async function execute(
     })
     .finally(() => {
       runEnded = true;
+      stopOffering();
       hooks.stop?.removeEventListener('abort', stop);
     });
   const early = await restoring;

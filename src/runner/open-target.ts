@@ -26,6 +26,8 @@ export interface OpenTarget {
   preflightAnswers: PreflightAnswers;
   /** Shared reads the CLI sent while the checks loaded (prefetchSharedReads), by discovery key. */
   prefetched: Record<string, Exchange>;
+  /** Set while those reads are still on the network: the run may start, its checks wait for them. */
+  prefetching?: Promise<void>;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
