@@ -1,6 +1,6 @@
 import type { Auth, RequestSpec } from '../http/exchange.ts';
 import type { ProfileName } from '../spec/profiles.ts';
-import { everyEndpoint, type EndpointProbe } from './probes.ts';
+import { everyEndpoint, type EndpointProbe } from './endpoint-probes.ts';
 
 /**
  * The credentials the authentication checks (suites/auth.check.ts) send every endpoint, each to be refused (§5). They

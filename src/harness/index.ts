@@ -9,6 +9,7 @@ export { readOnce } from './discovery.ts';
 export * from './expect.ts';
 export * from './paging.ts';
 export * from './probes.ts';
+export * from './endpoint-probes.ts';
 export * from './credentials.ts';
 export * from './unnamed-paths.ts';
 export * from './data-free-probes.ts';
