@@ -96,7 +96,9 @@ async function refusedWithForbidden(
       ? useEdit
       : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
         ? playerEdit
-        : { query: { id: absentId }, json: payload };
+        : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
+          // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id.
+          { query: { id: absentId, artifact_id: absentId }, json: payload };
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;

@@ -93,7 +93,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given and within a start/end window',
+        'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given and within a start/end window, and a window around every outcome date leaves out no item the default answer counts outcomes for',
       requires: ['full-rows'],
       accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'include_other=0 refused (any 4xx): only the value 1 is named'],
     },
@@ -125,6 +125,19 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
           ensure('C4.18', covered, `${label} cover item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
         }
+      // Nor does a window narrow the coverage: an item the default answer counts outcomes for keeps its row within the window
+      // around every plausible outcome date (§4: by default kept items and the secondary collection are covered; start and
+      // end only bound the outcomes counted, and this window bounds none). Items with no outcome may be listed or not.
+      const inWindow = new Set(windowed.rows.map((r) => itemRefOf(r[fields.item])));
+      const dropped = byDefault.rows.find(
+        (r) => (Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0) && !inWindow.has(itemRefOf(r[fields.item])),
+      );
+      ensure(
+        'C4.18',
+        !dropped,
+        `GET /proposals.php?start=${window.start}&end=${window.end} (no include_other) leaves out item ${asText(dropped?.[fields.item])}, which GET /proposals.php lists with ${Number(dropped?.[fields.declines])} explicit declines and ${Number(dropped?.[fields.elsewhere])} chose-something-else: a window around every outcome date keeps the default coverage`,
+        windowed.exchange,
+      );
     },
   );
 
@@ -169,7 +182,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction; item_name descending holds for the second key too',
+        'each sort key orders the rows in both directions without changing any count or leaving out an item; the default is explicit_declines descending, also when that sort is named without a direction; the default order and item_name descending hold for the second key too',
       accepts: [
         ...ROW_FREEDOMS,
         'direction=asc refused (any 4xx) or ignored (the desc order), under some sorts or all: values other than desc are not shown, nor said to be the same for every sort',
@@ -245,6 +258,22 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         }
         ensure('C4.19', ordered(rows, field, direction), `${label}: rows are not in that order`, exchange);
       });
+      // The second user's default order (its include_other=1 answer, the run's shared read PROP-006 judges the coverage of):
+      // without sort or direction, explicit declines descending whatever the key (§4: default sort explicit_declines,
+      // descending with the default sort; include_other only adds items). Any order among equal counts.
+      if (t.target.keys.other !== undefined) {
+        const wide = await t.discover.shared('GET /proposals.php?include_other=1 (second user)');
+        const wideLabel = 'GET /proposals.php?include_other=1 with the second key (no sort or direction)';
+        ensureNo5xx('C7.2', wide, wideLabel);
+        const rise = firstRise(okRows('C4.19', wide, wideLabel), fields.declines);
+        const [before, after] = rise ?? [undefined, undefined];
+        ensure(
+          'C4.19',
+          rise === undefined,
+          `${wideLabel}: row ${(before?.j ?? 0) + 1} (item ${asText(before?.r[fields.item])}) counts ${before?.n} explicit declines and row ${(after?.j ?? 0) + 1} after it (item ${asText(after?.r[fields.item])}) ${after?.n}: the default order is explicit declines descending, for every key`,
+          wide,
+        );
+      }
       // The second user's outcomes by item name, descending (the run's shared read, PROP-006 judges its coverage): a
       // direction holds whatever the key (§4: direction is the sort direction; desc is allowed), where that key is given.
       if (t.target.keys.other === undefined || fields.name === undefined) return;
