@@ -79,7 +79,6 @@ export function session(): Session {
       else discovery.takePrefetched(read, client.adopt(exchange));
     }
   };
-  if (target.prefetched) takePrefetched(target.prefetched);
   if (target.prefetchedLater) {
     const arrival = awaitPrefetched(target.runId).then(takePrefetched);
     client.holdUntil(arrival);

@@ -60,11 +60,9 @@ export interface TargetContext extends CheckSettings {
   /** The pre-flight's answers to some of the run's shared reads (none sent by the checks again). */
   preflight?: PreflightAnswers;
   /**
-   * Shared reads the CLI sent while the checks loaded (discovery's prefetchedReads), by their discovery key: each is
-   * counted among the requests of the first check that takes it, as if that check had sent it.
+   * The CLI sends the run's data-free reads (discovery's prefetchedReads) as the checks load: they take the answers over
+   * src/harness/prefetch-channel.ts, each counted among the requests of the first check that takes it.
    */
-  prefetched?: Record<string, Exchange>;
-  /** The CLI is still sending those reads as the run starts: the checks wait for them (src/harness/prefetch-channel.ts). */
   prefetchedLater?: boolean;
   /** Safety journal (JSON lines) of every kept value the run changes. */
   journalPath: string;

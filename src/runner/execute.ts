@@ -83,7 +83,7 @@ export async function execute(
     journalPath: hooks.journalPath,
     ...(budget ? { checkBudget: budget.checkBudget } : {}),
     preflight: target.preflightAnswers,
-    ...(target.prefetching ? { prefetchedLater: true } : Object.keys(target.prefetched).length > 0 ? { prefetched: target.prefetched } : {}),
+    ...(target.prefetching ? { prefetchedLater: true } : {}),
   };
   const apiFor = (user: 'primary' | 'other') => target.api(user);
   let restoring: Promise<{ report: SafetyReport; workerStopped: boolean }> | undefined;
