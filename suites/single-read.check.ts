@@ -40,9 +40,11 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const { rows } = await t.discover.collection();
   const kind = (r: Row) => JSON.stringify([...FLAGS.map((name) => itemFlag(r[name]) ?? false), Array.isArray(r.tags) && r.tags.length > 0]);
   const chosen = new Map<string, Row>();
-  // Of each kind, the first row whose title ends in a four-digit number where the kind has one, else its first row.
+  // Of each kind, the first row whose title ends in a four-digit number where the kind has one, else its first row; the
+  // walk's first row stays for its kind (other checks read its record too, and the run reads it once).
   const yearTitled = (r: Row) => typeof r.Title === 'string' && YEAR_TITLED.test(r.Title);
-  for (const row of rows) if (!chosen.has(kind(row)) || (yearTitled(row) && !yearTitled(chosen.get(kind(row))!))) chosen.set(kind(row), row);
+  const replaceable = (r: Row) => r !== rows[0] && !yearTitled(r);
+  for (const row of rows) if (!chosen.has(kind(row)) || (yearTitled(row) && replaceable(chosen.get(kind(row))!))) chosen.set(kind(row), row);
   const kinds = [...chosen.values()].slice(0, SAMPLE);
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
