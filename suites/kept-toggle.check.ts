@@ -42,6 +42,13 @@ async function richestItem(t: CheckContext): Promise<Row> {
   return byRichness(rows)[0]!;
 }
 
+/** The id of the row with the highest id, where every row's id is a number (or a numeric string); otherwise none. */
+function newestId(rows: readonly Row[]): string | undefined {
+  const ids = rows.map((r) => idOf(r.id));
+  if (ids.length === 0 || ids.some((id) => id === undefined || !/^\d+$/.test(id))) return undefined;
+  return ids.reduce((a, b) => (Number(b) > Number(a) ? b : a));
+}
+
 /** Rows with the most independent flags and tags set first. */
 function byRichness(rows: readonly Row[]): Row[] {
   const score = (r: Row) =>
@@ -83,17 +90,7 @@ const INDEPENDENT_FLAGS = ['is_physical', 'is_digital', 'is_in_secondary_collect
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  // The item with the highest id among the rows (where every id is a number) is read first and is always a witness:
-  // the toggle applies to any item of the key's collection (§3, §4), the newest one too, however the server bounds ids.
-  const newest = t.target.lean ? undefined : newestId(rows);
-  const first = rows.slice(0, RECORD_SAMPLE).map((r) => idOf(r.id) ?? String(r.id));
-  const sample = t.target.lean
-    ? byRichness(rows)
-        .slice(0, LEAN_RECORD_BATCH)
-        .map((r) => idOf(r.id) ?? String(r.id))
-    : newest === undefined
-      ? first
-      : [newest, ...first.filter((id) => id !== newest)];
+  const sample = (t.target.lean ? byRichness(rows).slice(0, LEAN_RECORD_BATCH) : rows.slice(0, RECORD_SAMPLE)).map((r) => idOf(r.id) ?? String(r.id));
   type Read = { id: string; record: Record<string, unknown> };
   const shown = (r: Read) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
   // Records are read a batch at a time until every watched field any of them holds shows a value in one
@@ -110,16 +107,17 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   }
   // An independent flag is witnessed set and not set where the records read show both: a toggle that sets
   // it shows only on an item without it, one that clears it only on an item with it.
-  const traits = (r: Read) => [
-    ...shown(r),
-    ...INDEPENDENT_FLAGS.filter((f) => f in r.record).map((f) => `${f}=${isSet(r.record[f]) ? 1 : 0}`),
-    ...(r.id === newest ? ['the highest id'] : []),
-  ];
+  const traits = (r: Read) => [...shown(r), ...INDEPENDENT_FLAGS.filter((f) => f in r.record).map((f) => `${f}=${isSet(r.record[f]) ? 1 : 0}`)];
+  // The item with the highest id among the rows (where every id is a number) is a witness too: the toggle applies to any
+  // item of the key's collection (§3, §4), the newest one too, whatever bound a server puts on ids. Its record is read
+  // where the sample did not reach it; it is preferred among records that show as much, and added where none shows less.
+  const newest = t.target.lean ? undefined : newestId(rows);
+  if (newest !== undefined && !records.some((r) => r.id === newest)) records.push({ id: newest, record: await t.discover.record(newest) });
   const uncovered = new Set(records.flatMap(traits));
   const chosen: typeof records = [];
   while (uncovered.size > 0 && !(t.target.lean && chosen.length >= LEAN_WITNESSES)) {
     const gain = (r: Read) => traits(r).filter((f) => uncovered.has(f)).length;
-    const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
+    const best = records.reduce((a, b) => (gain(b) > gain(a) || (gain(b) === gain(a) && b.id === newest) ? b : a));
     chosen.push(best);
     for (const f of traits(best)) uncovered.delete(f);
   }
@@ -143,14 +141,9 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
       const keeps = [...needed].every((f) => shownBy(swapped, traits).has(f));
       if (keeps && shownBy(swapped, alsoShows).size > shownBy(chosen, alsoShows).size) chosen[i] = other;
     }
+  const newestRead = records.find((r) => r.id === newest);
+  if (newestRead && !chosen.includes(newestRead)) chosen.push(newestRead);
   return chosen.length > 0 ? chosen : [records[0]!];
-}
-
-/** The id of the row with the highest id, where every row's id is a number (or a numeric string); otherwise none. */
-function newestId(rows: readonly Row[]): string | undefined {
-  const ids = rows.map((r) => idOf(r.id));
-  if (ids.some((id) => id === undefined || !/^\d+$/.test(id))) return undefined;
-  return ids.reduce((a, b) => (Number(b) > Number(a) ? b : a));
 }
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
@@ -321,7 +314,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-002',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'the toggle leaves every other field of the full record unchanged (its witnesses include the item with the highest id)',
+      title: 'the toggle leaves every other field of the full record unchanged (the item with the highest id among its witnesses)',
       toggles: true,
       lane: 'own-items',
       accepts: [

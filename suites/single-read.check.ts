@@ -40,12 +40,14 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const { rows } = await t.discover.collection();
   const kind = (r: Row) => JSON.stringify([...FLAGS.map((name) => itemFlag(r[name]) ?? false), Array.isArray(r.tags) && r.tags.length > 0]);
   const chosen = new Map<string, Row>();
-  // Of each kind, the first row whose title ends in a four-digit number where the kind has one, else its first row; the
-  // walk's first row stays for its kind (other checks read its record too, and the run reads it once).
-  const yearTitled = (r: Row) => typeof r.Title === 'string' && YEAR_TITLED.test(r.Title);
-  const replaceable = (r: Row) => r !== rows[0] && !yearTitled(r);
-  for (const row of rows) if (!chosen.has(kind(row)) || (yearTitled(row) && replaceable(chosen.get(kind(row))!))) chosen.set(kind(row), row);
+  for (const row of rows) if (!chosen.has(kind(row))) chosen.set(kind(row), row);
   const kinds = [...chosen.values()].slice(0, SAMPLE);
+  // Where fields "collection" is offered and no item of the sample has a title ending in a four-digit number, the first
+  // such item takes the last place (or one more where the sample is not full): its row must carry its own Yr (§2).
+  const yearTitled = (r: Row) => typeof r.Title === 'string' && YEAR_TITLED.test(r.Title);
+  const edition = rows.find(yearTitled);
+  if (!t.target.lean && profiles[t.target.profile].has('list-fields') && edition && !kinds.some(yearTitled))
+    kinds.splice(Math.min(kinds.length, SAMPLE - 1), 1, edition);
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
   return [...picked, ...titleTwins(rows).filter((r) => !ids.has(idOf(r.id)))];
