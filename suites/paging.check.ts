@@ -147,7 +147,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§7'],
       keptBlind: true,
-      title: 'edge values of page and per_page never cause a 5xx or an oversized page; a page past the end, also beside kept true at per_page 200, holds no rows',
+      title:
+        'edge values of page and per_page never cause a 5xx or an oversized page; a page past the end, also beside kept true at per_page 200, holds no rows',
       accepts: [
         'a page past the end (also beside kept true) answered as an empty page with has_more false, or 404',
         'page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows',
