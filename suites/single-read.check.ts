@@ -15,7 +15,7 @@ const COUNT_FIELDS = ['MnP', 'MxP', 'SS'] as const;
  * as a number ending the title, shows against it).
  */
 const YEAR_FIELDS = ['Yr'] as const;
-/** A title ending in a four-digit number (an edition such as "… 1849"): the sample prefers such an item in its kind. */
+/** A title ending in a four-digit number (an edition such as "… 1849"): the sample holds such an item where one is known. */
 const YEAR_TITLED = /\b\d{4}$/;
 
 /**
