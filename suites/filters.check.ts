@@ -273,22 +273,29 @@ function formatsBesideEveryType(rows: readonly Row[], typeIds: (string | number)
 }
 /** kept false beside digital false: the unkept items that are not digital (two false flags, each a filter of its own, §4 table). */
 const UNKEPT_NOT_DIGITAL: Filters = { kept: false, digital: false };
+/** digital false beside secondary_collection true: the items of the secondary collection that are not digital (independent flags, §2). */
+const SECONDARY_NOT_DIGITAL: Filters = { secondary_collection: true, digital: false };
 
 /**
  * FILT-001's cases after the others (on top of the drawn runs, a lean run leaves them out). kept false beside digital
  * false, where the walk holds an unkept item that is not digital and a kept one that is not digital either (which only
- * the kept filter leaves out). A tag beside secondary_collection true: the label the most items of the secondary
+ * the kept filter leaves out). digital false beside secondary_collection true, where the walk holds an item of the
+ * secondary collection that is not digital and one that is (which only the digital filter leaves out). A tag beside
+ * secondary_collection true: the label the most items of the secondary
  * collection carry, where the walk holds an item of it that does not carry it (which only the tag leaves out).
  */
 function unkeptNotDigitalAndTagInSecondary(rows: readonly Row[]): Filters[] {
   const fits = (filters: Filters) => rows.some((r) => satisfies(r, filters) === 'yes');
   const flags = fits(UNKEPT_NOT_DIGITAL) && fits({ kept: true, digital: false }) ? [UNKEPT_NOT_DIGITAL] : [];
+  // digital false beside secondary_collection true, where the walk holds an item of the secondary collection that is
+  // not digital and one that is (which only the digital filter leaves out).
+  const secondaryFlags = fits(SECONDARY_NOT_DIGITAL) && fits({ secondary_collection: true, digital: true }) ? [SECONDARY_NOT_DIGITAL] : [];
   const secondary = rows.filter((r) => satisfies(r, { secondary_collection: true }) === 'yes');
   const counts = new Map<string, number>();
   for (const r of secondary) for (const tag of new Set(tagsOf(r))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   const lacking = (tag: string) => secondary.some((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
   const tag = [...counts].filter(([x]) => lacking(x)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
-  return [...flags, ...(tag !== undefined ? [{ tag, secondary_collection: true }] : [])];
+  return [...flags, ...secondaryFlags, ...(tag !== undefined ? [{ tag, secondary_collection: true }] : [])];
 }
 /**
  * FILT-001's case of one type id beside physical false: the type (one id, not a list) that the most items not physical
@@ -321,7 +328,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, and one type id beside physical false), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false), each row with its item's flags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -396,7 +403,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // /types.php lists for the key's user (2 to 20 of them): valid values (§4: one id or a list, ids from GET
       // /types.php; §8 limits only page sizes), so answered with the matching items, not refused (§4 rule 4).
       // After it, kept false beside digital false: each flag is a filter (§4 table), so kept false keeps only items not
-      // kept whatever other false flag comes with it, and the kept items that are not digital are left out. Then a tag
+      // kept whatever other false flag comes with it, and the kept items that are not digital are left out. Then digital
+      // false beside secondary_collection true: digital false keeps only items that are not digital whatever other filter
+      // comes with it (§4 table; independent flags, §2), so the digital items of the secondary collection are left out. Then a tag
       // beside secondary_collection true: tag keeps only the items the owner labelled with it (§4 table), whatever
       // filter comes with it, so the items of the secondary collection without the label are left out. Last, one type id
       // beside physical false: type_id filters whatever flag comes with it (§4 table: one id or a list), so the items not

@@ -42,6 +42,13 @@ async function richestItem(t: CheckContext): Promise<Row> {
   return byRichness(rows)[0]!;
 }
 
+/** The id of the row with the highest id, where every row's id is a number (or a numeric string); otherwise none. */
+function newestId(rows: readonly Row[]): string | undefined {
+  const ids = rows.map((r) => idOf(r.id));
+  if (ids.length === 0 || ids.some((id) => id === undefined || !/^\d+$/.test(id))) return undefined;
+  return ids.reduce((a, b) => (Number(b) > Number(a) ? b : a));
+}
+
 /** Rows with the most independent flags and tags set first. */
 function byRichness(rows: readonly Row[]): Row[] {
   const score = (r: Row) =>
@@ -101,11 +108,16 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   // An independent flag is witnessed set and not set where the records read show both: a toggle that sets
   // it shows only on an item without it, one that clears it only on an item with it.
   const traits = (r: Read) => [...shown(r), ...INDEPENDENT_FLAGS.filter((f) => f in r.record).map((f) => `${f}=${isSet(r.record[f]) ? 1 : 0}`)];
+  // The item with the highest id among the rows (where every id is a number) is a witness too: the toggle applies to any
+  // item of the key's collection (§3, §4), the newest one too, whatever bound a server puts on ids. Its record is read
+  // where the sample did not reach it; it is preferred among records that show as much, and added where none shows less.
+  const newest = t.target.lean ? undefined : newestId(rows);
+  if (newest !== undefined && !records.some((r) => r.id === newest)) records.push({ id: newest, record: await t.discover.record(newest) });
   const uncovered = new Set(records.flatMap(traits));
   const chosen: typeof records = [];
   while (uncovered.size > 0 && !(t.target.lean && chosen.length >= LEAN_WITNESSES)) {
     const gain = (r: Read) => traits(r).filter((f) => uncovered.has(f)).length;
-    const best = records.reduce((a, b) => (gain(b) > gain(a) ? b : a));
+    const best = records.reduce((a, b) => (gain(b) > gain(a) || (gain(b) === gain(a) && b.id === newest) ? b : a));
     chosen.push(best);
     for (const f of traits(best)) uncovered.delete(f);
   }
@@ -129,6 +141,8 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
       const keeps = [...needed].every((f) => shownBy(swapped, traits).has(f));
       if (keeps && shownBy(swapped, alsoShows).size > shownBy(chosen, alsoShows).size) chosen[i] = other;
     }
+  const newestRead = records.find((r) => r.id === newest);
+  if (newestRead && !chosen.includes(newestRead)) chosen.push(newestRead);
   return chosen.length > 0 ? chosen : [records[0]!];
 }
 
@@ -300,7 +314,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-002',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'the toggle leaves every other field of the full record unchanged',
+      title: 'the toggle leaves every other field of the full record unchanged (the item with the highest id among its witnesses)',
       toggles: true,
       lane: 'own-items',
       accepts: [
@@ -494,7 +508,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-004',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'a new kept value shows in list rows and in the kept filter, and the item keeps its place in the title order of page 1',
+      title:
+        'a new kept value shows in list rows and in the kept filter, the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
@@ -517,7 +532,10 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const pageBody = { per_page: MAX_ROWS_PER_PAGE, ...(summarised ? { include: ['uses_summary'] } : {}) };
       const [{ value: start }, pageBefore] = await Promise.all([readKept(t.api, id), t.discover.list(pageBody, { usesKeptState: false })]);
       const before = summarised ? usesSummaryIn(pageBefore, id) : undefined;
-      const search = summarised ? { include: ['uses_summary'] } : {};
+      // The search by title also names one of the item's labels, where it has one: the toggle leaves tags unchanged (§3), so
+      // the tag filter still lists the item after each toggle (§4: tag keeps the items the owner labelled with it).
+      const label = Array.isArray(item.tags) ? item.tags.find((x): x is string => typeof x === 'string' && x !== '') : undefined;
+      const search = { ...(summarised ? { include: ['uses_summary'] } : {}), ...(label !== undefined ? { tag: label } : {}) };
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
@@ -546,7 +564,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         }
         const searched = lists()[0]!();
         const row = searched.row;
-        ensure('C4.6', row, `item ${id} ("${title}") is missing from the list searched by its title`, searched.exchange);
+        ensure(
+          label !== undefined ? 'C3.2' : 'C4.6',
+          row,
+          `after setting is_kept=${value}, item ${id} ("${title}") is missing from the list searched by its title${label !== undefined ? ` with its label ${asJson(label)} as tag (the toggle leaves tags unchanged, §3)` : ''}`,
+          searched.exchange,
+        );
         if (before) {
           const moved = (['plays', 'last_use'] as const).filter((f) => f in row && !sameUnordered(before[f], row[f]));
           ensure(

@@ -147,7 +147,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§7'],
       keptBlind: true,
-      title: 'edge values of page and per_page never cause a 5xx or an oversized page; a page past the end, also beside kept true, holds no rows',
+      title:
+        'edge values of page and per_page never cause a 5xx or an oversized page; a page past the end, also beside kept true at per_page 200, holds no rows',
       accepts: [
         'a page past the end (also beside kept true) answered as an empty page with has_more false, or 404',
         'page 0, negative pages and sizes refused (any 4xx, with or without an errors list: they are no filters) or answered with a page of at most 200 rows',
@@ -156,11 +157,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     async (t) => {
       const { rows } = await t.discover.collection();
       // A page past the end: an empty last page, or a 404 (no page has that number; the status is not shown). Where the
-      // filters are offered, the same page number beside kept true too, read together: past the end of the whole
+      // filters are offered, a page past the end beside kept true too, read together: past the end of the whole
       // collection, it is past the end of the kept items whatever their flags, and is answered alike (§4: page is the
-      // page number of the filtered listing; has_more says where it ends), not with the listing's first items again.
+      // page number of the filtered listing; has_more says where it ends), not with the listing's first items again. That
+      // one is numbered at the largest page size (a size above 100; §4: per_page up to 200, and page selects the page of
+      // per_page rows at any allowed size), past the end at that size too.
       const pastEnd = { page: Math.ceil(rows.length / DEFAULT_PAGE) + 5 };
-      const bodies: Record<string, unknown>[] = [pastEnd, ...(profiles[t.target.profile].has('list-filters') ? [{ kept: true, ...pastEnd }] : [])];
+      const pastEndLarge = { page: Math.ceil(rows.length / MAX_ROWS_PER_PAGE) + 5, per_page: MAX_ROWS_PER_PAGE };
+      const bodies: Record<string, unknown>[] = [pastEnd, ...(profiles[t.target.profile].has('list-filters') ? [{ kept: true, ...pastEndLarge }] : [])];
       const probes = await Promise.all(bodies.map((body) => t.api.list(body)));
       for (const [i, probe] of probes.entries()) {
         if (probe.response.status === 404) continue;
@@ -169,7 +173,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         ensure(
           'C4.5',
           beyond.rows.length === 0,
-          `${label}, a page past the end (the collection holds ${rows.length} items, ${DEFAULT_PAGE} a page), returned ${beyond.rows.length} rows (ids ${ids(beyond.rows).slice(0, 6).join(', ')})`,
+          `${label}, a page past the end (the collection holds ${rows.length} items, ${Number(bodies[i]!.per_page ?? DEFAULT_PAGE)} a page), returned ${beyond.rows.length} rows (ids ${ids(beyond.rows).slice(0, 6).join(', ')})`,
           beyond.exchange,
         );
         ensure('C4.4', beyond.hasMore === false, `${label}, a page past the end, must have has_more false; it has ${asText(beyond.hasMore)}`, beyond.exchange);

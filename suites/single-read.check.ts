@@ -9,6 +9,14 @@ const ROW_FIELDS = ['id', 'Title', 'type', 'type_id'] as const;
  * field of the same name it is the same item's same count.
  */
 const COUNT_FIELDS = ['MnP', 'MxP', 'SS'] as const;
+/**
+ * The year fields "collection" adds to a row (§2: Yr, year): a year is a year in any number form, so where the full
+ * record carries a known Yr as a number too, it is the same item's same year (a row that took it from elsewhere, such
+ * as a number ending the title, shows against it).
+ */
+const YEAR_FIELDS = ['Yr'] as const;
+/** A title ending in a four-digit number (an edition such as "… 1849"): the sample holds such an item where one is known. */
+const YEAR_TITLED = /\b\d{4}$/;
 
 /**
  * The eight fields fields "collection" adds to a row (§2, §4). Their types and units are not shown, so only whether a
@@ -34,6 +42,12 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const chosen = new Map<string, Row>();
   for (const row of rows) if (!chosen.has(kind(row))) chosen.set(kind(row), row);
   const kinds = [...chosen.values()].slice(0, SAMPLE);
+  // Where fields "collection" is offered and no item of the sample has a title ending in a four-digit number, the first
+  // such item takes the last place (or one more where the sample is not full): its row must carry its own Yr (§2).
+  const yearTitled = (r: Row) => typeof r.Title === 'string' && YEAR_TITLED.test(r.Title);
+  const edition = rows.find(yearTitled);
+  if (!t.target.lean && profiles[t.target.profile].has('list-fields') && edition && !kinds.some(yearTitled))
+    kinds.splice(Math.min(kinds.length, SAMPLE - 1), 1, edition);
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
   return [...picked, ...titleTwins(rows).filter((r) => !ids.has(idOf(r.id)))];
@@ -100,7 +114,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have (one with tags where one is known)',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have (one with tags where one is known)',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
@@ -108,6 +122,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         'ids as numbers or strings',
         'fields beyond the list row',
         'MnP, MxP and SS absent from the record (its full field list is not shown), null, or not a number in either answer: then not compared',
+        'Yr absent from the record, unknown (null, zero, empty), or not a number (a date) in either answer: then not compared',
         'any type and unit for the eight fields of fields "collection": only whether a value is known (not null, an empty text, absent or zero, such as 0 or the zero date 0000-00-00) is compared with the record, where both carry the field',
       ],
     },
@@ -158,6 +173,16 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         const count = (value: unknown) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN);
         for (const name of COUNT_FIELDS)
           if (extended && Number.isFinite(count(record[name])) && Number.isFinite(count(extended[name])))
+            ensure(
+              'C2.4',
+              count(record[name]) === count(extended[name]),
+              `${what}: ${name} is ${asJson(record[name])}, its row with fields "collection" shows ${asJson(extended[name])}`,
+              withCollection,
+            );
+        // The year likewise: where both carry Yr as a known number (in any number form), it is the same item's year (§2, §4:
+        // fields "collection" adds the item's own Yr to its row). A year written otherwise (a date) is not compared.
+        for (const name of YEAR_FIELDS)
+          if (extended && known(record[name]) && known(extended[name]) && Number.isFinite(count(record[name])) && Number.isFinite(count(extended[name])))
             ensure(
               'C2.4',
               count(record[name]) === count(extended[name]),
