@@ -294,7 +294,21 @@ function unkeptNotDigitalAndTagInSecondary(rows: readonly Row[]): Filters[] {
   const counts = new Map<string, number>();
   for (const r of secondary) for (const tag of new Set(tagsOf(r))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   const lacking = (tag: string) => secondary.some((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
-  const tag = [...counts].filter(([x]) => lacking(x)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))[0]?.[0];
+  const byUse = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([x]) => x);
+  // One request for both where the walk allows: a label beside secondary_collection true and digital false, when an item
+  // of the secondary collection that is not digital lacks it (only the tag leaves it out) and a digital one carries it
+  // (only digital false leaves it out).
+  const carries = (r: Row, x: string) => tagsOf(r).some((y) => y.toLowerCase() === x.toLowerCase());
+  const both =
+    secondaryFlags.length > 0
+      ? byUse.find(
+          (x) =>
+            secondary.some((r) => satisfies(r, { digital: false }) === 'yes' && !carries(r, x)) &&
+            secondary.some((r) => satisfies(r, { digital: true }) === 'yes' && carries(r, x)),
+        )
+      : undefined;
+  if (both !== undefined) return [...flags, { tag: both, ...SECONDARY_NOT_DIGITAL }];
+  const tag = byUse.find(lacking);
   return [...flags, ...secondaryFlags, ...(tag !== undefined ? [{ tag, secondary_collection: true }] : [])];
 }
 /**
@@ -406,7 +420,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // kept whatever other false flag comes with it, and the kept items that are not digital are left out. Then digital
       // false beside secondary_collection true: digital false keeps only items that are not digital whatever other filter
       // comes with it (§4 table; independent flags, §2), so the digital items of the secondary collection are left out. Then a tag
-      // beside secondary_collection true: tag keeps only the items the owner labelled with it (§4 table), whatever
+      // beside secondary_collection true (in the same request where the walk allows both): tag keeps only the items the owner labelled with it (§4 table), whatever
       // filter comes with it, so the items of the secondary collection without the label are left out. Last, one type id
       // beside physical false: type_id filters whatever flag comes with it (§4 table: one id or a list), so the items not
       // physical of the other types are left out.
