@@ -830,7 +830,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false in page mode one row short of the unkept items saying has_more true, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false with fields collection in page mode one row short of the unkept items holding only unkept items and saying has_more true, a search with a type filter (and include uses_summary) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,

@@ -174,7 +174,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them); a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them) and the tag sent; kept true beside secondary_collection true one row short of those items holds no more rows than asked for; a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
