@@ -853,7 +853,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false in page mode one row short of the unkept items saying has_more true, a search with a type filter and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false with fields collection in page mode one row short of the unkept items holding only unkept items and saying has_more true, a search with a type filter (and include uses_summary) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -910,10 +910,24 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // at least one more of them is left for page 2, so page 1 is full and says has_more true (§4 rule 2: has_more says
       // whether another page exists; §4 table: kept false is a filter, per_page the page size).
       const unkept = rows.filter((row) => satisfies(row, { kept: false }) === 'yes').length;
+      // With fields "collection" beside it where offered: fields only adds columns to each row (§4 table), so kept false
+      // still keeps only the items that are not kept.
       if (unkept >= 2) {
-        const body = { kept: false, per_page: Math.min(MAX_ROWS_PER_PAGE, unkept - 1), page: 1 };
+        const body = {
+          kept: false,
+          per_page: Math.min(MAX_ROWS_PER_PAGE, unkept - 1),
+          page: 1,
+          ...(profiles[t.target.profile].has('list-fields') ? { fields: 'collection' } : {}),
+        };
         const page = await fetchPage(t.api, body);
         const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        const kept = page.rows.find((row) => satisfies(row, { kept: false }) === 'no');
+        ensure(
+          'C4.8',
+          !kept,
+          `${label} returned ${kept ? describeRow(kept) : ''}, which kept false excludes (§4 table: kept is a filter; fields only adds columns)`,
+          page.exchange,
+        );
         ensure(
           'C4.4',
           page.hasMore === true,
@@ -994,8 +1008,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // honoured it would answer with items the search does not find.
       if (search.complete) {
         const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
+        // The type filter's search also asks for include uses_summary where offered: include only adds plays and last_use
+        // to each row (§4 table), so the search still narrows.
+        const summary = profiles[t.target.profile].has('list-include') ? { extra: { include: ['uses_summary'] } } : {};
         const narrowed: { filters: Filters; extra?: Record<string, unknown> }[] = [
-          ...(type !== undefined ? [{ filters: { type_id: type as string | number } }] : []),
+          ...(type !== undefined ? [{ filters: { type_id: type as string | number }, ...summary }] : []),
           ...(['physical', 'digital', 'secondary_collection'] as const).map((name) => ({
             // digital true wherever a found item is not digital (it still lacks the value): a search beside digital true
             // must hold to the search as well (§4: query and the filters apply together).
@@ -1019,7 +1036,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           ensure(
             'C4.6',
             !stranger,
-            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra ? ' (or the user id was honoured)' : ''}`,
+            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra?.user_id !== undefined ? ' (or the user id was honoured)' : extra?.include !== undefined ? ' and include uses_summary (include only adds plays and last_use to each row)' : ''}`,
             both.pages[0]?.exchange,
           );
           const wrong = got.find((r) => satisfies(r, filters) === 'no');

@@ -174,7 +174,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them); a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them) and the tag sent; kept true beside secondary_collection true one row short of those items holds no more rows than asked for; a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
@@ -221,6 +221,14 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
       // paging by cursor; what fields and include add, under each).
       const summary = { include: ['uses_summary'] };
+      const keptSecondaryCount = rows.filter((r) => itemFlag(r.is_kept) === true && itemFlag(r.is_in_secondary_collection) === true).length;
+      const keptSecondary: Record<string, unknown> = {
+        kept: true,
+        secondary_collection: true,
+        ...(keptSecondaryCount >= 2 ? { per_page: Math.min(MAX_ROWS_PER_PAGE, keptSecondaryCount - 1) } : {}),
+        fields: 'collection',
+        ...summary,
+      };
       const searches: Record<string, unknown>[] = [
         {
           query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))),
@@ -231,7 +239,9 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         ...(tag !== undefined ? [{ tag, page: 1, ...tagPage, ...tagTypes, fields: 'collection', ...summary }] : []),
         // A true secondary filter beside kept: a filter that also admits kept items outside the secondary collection shows.
         // Both filter bodies carry fields and include too: what they add describes the item, whatever filter chose its row.
-        { kept: true, secondary_collection: true, fields: 'collection', ...summary },
+        // Where the walk knows two such items or more, a per_page one short of them: per_page is the page size whatever
+        // filter comes with it (§4 table), so a kept filter with a page size of its own (the default 50) shows.
+        keptSecondary,
         { physical: false, digital: true, fields: 'collection', ...summary },
         { cursor: null, type_id: item.type_id, ...summary },
       ];
@@ -344,6 +354,19 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         withinPage(body, ex, 'the second');
         judged.push({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: () => ex, body });
       }
+      // The kept body one row short of the kept items of the secondary collection holds no more rows than asked for (§4
+      // table: per_page is the page size, up to 200), with kept true beside it as anywhere.
+      const keptAt = judged.findIndex((j) => j.body === keptSecondary);
+      if (keptAt !== -1 && typeof keptSecondary.per_page === 'number') {
+        const ex = judged[keptAt]!.ex();
+        const held = okRows('C4.3', ex, judged[keptAt]!.what).length;
+        ensure(
+          'C4.3',
+          held <= keptSecondary.per_page,
+          `${judged[keptAt]!.what}: ${keptSecondaryCount} items are kept and in the secondary collection (known from the walk), and the page holds ${held} rows, more than the ${keptSecondary.per_page} asked for (§4: per_page is the page size, whatever filter comes with it)`,
+          ex,
+        );
+      }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));
       const typeNames = new Map(rows.map((r) => [idOf(r.id), r.type]));
       // What fields "collection" adds, per item, as the shared read of it without other parameters gives it: one item,
@@ -416,6 +439,19 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               `${what}: row ${String(id)} has tags ${asJson(row.tags)}, the item's tags are ${asJson(tags)} in its plain row`,
               ex(),
             );
+          // A tag beside fields and include still keeps only the items the owner labelled with it (§4 table: tag keeps
+          // only those items; include and fields only add fields to each row): the row or the walk's row of the item
+          // carries the tag (a tag filter may ignore case).
+          if (typeof body?.tag === 'string') {
+            const wanted = body.tag.toLowerCase();
+            const carried = [...(Array.isArray(row.tags) ? row.tags : []), ...(Array.isArray(tags) ? tags : [])].map((x) => String(x).toLowerCase());
+            ensure(
+              'C4.7',
+              carried.includes(wanted),
+              `${what}: row ${String(id)} has tags ${asJson(row.tags)} (its plain row ${asJson(tags)}), without the tag ${asJson(body.tag)} the body filters by: tag keeps only the items labelled with it, whatever fields, include or type_id come with it`,
+              ex(),
+            );
+          }
           // A flag filter beside fields or include still filters (§4 table): no row contradicts it (null reads as not set).
           const contrary = Object.entries(FLAG_FILTERS).find(([filter, field]) => {
             const wanted = body?.[filter];
