@@ -26,17 +26,32 @@ const SAMPLE = 10;
 /**
  * Items whose list rows differ in kind: one of each combination of the four flags and of having tags,
  * where the collection holds it, so that a read that confuses two flags or drops tags in one case shows
- * it (the first rows when the rows do not carry the flags).
+ * it (the first rows when the rows do not carry the flags). Of each kind, a title twin (read anyway), else the first
+ * item whose title one of the second key's items carries too (where a second key is configured), else the first item:
+ * a service that finds an item's fields "collection" values by its title across users serves the other user's values
+ * for it, which its own record shows (§4: results are scoped to the key's user; §2: the row's fields are the item's).
  */
 async function sample(t: CheckContext): Promise<Row[]> {
-  const { rows } = await t.discover.collection();
+  const [{ rows }, theirs] = await Promise.all([
+    t.discover.collection(),
+    t.target.keys.other === undefined ? undefined : t.discover.collection('other').then(({ rows: other }) => other),
+  ]);
+  const shared = new Set<unknown>((theirs ?? []).map((r) => r.Title).filter((title) => typeof title === 'string'));
   const kind = (r: Row) => JSON.stringify([...FLAGS.map((name) => itemFlag(r[name]) ?? false), Array.isArray(r.tags) && r.tags.length > 0]);
+  // The title twins are read whatever their kinds: a twin shows its kind as well as any item of it, so it is that kind's
+  // item (no second read for the kind); else an item whose title the second key's items carry; else the first.
+  const twins = titleTwins(rows);
+  const twinIds = new Set(twins.map((r) => idOf(r.id)));
+  const rank = (r: Row) => (twinIds.has(idOf(r.id)) ? 2 : shared.has(r.Title) ? 1 : 0);
   const chosen = new Map<string, Row>();
-  for (const row of rows) if (!chosen.has(kind(row))) chosen.set(kind(row), row);
+  for (const row of rows) {
+    const held = chosen.get(kind(row));
+    if (!held || rank(row) > rank(held)) chosen.set(kind(row), row);
+  }
   const kinds = [...chosen.values()].slice(0, SAMPLE);
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
-  return [...picked, ...titleTwins(rows).filter((r) => !ids.has(idOf(r.id)))];
+  return [...picked, ...twins.filter((r) => !ids.has(idOf(r.id)))];
 }
 
 /**
