@@ -27,14 +27,16 @@ const SAMPLE = 10;
  * Items whose list rows differ in kind: one of each combination of the four flags and of having tags,
  * where the collection holds it, so that a read that confuses two flags or drops tags in one case shows
  * it (the first rows when the rows do not carry the flags). Of each kind, a title twin (read anyway), else the first
- * item whose title one of the second key's items carries too (where a second key is configured), else the first item:
- * a service that finds an item's fields "collection" values by its title across users serves the other user's values
- * for it, which its own record shows (§4: results are scoped to the key's user; §2: the row's fields are the item's).
+ * item whose title one of the second key's items carries too (where a second key is configured and fields "collection"
+ * is offered), else the first item: a service that finds an item's fields "collection" values by its title across users
+ * serves the other user's values for it, which its own record shows (§4: results are scoped to the key's user; §2: the
+ * row's fields are the item's).
  */
 async function sample(t: CheckContext): Promise<Row[]> {
+  const acrossUsers = t.target.keys.other !== undefined && profiles[t.target.profile].has('list-fields');
   const [{ rows }, theirs] = await Promise.all([
     t.discover.collection(),
-    t.target.keys.other === undefined ? undefined : t.discover.collection('other').then(({ rows: other }) => other),
+    acrossUsers ? t.discover.collection('other').then(({ rows: other }) => other) : undefined,
   ]);
   const shared = new Set<unknown>((theirs ?? []).map((r) => r.Title).filter((title) => typeof title === 'string'));
   const kind = (r: Row) => JSON.stringify([...FLAGS.map((name) => itemFlag(r[name]) ?? false), Array.isArray(r.tags) && r.tags.length > 0]);
@@ -43,12 +45,23 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const twins = titleTwins(rows);
   const twinIds = new Set(twins.map((r) => idOf(r.id)));
   const rank = (r: Row) => (twinIds.has(idOf(r.id)) ? 2 : shared.has(r.Title) ? 1 : 0);
+  const first = new Map<string, Row>();
   const chosen = new Map<string, Row>();
   for (const row of rows) {
     const held = chosen.get(kind(row));
+    if (!held) first.set(kind(row), row);
     if (!held || rank(row) > rank(held)) chosen.set(kind(row), row);
   }
-  const kinds = [...chosen.values()].slice(0, SAMPLE);
+  const kindKeys = [...chosen.keys()].slice(0, SAMPLE);
+  const kinds = kindKeys.map((key) => chosen.get(key)!);
+  // A preferred item costs no trait the kinds' first items show (several tags, a kept item's tags): where the items
+  // read miss one, the kind whose first item shows it is read through that first item again.
+  const wanted = new Set(kindKeys.flatMap((key) => traitsOf(first.get(key)!)));
+  for (const [i, key] of kindKeys.entries()) {
+    const shown = new Set([...kinds, ...twins].flatMap(traitsOf));
+    const missing = traitsOf(first.get(key)!).filter((trait) => wanted.has(trait) && !shown.has(trait));
+    if (missing.length > 0) kinds[i] = first.get(key)!;
+  }
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
   return [...picked, ...twins.filter((r) => !ids.has(idOf(r.id)))];
