@@ -56,11 +56,9 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const kinds = kindKeys.map((key) => chosen.get(key)!);
   // A preferred item costs no trait the kinds' first items show (several tags, a kept item's tags): where the items
   // read miss one, the kind whose first item shows it is read through that first item again.
-  const wanted = new Set(kindKeys.flatMap((key) => traitsOf(first.get(key)!)));
   for (const [i, key] of kindKeys.entries()) {
     const shown = new Set([...kinds, ...twins].flatMap(traitsOf));
-    const missing = traitsOf(first.get(key)!).filter((trait) => wanted.has(trait) && !shown.has(trait));
-    if (missing.length > 0) kinds[i] = first.get(key)!;
+    if (traitsOf(first.get(key)!).some((trait) => !shown.has(trait))) kinds[i] = first.get(key)!;
   }
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
