@@ -322,10 +322,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // 29 February, after the second's end (no day lies in both, whether a bound counts its own day or not) and after
       // the first's start, and ends on 30 June of that year: an end near the start, so that even a service whose lone
       // start reaches only some months ahead holds it. The fourth, an end alone on the third's end: it holds every day of
-      // the third (a lone end reaching only some months back too, as a lone start only some months ahead).
+      // the third (a lone end reaching only some months back too, as a lone start only some months ahead). The second is
+      // sorted by chose_something_else, descending: a sort only orders the rows (§4: end bounds the outcomes counted
+      // whatever the sort), so its end still bounds them, and its rows are judged in that order as the last window's.
       const windows: Query[] = [
         { start: `${leap - 1}-12-30` },
-        { start: '1900-01-01', end: `${leap - 1}-12-31` },
+        { start: '1900-01-01', end: `${leap - 1}-12-31`, sort: 'chose_something_else', direction: 'desc' },
         { start: `${leap}-02-29`, end: `${leap}-06-30` },
         { end: `${leap}-06-30` },
         { start: `${leap - 1}-12-30`, end: '2999-12-31' },
@@ -358,6 +360,19 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           exchange,
         );
       });
+      // The second window, sorted by chose_something_else descending, is in that order among the rows that carry a count
+      // (§4: sort names chose_something_else, desc is a direction); any order among equal counts, nulls anywhere.
+      {
+        const { rows, exchange } = answers[1]!;
+        const rise = firstRise(rows, fields.elsewhere);
+        const [above, below] = rise ?? [undefined, undefined];
+        ensure(
+          'C4.19',
+          rise === undefined,
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[1] } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
+          exchange,
+        );
+      }
       windows.forEach((w, i) => {
         const { rows, exchange } = answers[i]!;
         for (const row of rows) {

@@ -34,14 +34,40 @@ const SAMPLE = 10;
 /**
  * Items whose list rows differ in kind: one of each combination of the four flags and of having tags,
  * where the collection holds it, so that a read that confuses two flags or drops tags in one case shows
- * it (the first rows when the rows do not carry the flags).
+ * it (the first rows when the rows do not carry the flags). Of each kind, a title twin (read anyway), else the first
+ * item whose title one of the second key's items carries too (where a second key is configured and fields "collection"
+ * is offered), else the first item: a service that finds an item's fields "collection" values by its title across users
+ * serves the other user's values for it, which its own record shows (§4: results are scoped to the key's user; §2: the
+ * row's fields are the item's).
  */
 async function sample(t: CheckContext): Promise<Row[]> {
-  const { rows } = await t.discover.collection();
+  const acrossUsers = t.target.keys.other !== undefined && profiles[t.target.profile].has('list-fields');
+  const [{ rows }, theirs] = await Promise.all([
+    t.discover.collection(),
+    acrossUsers ? t.discover.collection('other').then(({ rows: other }) => other) : undefined,
+  ]);
+  const shared = new Set<unknown>((theirs ?? []).map((r) => r.Title).filter((title) => typeof title === 'string'));
   const kind = (r: Row) => JSON.stringify([...FLAGS.map((name) => itemFlag(r[name]) ?? false), Array.isArray(r.tags) && r.tags.length > 0]);
+  // The title twins are read whatever their kinds: a twin shows its kind as well as any item of it, so it is that kind's
+  // item (no second read for the kind); else an item whose title the second key's items carry; else the first.
+  const twins = titleTwins(rows);
+  const twinIds = new Set(twins.map((r) => idOf(r.id)));
+  const rank = (r: Row) => (twinIds.has(idOf(r.id)) ? 2 : shared.has(r.Title) ? 1 : 0);
+  const first = new Map<string, Row>();
   const chosen = new Map<string, Row>();
-  for (const row of rows) if (!chosen.has(kind(row))) chosen.set(kind(row), row);
-  const kinds = [...chosen.values()].slice(0, SAMPLE);
+  for (const row of rows) {
+    const held = chosen.get(kind(row));
+    if (!held) first.set(kind(row), row);
+    if (!held || rank(row) > rank(held)) chosen.set(kind(row), row);
+  }
+  const kindKeys = [...chosen.keys()].slice(0, SAMPLE);
+  const kinds = kindKeys.map((key) => chosen.get(key)!);
+  // A preferred item costs no trait the kinds' first items show (several tags, a kept item's tags): where the items
+  // read miss one, the kind whose first item shows it is read through that first item again.
+  for (const [i, key] of kindKeys.entries()) {
+    const shown = new Set([...kinds, ...twins].flatMap(traitsOf));
+    if (traitsOf(first.get(key)!).some((trait) => !shown.has(trait))) kinds[i] = first.get(key)!;
+  }
   // Where fields "collection" is offered and no item of the sample has a title ending in a four-digit number, the first
   // such item takes the last place (or one more where the sample is not full): its row must carry its own Yr (§2).
   const yearTitled = (r: Row) => typeof r.Title === 'string' && YEAR_TITLED.test(r.Title);
@@ -50,7 +76,7 @@ async function sample(t: CheckContext): Promise<Row[]> {
     kinds.splice(Math.min(kinds.length, SAMPLE - 1), 1, edition);
   const picked = t.target.lean ? fewestCovering(kinds) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
-  return [...picked, ...titleTwins(rows).filter((r) => !ids.has(idOf(r.id)))];
+  return [...picked, ...twins.filter((r) => !ids.has(idOf(r.id)))];
 }
 
 /**
