@@ -324,7 +324,16 @@ function oneTypeNotPhysical(rows: readonly Row[]): Filters | undefined {
     counts.set(id, { count: (counts.get(id)?.count ?? 0) + 1, value: r.type_id as string | number });
   }
   const [first, second] = [...counts.entries()].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return first && second ? { physical: false, type_id: first[1].value } : undefined;
+  if (!first || !second) return undefined;
+  // secondary_collection true beside them where the walk holds a witness for each filter: an item of the secondary
+  // collection not physical of another type (only the type leaves it out) and an item of the type not physical outside
+  // the secondary collection (only secondary_collection true leaves it out), the filters acting together (§4 table).
+  const inSecondary = { physical: false, secondary_collection: true } as const;
+  const ofType = (r: Row) => idOf(r.type_id) === first[0];
+  const witnesses =
+    rows.some((r) => satisfies(r, inSecondary) === 'yes' && idOf(r.type_id) !== undefined && !ofType(r)) &&
+    rows.some((r) => satisfies(r, { physical: false, secondary_collection: false }) === 'yes' && ofType(r));
+  return { physical: false, type_id: first[1].value, ...(witnesses ? { secondary_collection: true } : {}) };
 }
 /** FILT-003's bound on the labels it reads in page mode beyond the ones its other requests send (the most used first). */
 const OTHER_LABELS = 4;
@@ -342,7 +351,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },

@@ -509,7 +509,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       sections: ['§3', '§4'],
       title:
-        'a new kept value shows in list rows and in the kept filter, the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
+        'a new kept value shows in list rows (also with fields "collection") and in the kept filter, the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
@@ -535,7 +535,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // The search by title also names one of the item's labels, where it has one: the toggle leaves tags unchanged (§3), so
       // the tag filter still lists the item after each toggle (§4: tag keeps the items the owner labelled with it).
       const label = Array.isArray(item.tags) ? item.tags.find((x): x is string => typeof x === 'string' && x !== '') : undefined;
-      const search = { ...(summarised ? { include: ['uses_summary'] } : {}), ...(label !== undefined ? { tag: label } : {}) };
+      // And it asks for fields "collection" where offered: those rows carry is_kept too (§4 rule 3), the toggled value (§3).
+      const search = {
+        ...(summarised ? { include: ['uses_summary'] } : {}),
+        ...(profiles[t.target.profile].has('list-fields') ? { fields: 'collection' } : {}),
+        ...(label !== undefined ? { tag: label } : {}),
+      };
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
