@@ -385,6 +385,19 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `filters ${JSON.stringify(filters)} returned ${differing ? describeRow(differing) : ''}, but the walk's row of that item is ${describeRow(walked.get(idOf(differing?.id)) ?? {})}: each row carries its item's flags (§4 rule 3)`,
           pages[0]?.exchange,
         );
+        // And its item's labels (§4 rule 3: every row carries tags, the owner's labels of the item, §2), whatever filters
+        // chose it: the same labels as the walk's row of the item, in any order (the spec states none).
+        const labelsOf = (r: Row) => JSON.stringify([...tagsOf(r)].sort());
+        const relabelled = got.find((r) => {
+          const known = walked.get(idOf(r.id));
+          return known !== undefined && labelsOf(r) !== labelsOf(known);
+        });
+        ensure(
+          'C4.8',
+          !relabelled,
+          `filters ${JSON.stringify(filters)} returned ${relabelled ? describeRow(relabelled) : ''}, but the walk's row of that item is ${describeRow(walked.get(idOf(relabelled?.id)) ?? {})}: each row carries its item's tags (§4 rule 3)`,
+          pages[0]?.exchange,
+        );
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
