@@ -218,7 +218,7 @@ function unkeptSecondaryOfOneType(rows: readonly Row[]): Filters {
 /**
  * A tag beside a type_id list of its carriers' types (FILT-001's last fixed case): the tag whose carriers' types (the two
  * that have the most of them) hold the most items without it, so that a tag dropped beside a list of types lists those
- * items; none where no item carries a tag or has a type.
+ * items; none where no item carries a tag or has a type. With kept true beside them where the walk holds a witness of each.
  */
 function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
   const typed = rows.filter((r) => idOf(r.type_id) !== undefined);
@@ -233,7 +233,15 @@ function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
     const without = typed.filter((r) => ids.has(idOf(r.type_id)!) && !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase())).length;
     return { filters: { tag, type_id: named.map(([, n]) => n.value) }, without };
   });
-  return cases.sort((a, b) => b.without - a.without)[0]?.filters;
+  const chosen: Filters | undefined = cases.sort((a, b) => b.without - a.without)[0]?.filters;
+  if (chosen === undefined) return undefined;
+  // kept true beside them where the walk holds, of those types, an unkept carrier of the tag (only kept true leaves it
+  // out), a kept one (listed) and a kept item without the tag (only the tag leaves it out): every filter applies together.
+  const kept = { ...chosen, kept: true };
+  const unkeptCarrier = rows.some((r) => satisfies(r, { ...chosen, kept: false }) === 'yes' && itemFlag(r.is_kept) === false);
+  const keptCarrier = rows.some((r) => satisfies(r, kept) === 'yes');
+  const keptWithout = rows.some((r) => satisfies(r, { type_id: chosen.type_id, kept: true }) === 'yes' && !tagsOf(r).some((x) => x.toLowerCase() === chosen.tag!.toLowerCase()));
+  return unkeptCarrier && keptCarrier && keptWithout ? kept : chosen;
 }
 /** physical true beside digital true: the items that are both (independent flags, §2), which many collections hold. */
 const BOTH_FORMATS: Filters = { physical: true, digital: true };
