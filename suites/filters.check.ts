@@ -29,6 +29,9 @@ import {
   asJson,
 } from '../src/harness/index.ts';
 
+/** Fields the list request's fields "collection" adds to each row (§4 table). */
+const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
+
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;
 
@@ -401,7 +404,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           return known !== undefined && labelsOf(r) !== labelsOf(known);
         });
         ensure(
-          'C4.8',
+          'C4.10',
           !relabelled,
           `filters ${JSON.stringify(filters)} returned ${relabelled ? describeRow(relabelled) : ''}, but the walk's row of that item is ${describeRow(walked.get(idOf(relabelled?.id)) ?? {})}: each row carries its item's tags (§4 rule 3)`,
           pages[0]?.exchange,
@@ -782,7 +785,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§2', '§4'],
       title:
         "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them)",
-      // list-fields: secondary_collection true is read with fields "collection".
+      // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
     },
@@ -805,6 +808,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const physicalCount = rows.filter((row) => satisfies(row, { physical: true }) === 'yes').length;
       const pageSize = (filters: Filters): number =>
         filters.physical === true && physicalCount >= 2 ? Math.min(MAX_ROWS_PER_PAGE, Math.ceil(physicalCount / 2)) : MAX_ROWS_PER_PAGE;
+      // secondary_collection true and digital false are read with fields "collection" (primary profile: list-fields): a
+      // filter acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items, and
+      // each carries MnP..Acq (§4 table: fields "collection" adds them to each row, whatever filter comes with it).
+      const withFields = (filters: Filters): boolean => filters.secondary_collection === true || filters.digital === false;
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -813,9 +820,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             ? t.discover.window(tagWindowBody(rows, filters.tag!), WINDOW_PAGES)
             : cursorWindow(
                 t.api,
-                // secondary_collection true is read with fields "collection" (primary profile: list-fields): a filter
-                // acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items.
-                { per_page: pageSize(filters), ...filters, ...(filters.secondary_collection === true ? { fields: 'collection' } : {}) },
+                { per_page: pageSize(filters), ...filters, ...(withFields(filters) ? { fields: 'collection' } : {}) },
                 { maxPages: WINDOW_PAGES },
               ),
         ),
@@ -864,6 +869,16 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `filter ${JSON.stringify(filters)} returned item ${asText(idOf(misnamed?.id))} with type ${asJson(misnamed?.type)} (type_id ${asJson(misnamed?.type_id)}), but its plain row names type ${asJson(plain?.type)} (type_id ${asJson(plain?.type_id)})`,
           window.pages[0]?.exchange,
         );
+        if (withFields(filters)) {
+          const lacking = got.find((row) => COLLECTION_FIELDS.some((f) => !(f in row)));
+          const lackingAt = lacking ? window.pages.findIndex((p) => p.rows.includes(lacking)) : 0;
+          ensure(
+            'C2.4',
+            !lacking,
+            `filter ${JSON.stringify(filters)} with fields "collection" returned item ${asText(idOf(lacking?.id))} on page ${lackingAt + 1} of its cursor walk without ${COLLECTION_FIELDS.filter((f) => lacking !== undefined && !(f in lacking)).join(', ')} (§4 table: fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr, Acq to each row)`,
+            window.pages[lackingAt]?.exchange,
+          );
+        }
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));
