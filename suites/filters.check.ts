@@ -362,7 +362,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list (with kept true where the walk holds a witness of each) and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags and tags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -525,7 +525,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false (with kept false and secondary_collection false where the walk allows) one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -800,7 +800,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
       // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
