@@ -243,7 +243,9 @@ function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
   const kept = { ...chosen, kept: true };
   const unkeptCarrier = rows.some((r) => satisfies(r, { ...chosen, kept: false }) === 'yes' && itemFlag(r.is_kept) === false);
   const keptCarrier = rows.some((r) => satisfies(r, kept) === 'yes');
-  const keptWithout = rows.some((r) => satisfies(r, { type_id: chosen.type_id, kept: true }) === 'yes' && !tagsOf(r).some((x) => x.toLowerCase() === chosen.tag!.toLowerCase()));
+  const keptWithout = rows.some(
+    (r) => satisfies(r, { type_id: chosen.type_id, kept: true }) === 'yes' && !tagsOf(r).some((x) => x.toLowerCase() === chosen.tag!.toLowerCase()),
+  );
   return unkeptCarrier && keptCarrier && keptWithout ? kept : chosen;
 }
 /** physical true beside digital true: the items that are both (independent flags, §2), which many collections hold. */
