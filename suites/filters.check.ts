@@ -29,6 +29,9 @@ import {
   asJson,
 } from '../src/harness/index.ts';
 
+/** Fields the list request's fields "collection" adds to each row (§4 table). */
+const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
+
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;
 
@@ -218,7 +221,7 @@ function unkeptSecondaryOfOneType(rows: readonly Row[]): Filters {
 /**
  * A tag beside a type_id list of its carriers' types (FILT-001's last fixed case): the tag whose carriers' types (the two
  * that have the most of them) hold the most items without it, so that a tag dropped beside a list of types lists those
- * items; none where no item carries a tag or has a type.
+ * items; none where no item carries a tag or has a type. With kept true beside them where the walk holds a witness of each.
  */
 function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
   const typed = rows.filter((r) => idOf(r.type_id) !== undefined);
@@ -233,7 +236,17 @@ function tagBesideTypes(rows: readonly Row[]): Filters | undefined {
     const without = typed.filter((r) => ids.has(idOf(r.type_id)!) && !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase())).length;
     return { filters: { tag, type_id: named.map(([, n]) => n.value) }, without };
   });
-  return cases.sort((a, b) => b.without - a.without)[0]?.filters;
+  const chosen: Filters | undefined = cases.sort((a, b) => b.without - a.without)[0]?.filters;
+  if (chosen === undefined) return undefined;
+  // kept true beside them where the walk holds, of those types, an unkept carrier of the tag (only kept true leaves it
+  // out), a kept one (listed) and a kept item without the tag (only the tag leaves it out): every filter applies together.
+  const kept = { ...chosen, kept: true };
+  const unkeptCarrier = rows.some((r) => satisfies(r, { ...chosen, kept: false }) === 'yes' && itemFlag(r.is_kept) === false);
+  const keptCarrier = rows.some((r) => satisfies(r, kept) === 'yes');
+  const keptWithout = rows.some(
+    (r) => satisfies(r, { type_id: chosen.type_id, kept: true }) === 'yes' && !tagsOf(r).some((x) => x.toLowerCase() === chosen.tag!.toLowerCase()),
+  );
+  return unkeptCarrier && keptCarrier && keptWithout ? kept : chosen;
 }
 /** physical true beside digital true: the items that are both (independent flags, §2), which many collections hold. */
 const BOTH_FORMATS: Filters = { physical: true, digital: true };
@@ -351,7 +364,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list (with kept true where the walk holds a witness of each) and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags and tags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -383,6 +396,19 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           'C4.8',
           !differing,
           `filters ${JSON.stringify(filters)} returned ${differing ? describeRow(differing) : ''}, but the walk's row of that item is ${describeRow(walked.get(idOf(differing?.id)) ?? {})}: each row carries its item's flags (§4 rule 3)`,
+          pages[0]?.exchange,
+        );
+        // And its item's labels (§4 rule 3: every row carries tags, the owner's labels of the item, §2), whatever filters
+        // chose it: the same labels as the walk's row of the item, in any order (the spec states none).
+        const labelsOf = (r: Row) => JSON.stringify([...tagsOf(r)].sort());
+        const relabelled = got.find((r) => {
+          const known = walked.get(idOf(r.id));
+          return known !== undefined && labelsOf(r) !== labelsOf(known);
+        });
+        ensure(
+          'C4.10',
+          !relabelled,
+          `filters ${JSON.stringify(filters)} returned ${relabelled ? describeRow(relabelled) : ''}, but the walk's row of that item is ${describeRow(walked.get(idOf(relabelled?.id)) ?? {})}: each row carries its item's tags (§4 rule 3)`,
           pages[0]?.exchange,
         );
         const gotIds = new Set(got.map((r) => idOf(r.id)));
@@ -501,7 +527,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false (with kept false and secondary_collection false where the walk allows) one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -588,28 +614,44 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // of them, so that page 2 holds exactly the one left (§4 table: page is the page number, per_page the page size,
       // tag and digital both filter). Judged only where the count is certain: no carrier with a digital flag not set, and
       // no other label equal to the tag but for case (a tag filter may ignore case).
+      // Where the walk allows, kept false and secondary_collection false beside them too (each a filter that holds on every
+      // page, §4 table: page selects the page of the same filtered list): the first of these sets that leaves a tag.
       const filtersOffered = profiles[t.target.profile].has('list-filters');
-      const digitalOf = (r: Row) => (filtersOffered ? itemFlag(r.is_digital) : false);
-      const candidates = [...new Set(rows.flatMap(tagsOf))]
-        .filter((x) => !rows.some((r) => tagsOf(r).some((y) => y !== x && y.toLowerCase() === x.toLowerCase())))
-        .map((x) => {
-          const carriers = rows.filter((r) => tagsOf(r).includes(x));
-          return { tag: x, count: carriers.filter((r) => digitalOf(r) === false).length, digital: carriers.some((r) => digitalOf(r) === true) };
+      const extras: Filters[] = filtersOffered ? [{ kept: false, secondary_collection: false }, { kept: false }, { secondary_collection: false }, {}] : [{}];
+      const caseless = (x: string) => !rows.some((r) => tagsOf(r).some((y) => y !== x && y.toLowerCase() === x.toLowerCase()));
+      const labels = [...new Set(rows.flatMap(tagsOf))].filter(caseless);
+      const later = extras
+        .map((extra) => {
+          const sent: Filters = { ...(filtersOffered ? { digital: false } : {}), ...extra };
+          const flags = Object.keys(sent) as FlagFilter[];
+          return labels
+            .map((x) => {
+              const carriers = rows.filter((r) => tagsOf(r).includes(x));
+              return {
+                tag: x,
+                sent,
+                count: carriers.filter((r) => satisfies(r, sent) === 'yes').length,
+                // Every carrier's flags known, so that the count is certain (a flag not set, null, may go either way).
+                certain: carriers.every((r) => flags.every((f) => typeof itemFlag(r[FLAG_FILTERS[f]]) === 'boolean')),
+                // Carriers that only one of the filters beside the tag leaves out, each one a witness of that filter.
+                witnesses: flags.filter((f) => carriers.some((r) => satisfies(r, { ...sent, [f]: !sent[f] }) === 'yes')).length,
+              };
+            })
+            .filter((c) => c.count >= 3 && c.count - 1 <= MAX_ROWS_PER_PAGE && c.certain)
+            .sort((a, b) => b.witnesses - a.witnesses || b.count - a.count)[0];
         })
-        .filter((c) => c.count >= 3 && c.count - 1 <= MAX_ROWS_PER_PAGE && rows.every((r) => !tagsOf(r).includes(c.tag) || typeof digitalOf(r) === 'boolean'))
-        .sort((a, b) => Number(b.digital) - Number(a.digital) || b.count - a.count);
-      const later = candidates[0];
+        .find((c) => c !== undefined);
       if (later) {
-        const body = { tag: later.tag, ...(filtersOffered ? { digital: false } : {}), per_page: later.count - 1, page: 2 };
+        const body = { tag: later.tag, ...later.sent, per_page: later.count - 1, page: 2 };
         const label = `POST /artifacts.php ${JSON.stringify(body)}`;
         const ex = await t.api.list(body);
         const got = okRows('C4.7', ex, label);
-        const wrong = got.find((r) => !tagsOf(r).includes(later.tag) || (filtersOffered && itemFlag(r.is_digital) !== false));
-        ensure('C4.7', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy the tag and digital false`, ex);
+        const wrong = got.find((r) => !tagsOf(r).includes(later.tag) || (filtersOffered && satisfies(r, later.sent) === 'no'));
+        ensure('C4.7', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which does not satisfy the tag and the filters beside it`, ex);
         ensure(
           'C4.5',
           got.length === 1,
-          `${label}: ${later.count} items carry the tag${filtersOffered ? ' and are not digital' : ''} (known from the walk), so page 2 at ${body.per_page} a page holds the one left; it holds ${got.length} row(s) (ids ${got
+          `${label}: ${later.count} items carry the tag${filtersOffered ? ` and satisfy ${JSON.stringify(later.sent)}` : ''} (known from the walk), so page 2 at ${body.per_page} a page holds the one left; it holds ${got.length} row(s) (ids ${got
             .map((r) => asText(r.id))
             .slice(0, 6)
             .join(', ')}): page or a filter beside the tag was not applied`,
@@ -760,8 +802,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them)",
-      // list-fields: secondary_collection true is read with fields "collection".
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
+      // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
     },
@@ -784,6 +826,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const physicalCount = rows.filter((row) => satisfies(row, { physical: true }) === 'yes').length;
       const pageSize = (filters: Filters): number =>
         filters.physical === true && physicalCount >= 2 ? Math.min(MAX_ROWS_PER_PAGE, Math.ceil(physicalCount / 2)) : MAX_ROWS_PER_PAGE;
+      // secondary_collection true and digital false are read with fields "collection" (primary profile: list-fields): a
+      // filter acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items, and
+      // each carries MnP..Acq (§4 table: fields "collection" adds them to each row, whatever filter comes with it).
+      const withFields = (filters: Filters): boolean => filters.secondary_collection === true || filters.digital === false;
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -792,9 +838,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             ? t.discover.window(tagWindowBody(rows, filters.tag!), WINDOW_PAGES)
             : cursorWindow(
                 t.api,
-                // secondary_collection true is read with fields "collection" (primary profile: list-fields): a filter
-                // acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items.
-                { per_page: pageSize(filters), ...filters, ...(filters.secondary_collection === true ? { fields: 'collection' } : {}) },
+                { per_page: pageSize(filters), ...filters, ...(withFields(filters) ? { fields: 'collection' } : {}) },
                 { maxPages: WINDOW_PAGES },
               ),
         ),
@@ -843,6 +887,16 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `filter ${JSON.stringify(filters)} returned item ${asText(idOf(misnamed?.id))} with type ${asJson(misnamed?.type)} (type_id ${asJson(misnamed?.type_id)}), but its plain row names type ${asJson(plain?.type)} (type_id ${asJson(plain?.type_id)})`,
           window.pages[0]?.exchange,
         );
+        if (withFields(filters)) {
+          const lacking = got.find((row) => COLLECTION_FIELDS.some((f) => !(f in row)));
+          const lackingAt = lacking ? window.pages.findIndex((p) => p.rows.includes(lacking)) : 0;
+          ensure(
+            'C2.4',
+            !lacking,
+            `filter ${JSON.stringify(filters)} with fields "collection" returned item ${asText(idOf(lacking?.id))} on page ${lackingAt + 1} of its cursor walk without ${COLLECTION_FIELDS.filter((f) => lacking !== undefined && !(f in lacking)).join(', ')} (§4 table: fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr, Acq to each row)`,
+            window.pages[lackingAt]?.exchange,
+          );
+        }
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));

@@ -174,7 +174,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them) and the tag sent; kept true beside secondary_collection true one row short of those items holds no more rows than asked for; a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them) and the tag sent; kept true beside secondary_collection true one row short of those items holds no more rows than asked for; digital true beside physical false one row short of those items says has_more; a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
@@ -229,6 +229,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         fields: 'collection',
         ...summary,
       };
+      // digital true beside physical false, one row short of the items the walk knows to be digital and not physical (where
+      // it knows two or more): another page exists, so page 1 says has_more true (§4 rule 2), whatever filter chose it.
+      const digitalOnlyCount = rows.filter((r) => itemFlag(r.is_digital) === true && itemFlag(r.is_physical) === false).length;
+      const digitalOnly: Record<string, unknown> = {
+        physical: false,
+        digital: true,
+        ...(digitalOnlyCount >= 2 ? { per_page: Math.min(MAX_ROWS_PER_PAGE, digitalOnlyCount - 1) } : {}),
+        fields: 'collection',
+        ...summary,
+      };
       const searches: Record<string, unknown>[] = [
         {
           query: title.slice(0, Math.max(3, Math.ceil(title.length / 2))),
@@ -242,7 +252,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         // Where the walk knows two such items or more, a per_page one short of them: per_page is the page size whatever
         // filter comes with it (§4 table), so a kept filter with a page size of its own (the default 50) shows.
         keptSecondary,
-        { physical: false, digital: true, fields: 'collection', ...summary },
+        digitalOnly,
         { cursor: null, type_id: item.type_id, ...summary },
       ];
       // The later page also filters by physical, at the value some row of the unfiltered list's titles 21-40 lacks
@@ -365,6 +375,17 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
           held <= keptSecondary.per_page,
           `${judged[keptAt]!.what}: ${keptSecondaryCount} items are kept and in the secondary collection (known from the walk), and the page holds ${held} rows, more than the ${keptSecondary.per_page} asked for (§4: per_page is the page size, whatever filter comes with it)`,
           ex,
+        );
+      }
+      const digitalAt = judged.findIndex((j) => j.body === digitalOnly);
+      if (digitalAt !== -1 && typeof digitalOnly.per_page === 'number') {
+        const page = pageOf(judged[digitalAt]!.ex(), digitalOnly);
+        // Judged by the rows page 1 holds, as for the tag's page above: fewer rows than the items known leave a page 2.
+        ensure(
+          'C4.4',
+          page.rows.length >= digitalOnlyCount || page.hasMore === true,
+          `${judged[digitalAt]!.what}: ${digitalOnlyCount} items are digital and not physical (known from the walk), page 1 holds ${page.rows.length} rows (${digitalOnly.per_page} asked for), yet says has_more ${asJson(page.hasMore)} (§4 rule 2: it says whether another page exists)`,
+          page.exchange,
         );
       }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));

@@ -62,7 +62,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.4',
     section: '§2',
     statement: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq.',
-    checks: ['FIELD-001', 'FIELD-004', 'READ-001', 'LIST-002'],
+    checks: ['FIELD-001', 'FIELD-004', 'READ-001', 'LIST-002', 'FILT-006'],
   },
   { id: 'C2.5', section: '§2', statement: 'Units, types and exact meaning of the collection fields.', checks: [], untestable: NOT_SHOWN },
   {
@@ -197,7 +197,7 @@ export const clauses: readonly Clause[] = [
     checks: ['FILT-001', 'FILT-006', 'FILT-007', 'LIST-001', 'LIST-002', 'FILT-003'],
   },
   { id: 'C4.9', section: '§4', statement: 'A user id sent in the list body is ignored.', checks: ['SCOPE-001', 'SCOPE-002'] },
-  { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004', 'LIST-002'] },
+  { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004', 'LIST-002', 'FILT-001'] },
   { id: 'C4.11', section: '§4', statement: 'Invalid filter values answer 400 with an errors list.', checks: ['ERR-001', 'ERR-004', 'LIST-001'] },
   { id: 'C4.12', section: '§4', statement: 'Name of the key holding the rows.', checks: [], untestable: NOT_SHOWN },
   {
