@@ -376,15 +376,17 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         );
       }
       // The fifth window, sorted by item_name descending, is in that order (§4: sort orders the rows whatever the window;
-      // item_name is a sort name, desc a direction), under any usual collation as PROP-003 judges item_name.
+      // item_name is a sort name, desc a direction), under any usual collation as PROP-003 judges item_name. Only rows that
+      // carry a count are ordered: where a windowed row without one (null) sorts is not shown, as above.
       if (fields.name !== undefined) {
         const { rows, exchange } = answers[4]!;
-        const shown = rows.map((r) => String(r[fields.name!]));
+        const counted = (r: Row) => [fields.declines, fields.elsewhere].some((f) => r[f] !== null && r[f] !== undefined && r[f] !== '');
+        const shown = rows.filter(counted).map((r) => String(r[fields.name!]));
         const names = [...shown].reverse();
         ensure(
           'C4.19',
           titleCollations.some((c) => names.every((n, k) => k === 0 || c.compare(names[k - 1]!, n) <= 0)),
-          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[4] } as Record<string, string>).toString()}: item names are not in descending order under any usual collation (they run ${shown
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[4] } as Record<string, string>).toString()}: item names are not in descending order under any usual collation (the rows with a count run ${shown
             .slice(0, 4)
             .map((n) => JSON.stringify(n))
             .join(', ')}…): sort=item_name with direction=desc orders the rows by item name, with a window too`,
