@@ -300,11 +300,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else descending, that order)',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else or item_name descending, that order)',
       accepts: [
         ...ROW_FREEDOMS,
         'bounds read as inclusive or exclusive',
         'any order among rows with equal explicit declines (or, sorted by chose_something_else, equal chose-something-else counts)',
+        'any usual collation for item_name (natural number order and ignoring punctuation included)',
         'windowed rows without a count (null) anywhere in the order',
         'a start or an end alone reaching only some months from it (a year, say), as far as the half year of the 29 February window',
       ],
@@ -324,13 +325,14 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // start reaches only some months ahead holds it. The fourth, an end alone on the third's end: it holds every day of
       // the third (a lone end reaching only some months back too, as a lone start only some months ahead). The second is
       // sorted by chose_something_else, descending: a sort only orders the rows (§4: end bounds the outcomes counted
-      // whatever the sort), so its end still bounds them, and its rows are judged in that order as the last window's.
+      // whatever the sort), so its end still bounds them, and its rows are judged in that order as the last window's. The
+      // fifth is sorted by item_name, descending: its start bounds the counts whatever the sort, and its rows are judged by name.
       const windows: Query[] = [
         { start: `${leap - 1}-12-30` },
         { start: '1900-01-01', end: `${leap - 1}-12-31`, sort: 'chose_something_else', direction: 'desc' },
         { start: `${leap}-02-29`, end: `${leap}-06-30` },
         { end: `${leap}-06-30` },
-        { start: `${leap - 1}-12-30`, end: '2999-12-31' },
+        { start: `${leap - 1}-12-30`, end: '2999-12-31', sort: 'item_name', direction: 'desc' },
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort and a direction
       // too (§4: sort and direction only order the rows; desc is a direction), the start beside sort=explicit_declines
@@ -370,6 +372,24 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           'C4.19',
           rise === undefined,
           `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[1] } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
+          exchange,
+        );
+      }
+      // The fifth window, sorted by item_name descending, is in that order (§4: sort orders the rows whatever the window;
+      // item_name is a sort name, desc a direction), under any usual collation as PROP-003 judges item_name. Only rows that
+      // carry a count are ordered: where a windowed row without one (null) sorts is not shown, as above.
+      if (fields.name !== undefined) {
+        const { rows, exchange } = answers[4]!;
+        const counted = (r: Row) => [fields.declines, fields.elsewhere].some((f) => r[f] !== null && r[f] !== undefined && r[f] !== '');
+        const shown = rows.filter(counted).map((r) => String(r[fields.name!]));
+        const names = [...shown].reverse();
+        ensure(
+          'C4.19',
+          titleCollations.some((c) => names.every((n, k) => k === 0 || c.compare(names[k - 1]!, n) <= 0)),
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[4] } as Record<string, string>).toString()}: item names are not in descending order under any usual collation (the rows with a count run ${shown
+            .slice(0, 4)
+            .map((n) => JSON.stringify(n))
+            .join(', ')}…): sort=item_name with direction=desc orders the rows by item name, with a window too`,
           exchange,
         );
       }

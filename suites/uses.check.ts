@@ -330,9 +330,25 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
           combined,
         );
       }
+      // The household's names of each player (the run's shared read): a participant carries its player's names (§2 Use).
+      const listed = new Map(((is2xx(household) ? rowsOf(household.response.json) : undefined) ?? []).map((p) => [idOf(p.id), p] as const));
+      const named = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
       sample.forEach((id, i) => {
         const label = `GET /uses.php?player_id=${id}`;
         const got = okRows('C4.15', answers[i]!, label);
+        for (const use of got)
+          for (const participant of (Array.isArray(use.participants) ? use.participants : []).filter(isObject)) {
+            const player = listed.get(idOf(participant.id));
+            for (const field of ['FirstName', 'LastName']) {
+              const [stated, names] = [participant[field], player?.[field]];
+              ensure(
+                'C2.9',
+                !named(stated) || !named(names) || stated.trim() === names.trim(),
+                `${label}: use ${asText(use.id)}: participant ${asText(participant.id)} carries ${field} ${asJson(stated)}, but GET /players.php lists that player with ${field} ${asJson(names)}`,
+                answers[i],
+              );
+            }
+          }
         const stranger = got.find((u) => !tookPart(u).has(id));
         ensure('C4.15', !stranger, `${label} returned use ${asText(stranger?.id)}, in which that player did not take part`, answers[i]);
         ensureUseShapes(got, label, answers[i]!);
