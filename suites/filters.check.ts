@@ -27,10 +27,8 @@ import {
   type Row,
   asText,
   asJson,
+  COLLECTION_FIELDS,
 } from '../src/harness/index.ts';
-
-/** Fields the list request's fields "collection" adds to each row (§4 table). */
-const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
 
 /** Cursor pages a filtered or searched answer is read for: all of it up to 600 items. */
 const WINDOW_PAGES = 3;

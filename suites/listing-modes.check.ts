@@ -21,6 +21,7 @@ import {
   type CheckContext,
   type Exchange,
   type Row,
+  COLLECTION_FIELDS,
 } from '../src/harness/index.ts';
 
 /** The fields every list row carries (§4 rule 3). */
@@ -30,7 +31,6 @@ const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 
 const SMALL_PAGE = 20;
 
 /** Fields the list request's fields "collection" and include uses_summary add to each row (§2, §4 table). */
-const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
 const SUMMARY_FIELDS = ['plays', 'last_use'] as const;
 
 /** The flag filters and the row field each filters on (§4 table). */
@@ -221,11 +221,13 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       // combinations as well (a search beside a filter, a tag on a numbered page, two filters, a filter while
       // paging by cursor; what fields and include add, under each).
       const summary = { include: ['uses_summary'] };
+      // A page size one row short of `count` items (where there are two or more): another page exists.
+      const oneShortOf = (count: number) => (count >= 2 ? { per_page: Math.min(MAX_ROWS_PER_PAGE, count - 1) } : {});
       const keptSecondaryCount = rows.filter((r) => itemFlag(r.is_kept) === true && itemFlag(r.is_in_secondary_collection) === true).length;
       const keptSecondary: Record<string, unknown> = {
         kept: true,
         secondary_collection: true,
-        ...(keptSecondaryCount >= 2 ? { per_page: Math.min(MAX_ROWS_PER_PAGE, keptSecondaryCount - 1) } : {}),
+        ...oneShortOf(keptSecondaryCount),
         fields: 'collection',
         ...summary,
       };
@@ -235,7 +237,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       const digitalOnly: Record<string, unknown> = {
         physical: false,
         digital: true,
-        ...(digitalOnlyCount >= 2 ? { per_page: Math.min(MAX_ROWS_PER_PAGE, digitalOnlyCount - 1) } : {}),
+        ...oneShortOf(digitalOnlyCount),
         fields: 'collection',
         ...summary,
       };

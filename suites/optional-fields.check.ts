@@ -20,9 +20,9 @@ import {
   asJson,
   cursorStepProblem,
   pageOf,
+  COLLECTION_FIELDS,
 } from '../src/harness/index.ts';
 
-const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'];
 const SAMPLE = 10;
 /** FIELD-003's sample in a lean (budgeted) run. */
 const LEAN_SAMPLE = 3;

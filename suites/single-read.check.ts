@@ -1,4 +1,17 @@
-import { asJson, describe, check, ensure, idOf, itemFlag, MAX_ROWS_PER_PAGE, okRows, profiles, type CheckContext, type Row } from '../src/harness/index.ts';
+import {
+  asJson,
+  describe,
+  check,
+  ensure,
+  idOf,
+  itemFlag,
+  MAX_ROWS_PER_PAGE,
+  okRows,
+  profiles,
+  type CheckContext,
+  type Row,
+  COLLECTION_FIELDS,
+} from '../src/harness/index.ts';
 
 const FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
 /** The list row's other fields: the record carries more than the row (§2), so these as well. */
@@ -19,12 +32,11 @@ const YEAR_FIELDS = ['Yr'] as const;
 const YEAR_TITLED = /\b\d{4}$/;
 
 /**
- * The eight fields fields "collection" adds to a row (§2, §4). Their types and units are not shown, so only whether a
- * value is known is compared with the record: a field of the same name the record gives a value, the row of the same
+ * Of the eight fields fields "collection" adds to a row (COLLECTION_FIELDS, §2, §4), types and units are not shown, so
+ * only whether a value is known is compared with the record: a field of the same name the record gives a value, the row of the same
  * item gives one too (and the other way round); an unknown value is null, an empty text, absent, or zero as a column
  * without null stores it (0, "0.00", the zero date "0000-00-00"), which one answer may serve and the other as null.
  */
-const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
 const known = (value: unknown) =>
   value !== null && value !== undefined && value !== 0 && value !== false && !(typeof value === 'string' && /^[\s0.:T-]*$/.test(value));
 

@@ -16,3 +16,6 @@ export const LIST_BODY_FIELDS = [
   'fields',
   'include',
 ] as const;
+
+/** The fields a list request's fields "collection" adds to each row (§2, §4 table). */
+export const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;

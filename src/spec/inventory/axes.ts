@@ -1,3 +1,5 @@
+import { COLLECTION_FIELDS } from '../limits.ts';
+
 /**
  * What the spec's global statements govern, as the spec names it: the endpoints and their parameters, the
  * listing modes of POST /artifacts.php, the fields of an item record, the filters and the kinds of value a
@@ -5,7 +7,7 @@
  */
 export const ITEM_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
 export const STAGING_ROW_FIELDS = ['id', 'Title', 'tags'] as const;
-export const COLLECTION_FIELDS = ['MnP', 'MxP', 'SS', 'MnT', 'MxT', 'Wt', 'Yr', 'Acq'] as const;
+export { COLLECTION_FIELDS };
 export const SUMMARY_FIELDS = ['plays', 'last_use'] as const;
 export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collection'] as const;
 export const FILTERS = [...FLAG_FILTERS, 'type_id'] as const;
