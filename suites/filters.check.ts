@@ -348,6 +348,8 @@ function oneTypeNotPhysical(rows: readonly Row[]): Filters | undefined {
 }
 /** FILT-003's bound on the labels it reads in page mode beyond the ones its other requests send (the most used first). */
 const OTHER_LABELS = 4;
+/** Its bound in a lean (budgeted) run: the most used label only. */
+const LEAN_OTHER_LABELS = 1;
 /** Three flag filters sent together: an item must satisfy each (§4: each is a filter), in page mode. */
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
@@ -667,7 +669,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       for (const x of rows.flatMap(tagsOf)) if (!sentLabels.has(x.toLowerCase())) uses.set(x, (uses.get(x) ?? 0) + 1);
       const others = [...uses]
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-        .slice(0, OTHER_LABELS)
+        .slice(0, t.target.lean ? LEAN_OTHER_LABELS : OTHER_LABELS)
         .map(([x]) => x);
       const labelBodies = others.map((x) => ({ tag: x, page: 1, per_page: MAX_ROWS_PER_PAGE }));
       // Beside them, the second key's list under the label its own user's walk (the run's shared read) shows on the most

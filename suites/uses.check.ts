@@ -251,8 +251,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const counts = new Map<string, number>();
       for (const use of uses) for (const p of tookPart(use)) counts.set(p, (counts.get(p) ?? 0) + 1);
       // The most frequent players (up to three, while their answers stay within a bounded number of
-      // uses; at least one), and one player of the household who took part in nothing.
-      const byFrequency = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, 3);
+      // uses; at least one; one in a lean run), and one player of the household who took part in nothing.
+      const byFrequency = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, t.target.lean ? 1 : 3);
       let carried = 0;
       const frequent = byFrequency.filter((p, i) => (carried += counts.get(p)!) <= PLAYER_SAMPLE_USES || i === 0);
       const idle = is2xx(household)
