@@ -1045,7 +1045,8 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // A broad search (the letter most titles hold) read at the largest page size both ways: by cursor, and page 1 by
       // page number, which then holds as many of its items as the page allows (§4: per_page up to 200, §8), whatever
       // the search semantics (both read the same search).
-      const letter = commonTitleLetter(rows);
+      // A lean (budgeted) run leaves out the one-letter search: two requests that found the fewest mutants of this check's.
+      const letter = t.target.lean ? undefined : commonTitleLetter(rows);
       if (letter !== undefined) {
         const cursorBody = { per_page: MAX_ROWS_PER_PAGE, query: letter, cursor: null };
         const broadBody = { query: letter, per_page: MAX_ROWS_PER_PAGE, page: 1 };
