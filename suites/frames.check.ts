@@ -16,6 +16,7 @@ import {
   sortedListsJson,
   MAX_ROWS_PER_PAGE,
   type CheckContext,
+  type CursorWindow,
   type Exchange,
   type Row,
   asJson,
@@ -287,13 +288,15 @@ async function listState(
   named: string,
   probe: { id: string | number; title: string } | undefined,
 ): Promise<{ state: string; read: Exchange; ids: ReadonlySet<string | undefined>; complete: boolean }> {
+  // A lean (budgeted) run watches the named item's record only, not a fresh window of the collection (two reads less): the
+  // probe's search still finds an item the bodies created, against the run's walk.
   const [window, read, ...others] = await Promise.all([
-    t.discover.freshWindow(5),
+    t.target.lean ? walkAsWindow(t) : t.discover.freshWindow(5),
     t.api.item(named),
     ...(probe ? [t.api.uses({ artifact_id: probe.id }), t.api.list({ query: probe.title, per_page: MAX_ROWS_PER_PAGE })] : []),
   ]);
   const unstamped = (r: Row) => Object.fromEntries(Object.entries(r).filter(([name]) => !isModificationStamp(name)));
-  const rows = window.pages
+  const rows = (t.target.lean ? [] : window.pages)
     .flatMap((p) => p.rows)
     .filter((r) => !apart.has(idOf(r.id)))
     .map(unstamped);
@@ -317,6 +320,12 @@ async function listState(
       : []),
   ]);
   return { state, read, ids: new Set(window.pages.flatMap((p) => p.rows).map((r) => idOf(r.id))), complete: window.complete };
+}
+
+/** The run's walk as a window: the ids a lean run's probe search compares against. */
+async function walkAsWindow(t: CheckContext): Promise<CursorWindow> {
+  const { pages } = await t.discover.collection();
+  return { pages, complete: pages.at(-1)?.hasMore === false };
 }
 
 /**
