@@ -108,16 +108,17 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const [byDefault, sorted, zero, windowed] = await Promise.all([
         proposals('C4.18', t, {}),
         proposals('C4.18', t, { sort: 'explicit_declines' } as Query),
-        t.api.proposals({ include_other: 0 }),
+        // A lean (budgeted) run leaves out include_other=0: the request that found the fewest mutants of this check's.
+        t.target.lean ? undefined : t.api.proposals({ include_other: 0 }),
         proposals('C4.18', t, window),
       ]);
-      ensureNo5xx('C7.2', zero, 'GET /proposals.php?include_other=0');
+      if (zero) ensureNo5xx('C7.2', zero, 'GET /proposals.php?include_other=0');
       const answers = [
         { ...byDefault, label: 'the default proposal outcomes' },
         { ...sorted, label: 'the proposal outcomes with sort=explicit_declines (no include_other)' },
         { ...windowed, label: `the proposal outcomes within start=${window.start}&end=${window.end} (no include_other)` },
       ];
-      if (!is4xx(zero))
+      if (zero && !is4xx(zero))
         answers.push({ rows: okRows('C4.18', zero, 'GET /proposals.php?include_other=0'), exchange: zero, label: 'the outcomes with include_other=0' });
       for (const { rows, exchange, label } of answers)
         for (const row of rows) {
