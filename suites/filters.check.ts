@@ -1150,14 +1150,17 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         `query ${JSON.stringify(word)} finds ${found.length} items, so page 2 at ${size} a page holds the one left; it holds ${second.rows.length} row(s)${stray ? `, among them item ${asText(stray.id)} the search does not find` : ''}`,
         second.exchange,
       );
-      const small = await cursorWindow(t.api, { per_page: size, query: word }, { maxPages: 1 });
-      const smallIds = small.pages.flatMap((p) => ids(p.rows));
-      ensure(
-        'C4.4',
-        smallIds.every((id, i) => id === foundIds[i]),
-        `query ${JSON.stringify(word)} by cursor at ${size} a page gives ${smallIds.join(', ')}; at ${MAX_ROWS_PER_PAGE} a page it starts ${foundIds.slice(0, smallIds.length).join(', ')}`,
-        small.pages[0]?.exchange,
-      );
+      // A lean (budgeted) run leaves out the cursor page at that size: the request that found the fewest mutants of this check's.
+      if (!t.target.lean) {
+        const small = await cursorWindow(t.api, { per_page: size, query: word }, { maxPages: 1 });
+        const smallIds = small.pages.flatMap((p) => ids(p.rows));
+        ensure(
+          'C4.4',
+          smallIds.every((id, i) => id === foundIds[i]),
+          `query ${JSON.stringify(word)} by cursor at ${size} a page gives ${smallIds.join(', ')}; at ${MAX_ROWS_PER_PAGE} a page it starts ${foundIds.slice(0, smallIds.length).join(', ')}`,
+          small.pages[0]?.exchange,
+        );
+      }
     },
   );
 });
