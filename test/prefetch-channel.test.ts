@@ -3,54 +3,95 @@ import { startReference } from '../fixtures/reference/server.ts';
 import { Api } from '../src/http/api.ts';
 import { ApiClient } from '../src/http/client.ts';
 import type { Exchange } from '../src/http/exchange.ts';
-import { awaitPrefetched, offerPrefetched } from '../src/harness/prefetch-channel.ts';
+import { awaitPrefetched, offerPrefetched, type PrefetchSent } from '../src/harness/prefetch-channel.ts';
 import { dataFreeCredentialRequests } from '../src/harness/credentials.ts';
 import { requestKey } from '../src/http/exchange.ts';
 
 describe('prefetched answers reach the checks once they are all in', () => {
-  it('answers the run that asks, only when the last answer has arrived, and no other run', async () => {
+  it('tells the run that asks once all is sent, then once the last answer has arrived, and no other run', async () => {
+    let sendAll: (sent: PrefetchSent) => void = () => {};
     let release: (answers: Record<string, Exchange>) => void = () => {};
+    const sent = new Promise<PrefetchSent>((resolve) => (sendAll = resolve));
     const answers = new Promise<Record<string, Exchange>>((resolve) => (release = resolve));
-    const stop = offerPrefetched('run-a', answers);
+    const stop = offerPrefetched('run-a', sent, answers);
     try {
+      let told: PrefetchSent | undefined;
       let arrived: Record<string, Exchange> | undefined;
-      const asked = awaitPrefetched('run-a').then((found) => (arrived = found));
-      let otherArrived = false;
-      void awaitPrefetched('run-b').then(() => (otherArrived = true));
+      const asked = awaitPrefetched('run-a');
+      void asked.sent.then((notice) => (told = notice));
+      const took = asked.answers.then((found) => (arrived = found));
+      let otherTold = false;
+      const other = awaitPrefetched('run-b');
+      void other.sent.then(() => (otherTold = true));
+      void other.answers.then(() => (otherTold = true));
       await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(told).toBeUndefined();
+      sendAll({ keys: ['shared GET /players.php'], notBefore: 1234 });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(told).toEqual({ keys: ['shared GET /players.php'], notBefore: 1234 });
       expect(arrived).toBeUndefined();
       const exchange = { seq: 7 } as unknown as Exchange;
       release({ 'shared GET /players.php': exchange });
-      await asked;
+      await took;
       expect(arrived).toEqual({ 'shared GET /players.php': exchange });
       await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(otherArrived).toBe(false);
+      expect(otherTold).toBe(false);
     } finally {
       stop();
     }
   });
 
-  it('a held client sends nothing until the arrival settles, then takes a prefetched answer instead of sending', async () => {
+  it('a held client sends nothing until the hand-over, then sends at once, except a request still in flight, which takes its answer', async () => {
     const reference = await startReference();
     const client = new ApiClient({ baseUrl: reference.url, keys: { primary: reference.keys.primary }, timeoutMs: 5_000 });
     try {
       const api = new Api(client);
       const early = await api.types();
+      const typesKey = requestKey({ method: 'GET', path: '/types.php', query: {}, auth: 'primary', idempotent: true });
+      let handOver: () => void = () => {};
       let arrive: () => void = () => {};
-      const arrival = new Promise<void>((resolve) => (arrive = resolve)).then(() => {
-        client.adoptAnswer(requestKey({ method: 'GET', path: '/types.php', query: {}, auth: 'primary', idempotent: true }), early);
-      });
-      client.holdUntil(arrival);
+      const arrival = new Promise<void>((resolve) => (arrive = resolve)).then(() => client.adoptAnswer(typesKey, early));
+      client.holdUntil(new Promise<void>((resolve) => (handOver = resolve)).then(() => ({ inFlight: new Set([typesKey]), arrival, notBefore: 0 })));
       const sentBefore = client.counts().requests;
       const read = api.types();
+      const other = api.players();
       await new Promise((resolve) => setTimeout(resolve, 30));
       expect(client.counts().requests).toBe(sentBefore);
+      handOver();
+      await other;
+      // The players read went out on the hand-over; the types read, in flight for the other client, still waits.
+      expect(client.counts().requests).toBe(sentBefore + 1);
       arrive();
       const taken = await read;
-      expect(client.counts().requests).toBe(sentBefore);
+      expect(client.counts().requests).toBe(sentBefore + 1);
       expect(taken.response.text).toBe(early.response.text);
     } finally {
       await client.close();
+      await reference.close();
+    }
+  });
+
+  it('whenDispatched waits until every request sent is on the network, and the pace goes on from the hand-over slot', async () => {
+    const reference = await startReference();
+    const client = new ApiClient({ baseUrl: reference.url, keys: { primary: reference.keys.primary }, timeoutMs: 5_000, rps: 20 });
+    const taker = new ApiClient({ baseUrl: reference.url, keys: { primary: reference.keys.primary }, timeoutMs: 5_000, rps: 20 });
+    try {
+      const api = new Api(client);
+      const started = Date.now();
+      const reads = Promise.all([api.types(), api.players(), api.types()]);
+      await client.whenDispatched();
+      // Three requests at 20 a second: the third goes out 100 ms after the first.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+      expect(client.counts().requests).toBe(3);
+      const notBefore = client.nextSlotAt;
+      expect(notBefore).toBeGreaterThan(Date.now() - 5);
+      taker.holdUntil(Promise.resolve({ inFlight: new Set<string>(), arrival: Promise.resolve(), notBefore }));
+      await new Api(taker).types();
+      expect(Date.now()).toBeGreaterThanOrEqual(notBefore);
+      await reads;
+    } finally {
+      await client.close();
+      await taker.close();
       await reference.close();
     }
   });

@@ -80,8 +80,11 @@ export function session(): Session {
     }
   };
   if (target.prefetchedLater) {
-    const arrival = awaitPrefetched(target.runId).then(takePrefetched);
-    client.holdUntil(arrival);
+    const { sent, answers } = awaitPrefetched(target.runId);
+    const arrival = answers.then(takePrefetched);
+    // The checks send once the CLI's last prefetched request is on the network; a request of theirs that it sent waits for its answer.
+    const inFlight = (keys: readonly string[]) => new Set(keys.filter(isCheckRequest).map((key) => key.slice(CHECK_REQUEST.length + 1)));
+    client.holdUntil(sent.then(({ keys, notBefore }) => ({ inFlight: inFlight(keys), arrival, notBefore })));
     discovery.awaitPrefetched(arrival);
   }
   current = { target, client, api, journal, discovery };

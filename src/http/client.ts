@@ -82,6 +82,16 @@ export type CheckTransport = Omit<TransportCounts, 'requests'>;
 /** Retries, 429s and pause time, as onTransport reports them one by one. */
 export type TransportTally = Omit<CheckTransport, 'rps'>;
 
+/** What another client of the run (the CLI's prefetch) hands over once its last request is on the network (holdUntil). */
+export interface HandOver {
+  /** The requestKeys of its requests whose answers are still on their way. */
+  inFlight: ReadonlySet<string>;
+  /** Settles once their answers are in (and adopted, where they are to be). */
+  arrival: Promise<void>;
+  /** Its next free slot (epoch ms): the run's pace goes on from there. */
+  notBefore: number;
+}
+
 /**
  * A check's share (tallied through onTransport as it happened: checks run at once, so the difference of
  * two readings of counts() would hold the others' too) with the pace the client ended at; undefined
@@ -176,14 +186,53 @@ export class ApiClient {
   /** Answers sent for the run before its checks started, by requestKey: the first identical request takes its answer. */
   private readonly early = new Map<string, Exchange>();
 
-  /** Until it settles, nothing is sent: the run's prefetched answers are still on their way (holdUntil). */
+  /** Until it settles, nothing is sent: another client of the run is still sending (holdUntil). */
   private hold: Promise<void> | undefined;
+  /** Requests that client sent whose answers are still on their way (by requestKey): the same request waits for them. */
+  private inFlight: { keys: ReadonlySet<string>; arrival: Promise<void> } | undefined;
 
-  /** Sends nothing before `arrival` settles: another client's requests of the run are in flight, and their answers may be ones this client would send. */
-  holdUntil(arrival: Promise<void>): void {
-    this.hold = arrival.finally(() => {
-      this.hold = undefined;
-    });
+  /**
+   * Sends nothing before another client of the run hands over: its last request is on the network. From then on this
+   * client keeps the run's pace from that client's next slot, and a request that client sent waits for its answer, which
+   * may be adopted (adoptAnswer) instead of sent again.
+   */
+  holdUntil(handOver: Promise<HandOver>): void {
+    this.hold = handOver
+      .then(({ inFlight, arrival, notBefore }) => {
+        this.limiter.notBefore(notBefore);
+        if (inFlight.size === 0) return;
+        const current = { keys: inFlight, arrival: arrival.finally(() => (this.inFlight === current ? (this.inFlight = undefined) : undefined)) };
+        this.inFlight = current;
+      })
+      .finally(() => {
+        this.hold = undefined;
+      });
+  }
+
+  /** Sends not yet on the network (waiting for a connection or the pace): whenDispatched() waits until there are none. */
+  private undispatched = 0;
+  private readonly dispatchWaiters: (() => void)[] = [];
+
+  /** Resolves once every request sent so far (this turn of the event loop included) is on the network, or has ended. */
+  async whenDispatched(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.undispatched > 0) await new Promise<void>((resolve) => this.dispatchWaiters.push(resolve));
+  }
+
+  /** The pace's next free slot (epoch ms): where another client of the run takes over the pace (HandOver.notBefore). */
+  get nextSlotAt(): number {
+    return this.limiter.nextSlotAt;
+  }
+
+  /** Counts a send until its first attempt is on the network; the returned function, called once or more, ends that. */
+  private pendingDispatch(): () => void {
+    this.undispatched++;
+    let pending = true;
+    return () => {
+      if (!pending) return;
+      pending = false;
+      if (--this.undispatched === 0) for (const resolve of this.dispatchWaiters.splice(0)) resolve();
+    };
   }
 
   /** Takes in the answer to a request the run sent before its checks started (a prefetched read, by its requestKey). */
@@ -198,6 +247,7 @@ export class ApiClient {
   async send(spec: RequestSpec): Promise<Exchange> {
     this.guardWrite(spec);
     if (this.hold) await this.hold;
+    if (this.inFlight?.keys.has(requestKey(spec))) await this.inFlight.arrival;
     if (this.early.size > 0) {
       const key = requestKey(spec);
       const answer = this.early.get(key);
@@ -211,13 +261,22 @@ export class ApiClient {
     // Probes are harmless by construction (ids no item has, current values), so resending one is safe.
     const retryable = spec.idempotent === true || spec.intent === 'probe';
     const attempts = retryable ? (this.options.attempts ?? 3) : 1;
-    const retries: RetriedAttempt[] = [];
     const waitLimit = this.options.deadline ?? Date.now() + MAX_RATE_LIMIT_WAIT_MS;
+    const dispatched = this.pendingDispatch();
+    try {
+      return await this.sendWithRetries(spec, retryable, attempts, waitLimit, dispatched);
+    } finally {
+      dispatched();
+    }
+  }
+
+  private async sendWithRetries(spec: RequestSpec, retryable: boolean, attempts: number, waitLimit: number, dispatched: () => void): Promise<Exchange> {
+    const retries: RetriedAttempt[] = [];
     for (let attempt = 1; ; attempt++) {
       let exchange: Exchange | undefined;
       let failure: TransportError | undefined;
       try {
-        exchange = await this.once(spec, waitLimit);
+        exchange = await this.once(spec, waitLimit, dispatched);
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         failure = error;
@@ -298,7 +357,7 @@ export class ApiClient {
     );
   }
 
-  private async once(spec: RequestSpec, waitLimit: number): Promise<Exchange> {
+  private async once(spec: RequestSpec, waitLimit: number, dispatched?: () => void): Promise<Exchange> {
     if (this.options.deadline !== undefined && Date.now() > this.options.deadline) {
       throw new TransportError(`${spec.method} ${spec.path}: not sent, the run's deadline has passed`, false);
     }
@@ -314,13 +373,13 @@ export class ApiClient {
     this.spent++;
     const leave = await this.untilStopped(this.gate.enter(this.options.inBackground?.() === true, this.options.owner?.()));
     try {
-      return await this.sendOnce(spec, waitLimit);
+      return await this.sendOnce(spec, waitLimit, dispatched);
     } finally {
       leave();
     }
   }
 
-  private async sendOnce(spec: RequestSpec, waitLimit: number): Promise<Exchange> {
+  private async sendOnce(spec: RequestSpec, waitLimit: number, dispatched?: () => void): Promise<Exchange> {
     let sentAt: number;
     try {
       sentAt = await this.untilStopped(this.limiter.take(waitLimit));
@@ -331,6 +390,7 @@ export class ApiClient {
       throw error;
     }
     const seq = ++this.seq;
+    dispatched?.();
     this.options.onSend?.(seq);
     const path = this.pathWithQuery(spec);
     const headers: Record<string, string> = {};

@@ -95,6 +95,16 @@ export class RateLimiter {
     return Number.isFinite(this.rate) ? this.rate : undefined;
   }
 
+  /** The next free slot (epoch ms under the default clock): another limiter of the run may take over the pace from it. */
+  get nextSlotAt(): number {
+    return this.next;
+  }
+
+  /** Takes over the pace of another limiter of the run: no slot before `at` (its nextSlotAt). */
+  notBefore(at: number): void {
+    this.next = Math.max(this.next, at);
+  }
+
   /** How long until the current pause ends (0 when none is in force). */
   get resumesInMs(): number {
     return Math.max(0, this.pausedUntil - this.now());

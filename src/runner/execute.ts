@@ -106,6 +106,7 @@ export async function execute(
   const stopOffering = prefetching
     ? offerPrefetched(
         context.runId,
+        target.prefetchSent ?? prefetching.then(() => ({ keys: Object.keys(target.prefetched), notBefore: 0 })),
         prefetching.then(() => target.prefetched),
       )
     : () => {};

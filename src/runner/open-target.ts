@@ -9,6 +9,7 @@ import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
 import { prefetchedReads } from '../harness/discovery.ts';
+import type { PrefetchSent } from '../harness/prefetch-channel.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
 export interface OpenTarget {
@@ -28,6 +29,8 @@ export interface OpenTarget {
   prefetched: Record<string, Exchange>;
   /** Set while those reads are still on the network: the run may start, its checks wait for them. */
   prefetching?: Promise<void>;
+  /** Settles once the last of them is on the network: the checks' client takes over the pace from there. */
+  prefetchSent?: Promise<PrefetchSent>;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
@@ -172,15 +175,21 @@ export async function readAhead(target: OpenTarget): Promise<void> {
  * first check that takes it); a read that gets no answer is left to the checks.
  */
 export async function prefetchSharedReads(target: OpenTarget): Promise<void> {
-  await Promise.all(
-    prefetchedReads(target.baseUrl).map(async ({ key, user, send }) => {
-      if (user === 'other' && target.keys.other === undefined) return;
-      const api = target.api(user);
-      if (!api) return;
-      const exchange = await send(api).catch(() => undefined);
+  const reads = prefetchedReads(target.baseUrl).filter(({ user }) => target.api(user) !== undefined && (user === 'primary' || target.keys.other !== undefined));
+  const client = target.api('primary')!.client;
+  const answered = Promise.all(
+    reads.map(async ({ key, user, send }) => {
+      const exchange = await send(target.api(user)!).catch(() => undefined);
       if (exchange) target.prefetched[key] = exchange;
     }),
   );
+  // Under 429s the CLI's client paused and slowed: the checks then wait for every answer, so that the two never overlap.
+  const paced = () => client.counts().rateLimited === 0;
+  target.prefetchSent = client.whenDispatched().then(async () => {
+    if (!paced()) await answered;
+    return { keys: reads.map((r) => r.key), notBefore: paced() ? client.nextSlotAt : Date.now() };
+  });
+  await answered;
 }
 
 /** The first rows each key reads before the run, to tell whether the second key reads the first key's user. */
