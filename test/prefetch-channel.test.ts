@@ -8,33 +8,44 @@ import { dataFreeCredentialRequests } from '../src/harness/credentials.ts';
 import { requestKey } from '../src/http/exchange.ts';
 
 describe('prefetched answers reach the checks once they are all in', () => {
-  it('tells the run that asks once all is sent, then once the last answer has arrived, and no other run', async () => {
+  it('tells the run that asks the shared answers, then that all is sent, then the other answers, and no other run', async () => {
+    let giveShared: (answers: Record<string, Exchange>) => void = () => {};
     let sendAll: (sent: PrefetchSent) => void = () => {};
     let release: (answers: Record<string, Exchange>) => void = () => {};
-    const sent = new Promise<PrefetchSent>((resolve) => (sendAll = resolve));
-    const answers = new Promise<Record<string, Exchange>>((resolve) => (release = resolve));
-    const stop = offerPrefetched('run-a', sent, answers);
+    const stop = offerPrefetched('run-a', {
+      shared: new Promise((resolve) => (giveShared = resolve)),
+      sent: new Promise((resolve) => (sendAll = resolve)),
+      requests: new Promise((resolve) => (release = resolve)),
+    });
     try {
-      let told: PrefetchSent | undefined;
-      let arrived: Record<string, Exchange> | undefined;
+      const told: string[] = [];
       const asked = awaitPrefetched('run-a');
-      void asked.sent.then((notice) => (told = notice));
-      const took = asked.answers.then((found) => (arrived = found));
+      let shared: Record<string, Exchange> | undefined;
+      let sent: PrefetchSent | undefined;
+      let requests: Record<string, Exchange> | undefined;
+      void asked.shared.then((found) => told.push('shared') && (shared = found));
+      void asked.sent.then((notice) => told.push('sent') && (sent = notice));
+      const took = asked.requests.then((found) => told.push('requests') && (requests = found));
       let otherTold = false;
       const other = awaitPrefetched('run-b');
-      void other.sent.then(() => (otherTold = true));
-      void other.answers.then(() => (otherTold = true));
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(told).toBeUndefined();
-      sendAll({ keys: ['shared GET /players.php'], notBefore: 1234 });
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(told).toEqual({ keys: ['shared GET /players.php'], notBefore: 1234 });
-      expect(arrived).toBeUndefined();
-      const exchange = { seq: 7 } as unknown as Exchange;
-      release({ 'shared GET /players.php': exchange });
+      for (const part of [other.shared, other.sent, other.requests]) void part.then(() => (otherTold = true));
+      const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+      // The hand-over waits for the shared answers even when it is ready first.
+      sendAll({ keys: ['shared GET /players.php', 'request GET /types.php'], notBefore: 1234 });
+      await tick();
+      expect(told).toEqual([]);
+      const players = { seq: 7 } as unknown as Exchange;
+      giveShared({ 'shared GET /players.php': players });
+      await tick();
+      expect(told).toEqual(['shared', 'sent']);
+      expect(shared).toEqual({ 'shared GET /players.php': players });
+      expect(sent).toEqual({ keys: ['shared GET /players.php', 'request GET /types.php'], notBefore: 1234 });
+      const types = { seq: 8 } as unknown as Exchange;
+      release({ 'request GET /types.php': types });
       await took;
-      expect(arrived).toEqual({ 'shared GET /players.php': exchange });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(told).toEqual(['shared', 'sent', 'requests']);
+      expect(requests).toEqual({ 'request GET /types.php': types });
+      await tick();
       expect(otherTold).toBe(false);
     } finally {
       stop();

@@ -3,9 +3,11 @@ import type { Exchange } from '../http/exchange.ts';
 
 /**
  * How the answers the CLI prefetched reach the checks' worker thread after the run has started: the worker loads the
- * checks while the CLI's requests are on the network and asks once it is ready. The CLI answers twice: once its last
- * request is on the network (which requests are still out, and its next slot: the worker's client takes over the pace
- * from there, so that the two clients never send faster than the run's pace together), and once the last answer is in.
+ * checks while the CLI's requests are on the network and asks once it is ready. The CLI answers in three parts: the
+ * shared reads' answers once they are in (the checks start on them while the CLI still sends the requests the checks
+ * would send themselves, last in its list); once its last request is on the network, which requests are still out and
+ * its next slot (the worker's client takes over the pace from there, so that the two never send faster than the run's
+ * pace together); and the answers to those requests once they are in.
  */
 const CHANNEL = 'conform-prefetched';
 
@@ -17,41 +19,59 @@ export interface PrefetchSent {
   notBefore: number;
 }
 
+/** What the CLI offers a run: each part settles once it can be told. */
+export interface PrefetchOffer {
+  /** The shared reads' answers (the discovery's keys). */
+  shared: Promise<Record<string, Exchange>>;
+  sent: Promise<PrefetchSent>;
+  /** The answers to the requests the checks send themselves (CHECK_REQUEST keys). */
+  requests: Promise<Record<string, Exchange>>;
+}
+
 type PrefetchMessage =
   | { kind: 'ask'; runId: string }
   | ({ kind: 'sent'; runId: string } & PrefetchSent)
-  | { kind: 'answers'; runId: string; answers: Record<string, Exchange> };
+  | { kind: 'shared' | 'requests'; runId: string; answers: Record<string, Exchange> };
 
-/** In the CLI, before the run starts: answers the worker of run `runId` once `sent` and once `answers` settle. Returns how to stop. */
-export function offerPrefetched(runId: string, sent: Promise<PrefetchSent>, answers: Promise<Record<string, Exchange>>): () => void {
+/** In the CLI, before the run starts: tells the worker of run `runId` each part of `offer` as it settles. Returns how to stop. */
+export function offerPrefetched(runId: string, offer: PrefetchOffer): () => void {
   const channel = new BroadcastChannel(CHANNEL);
   channel.unref();
   channel.onmessage = (event) => {
     const message = (event as { data: PrefetchMessage }).data;
     if (message.kind !== 'ask' || message.runId !== runId) return;
-    void sent
-      .then((notice) => channel.postMessage({ kind: 'sent', runId, ...notice } satisfies PrefetchMessage))
-      .then(() => answers)
-      .then((found) => channel.postMessage({ kind: 'answers', runId, answers: found } satisfies PrefetchMessage));
+    const post = (part: PrefetchMessage) => channel.postMessage(part);
+    // In this order whatever settles first: the checks take the shared answers before they may send.
+    void offer.shared
+      .then((answers) => post({ kind: 'shared', runId, answers }))
+      .then(() => offer.sent)
+      .then((notice) => post({ kind: 'sent', runId, ...notice }))
+      .then(() => offer.requests)
+      .then((answers) => post({ kind: 'requests', runId, answers }));
   };
   return () => channel.close();
 }
 
-/** In the worker: run `runId`'s prefetch once all of it is on the network, and its answers once the last has arrived. */
-export function awaitPrefetched(runId: string): { sent: Promise<PrefetchSent>; answers: Promise<Record<string, Exchange>> } {
+/** In the worker: run `runId`'s prefetch, each part as the CLI tells it. */
+export function awaitPrefetched(runId: string): PrefetchOffer {
   const channel = new BroadcastChannel(CHANNEL);
+  let onShared: (answers: Record<string, Exchange>) => void = () => {};
   let onSent: (notice: PrefetchSent) => void = () => {};
-  let onAnswers: (answers: Record<string, Exchange>) => void = () => {};
-  const sent = new Promise<PrefetchSent>((resolve) => (onSent = resolve));
-  const answers = new Promise<Record<string, Exchange>>((resolve) => (onAnswers = resolve));
+  let onRequests: (answers: Record<string, Exchange>) => void = () => {};
+  const offer: PrefetchOffer = {
+    shared: new Promise((resolve) => (onShared = resolve)),
+    sent: new Promise((resolve) => (onSent = resolve)),
+    requests: new Promise((resolve) => (onRequests = resolve)),
+  };
   channel.onmessage = (event) => {
     const message = (event as { data: PrefetchMessage }).data;
     if (message.runId !== runId) return;
+    if (message.kind === 'shared') onShared(message.answers);
     if (message.kind === 'sent') onSent({ keys: message.keys, notBefore: message.notBefore });
-    if (message.kind !== 'answers') return;
+    if (message.kind !== 'requests') return;
     channel.close();
-    onAnswers(message.answers);
+    onRequests(message.answers);
   };
   channel.postMessage({ kind: 'ask', runId } satisfies PrefetchMessage);
-  return { sent, answers };
+  return offer;
 }

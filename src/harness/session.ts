@@ -80,12 +80,13 @@ export function session(): Session {
     }
   };
   if (target.prefetchedLater) {
-    const { sent, answers } = awaitPrefetched(target.runId);
-    const arrival = answers.then(takePrefetched);
-    // The checks send once the CLI's last prefetched request is on the network; a request of theirs that it sent waits for its answer.
+    const offer = awaitPrefetched(target.runId);
+    // The reads a shared answer may hold wait for those answers; the checks send once the CLI's last prefetched request is
+    // on the network, and a request of theirs that the CLI sent waits for its answer.
+    discovery.awaitPrefetched(offer.shared.then(takePrefetched));
+    const arrival = offer.requests.then(takePrefetched);
     const inFlight = (keys: readonly string[]) => new Set(keys.filter(isCheckRequest).map((key) => key.slice(CHECK_REQUEST.length + 1)));
-    client.holdUntil(sent.then(({ keys, notBefore }) => ({ inFlight: inFlight(keys), arrival, notBefore })));
-    discovery.awaitPrefetched(arrival);
+    client.holdUntil(offer.sent.then(({ keys, notBefore }) => ({ inFlight: inFlight(keys), arrival, notBefore })));
   }
   current = { target, client, api, journal, discovery };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.

@@ -11,7 +11,8 @@ import { cutByDeadline, paceFor, runTransport, timeNeeded } from './pace.ts';
 import { packageRoot, type SuiteRunner } from './vitest-host.ts';
 import { settleAfterStop, settleJournal, type SafetyReport } from '../safety/restore.ts';
 import { stopRun } from '../harness/stop.ts';
-import { offerPrefetched } from '../harness/prefetch-channel.ts';
+import { offerPrefetched, type PrefetchOffer } from '../harness/prefetch-channel.ts';
+import { CHECK_REQUEST } from '../harness/discovery.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
@@ -103,13 +104,7 @@ export async function execute(
   if (hooks.stop?.aborted) stop();
   else hooks.stop?.addEventListener('abort', stop, { once: true });
   const prefetching = target.prefetching;
-  const stopOffering = prefetching
-    ? offerPrefetched(
-        context.runId,
-        target.prefetchSent ?? prefetching.then(() => ({ keys: Object.keys(target.prefetched), notBefore: 0 })),
-        prefetching.then(() => target.prefetched),
-      )
-    : () => {};
+  const stopOffering = prefetching ? offerPrefetched(context.runId, prefetchOffer(target, prefetching)) : () => {};
   const { modules, unhandled } = await runner
     .run(context, {
       ...(pattern ? { testNamePattern: pattern } : {}),
@@ -176,4 +171,16 @@ export async function execute(
       : {}),
   };
   return { result, harnessErrors };
+}
+
+/** The prefetch's parts as the worker takes them: the shared answers, the hand-over, and the answers to the checks' own requests. */
+function prefetchOffer(target: OpenTarget, prefetching: Promise<void>): PrefetchOffer {
+  const part = (checkRequests: boolean) => () =>
+    Object.fromEntries(Object.entries(target.prefetched).filter(([key]) => key.startsWith(`${CHECK_REQUEST} `) === checkRequests));
+  const parts = target.prefetchParts;
+  return {
+    shared: (parts?.shared ?? prefetching).then(part(false)),
+    sent: parts?.sent ?? prefetching.then(() => ({ keys: Object.keys(target.prefetched), notBefore: 0 })),
+    requests: prefetching.then(part(true)),
+  };
 }

@@ -8,7 +8,7 @@ import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
-import { prefetchedReads } from '../harness/discovery.ts';
+import { CHECK_REQUEST, prefetchedReads } from '../harness/discovery.ts';
 import type { PrefetchSent } from '../harness/prefetch-channel.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
@@ -29,8 +29,11 @@ export interface OpenTarget {
   prefetched: Record<string, Exchange>;
   /** Set while those reads are still on the network: the run may start, its checks wait for them. */
   prefetching?: Promise<void>;
-  /** Settles once the last of them is on the network: the checks' client takes over the pace from there. */
-  prefetchSent?: Promise<PrefetchSent>;
+  /**
+   * Parts of those reads: `shared` settles once the shared reads' answers are in (the requests the checks send
+   * themselves go out last), `sent` once the last request is on the network (the checks' client takes over the pace).
+   */
+  prefetchParts?: { shared: Promise<void>; sent: Promise<PrefetchSent> };
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
@@ -177,18 +180,20 @@ export async function readAhead(target: OpenTarget): Promise<void> {
 export async function prefetchSharedReads(target: OpenTarget): Promise<void> {
   const reads = prefetchedReads(target.baseUrl).filter(({ user }) => target.api(user) !== undefined && (user === 'primary' || target.keys.other !== undefined));
   const client = target.api('primary')!.client;
-  const answered = Promise.all(
-    reads.map(async ({ key, user, send }) => {
-      const exchange = await send(target.api(user)!).catch(() => undefined);
-      if (exchange) target.prefetched[key] = exchange;
-    }),
-  );
+  const answers = reads.map(async ({ key, user, send }) => {
+    const exchange = await send(target.api(user)!).catch(() => undefined);
+    if (exchange) target.prefetched[key] = exchange;
+  });
+  const answered = Promise.all(answers);
   // Under 429s the CLI's client paused and slowed: the checks then wait for every answer, so that the two never overlap.
   const paced = () => client.counts().rateLimited === 0;
-  target.prefetchSent = client.whenDispatched().then(async () => {
-    if (!paced()) await answered;
-    return { keys: reads.map((r) => r.key), notBefore: paced() ? client.nextSlotAt : Date.now() };
-  });
+  target.prefetchParts = {
+    shared: Promise.all(answers.filter((_, i) => !reads[i]!.key.startsWith(`${CHECK_REQUEST} `))).then(() => undefined),
+    sent: client.whenDispatched().then(async () => {
+      if (!paced()) await answered;
+      return { keys: reads.map((r) => r.key), notBefore: paced() ? client.nextSlotAt : Date.now() };
+    }),
+  };
   await answered;
 }
 
