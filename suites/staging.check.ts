@@ -347,13 +347,14 @@ describe('staging subset (§2, §4, §9)', () => {
       level: 'MUST',
       sections: ['§2'],
       keptBlind: true,
-      title: 'the staging single-item read returns the full record',
+      title: "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags",
       ...staging,
       accepts: [
         'the record bare or inside an envelope',
         'flags as 0/1, booleans, "0"/"1" or null (not set)',
         'type and type_id null for an item with no type',
         'fields the spec does not list',
+        "tags in another order than the list row's; the second key's part left out where no second key is configured, where none of its rows carries a label, and in a lean run",
       ],
     },
     async (t) => {
@@ -366,6 +367,22 @@ describe('staging subset (§2, §4, §9)', () => {
         ensure('C4.14', itemFlag(record[field]) !== undefined, `GET /artifact.php: ${field} is ${asJson(record[field])}, not a flag`);
       }
       ensure('C4.14', Array.isArray(record.tags), `GET /artifact.php: tags is ${asJson(record.tags)}, not a list`);
+      // The second key's item whose row (the run's walk with the second key) carries labels: its record, read with that key,
+      // carries the same labels (§4 GET /artifact.php: the item record with its tags; §2 Staging: the single read returns the
+      // rest of the record; rows carry the owner's tags). Where no second key is configured, that part is left out, and in a
+      // lean (budgeted) run too (it reads the second key's walk and one record).
+      if (t.target.keys.other === undefined || t.target.lean) return;
+      const labelled = (await t.discover.collection('other')).rows.find((r) => Array.isArray(r.tags) && r.tags.length > 0 && idOf(r.id) !== undefined);
+      if (labelled === undefined) return;
+      const id = idOf(labelled.id)!;
+      const read = await t.discover.item(id, 'other');
+      const theirs = t.discover.recordIn(read, id, 'other');
+      ensure(
+        'C4.14',
+        Array.isArray(theirs.tags) && sameUnordered(theirs.tags, labelled.tags),
+        `GET /artifact.php?id=${id} with the second key on staging: tags ${asJson(theirs.tags)}; that key's list row of the item carries tags ${asJson(labelled.tags)} (the single read returns the item record with its tags)`,
+        read,
+      );
     },
   );
 });
