@@ -297,7 +297,19 @@ const SECONDARY_NOT_DIGITAL: Filters = { secondary_collection: true, digital: fa
  */
 function unkeptNotDigitalAndTagInSecondary(rows: readonly Row[]): Filters[] {
   const fits = (filters: Filters) => rows.some((r) => satisfies(r, filters) === 'yes');
-  const flags = fits(UNKEPT_NOT_DIGITAL) && fits({ kept: true, digital: false }) ? [UNKEPT_NOT_DIGITAL] : [];
+  // With a type_id list of every type the walk's items have (2 to 20 of them) where the walk holds, of those types, a
+  // digital item that is not kept too (which only the digital filter leaves out): the filters apply together, digital
+  // false whatever type_id list comes with it (§4 table: type_id is one id or a list; every filter applies).
+  const typeValues = new Map<string, string | number>();
+  for (const r of rows) if (idOf(r.type_id) !== undefined) typeValues.set(idOf(r.type_id)!, r.type_id as string | number);
+  const listed: Filters = { ...UNKEPT_NOT_DIGITAL, type_id: [...typeValues.values()] };
+  const withList =
+    typeValues.size >= TYPE_LIST_SIZES.min &&
+    typeValues.size <= TYPE_LIST_SIZES.max &&
+    fits(listed) &&
+    fits({ kept: true, digital: false, type_id: listed.type_id }) &&
+    fits({ kept: false, digital: true, type_id: listed.type_id });
+  const flags = fits(UNKEPT_NOT_DIGITAL) && fits({ kept: true, digital: false }) ? [withList ? listed : UNKEPT_NOT_DIGITAL] : [];
   // digital false beside secondary_collection true, where the walk holds an item of the secondary collection that is
   // not digital and one that is (which only the digital filter leaves out).
   const secondaryFlags = fits(SECONDARY_NOT_DIGITAL) && fits({ secondary_collection: true, digital: true }) ? [SECONDARY_NOT_DIGITAL] : [];
@@ -834,6 +846,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // filter acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items, and
       // each carries MnP..Acq (§4 table: fields "collection" adds them to each row, whatever filter comes with it).
       const withFields = (filters: Filters): boolean => filters.secondary_collection === true || filters.digital === false;
+      // physical true's cursor pages also ask for include uses_summary where offered: include only adds plays and last_use
+      // to each row (§4 table), and physical is a filter whatever include asks for, so the rows are still exactly the
+      // physical items.
+      const summarised = (filters: Filters): boolean => filters.physical === true && profiles[t.target.profile].has('list-include');
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -842,7 +858,12 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             ? t.discover.window(tagWindowBody(rows, filters.tag!), WINDOW_PAGES)
             : cursorWindow(
                 t.api,
-                { per_page: pageSize(filters), ...filters, ...(withFields(filters) ? { fields: 'collection' } : {}) },
+                {
+                  per_page: pageSize(filters),
+                  ...filters,
+                  ...(withFields(filters) ? { fields: 'collection' } : {}),
+                  ...(summarised(filters) ? { include: ['uses_summary'] } : {}),
+                },
                 { maxPages: WINDOW_PAGES },
               ),
         ),
@@ -875,7 +896,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensure(
           'C4.8',
           !wrong,
-          `filter ${JSON.stringify(filters)} returned ${wrong ? describeRow(wrong) : ''} on page ${wrongAt + 1} of its cursor walk, which does not satisfy it`,
+          `filter ${JSON.stringify(filters)}${summarised(filters) ? ' with include ["uses_summary"]' : ''} returned ${wrong ? describeRow(wrong) : ''} on page ${wrongAt + 1} of its cursor walk, which does not satisfy it${summarised(filters) ? ' (include only adds plays and last_use to each row, §4 table: the filter applies whatever include asks for)' : ''}`,
           window.pages[wrongAt]?.exchange,
         );
         // A filter chooses rows; each still names its own item's type as the item's plain row does (§2, §4 rule 3),
