@@ -376,7 +376,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list (with kept true where the walk holds a witness of each) and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false, digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags and tags as the walk shows them",
+        "any combination of filters returns exactly the items that satisfy all of them (always kept false beside secondary_collection true with a type_id list and beside physical true, kept true beside secondary_collection false, a tag beside a type_id list (with kept true where the walk holds a witness of each) and beside secondary_collection true, physical true beside digital true with every type id /types.php lists, kept false beside digital false (with a type_id list of the walk's types where it holds a witness of each), digital false beside secondary_collection true, and one type id beside physical false, with secondary_collection true where the walk holds a witness of each), each row with its item's flags and tags as the walk shows them",
       requires: ['list-filters', 'full-rows'],
       accepts: FILTER_FREEDOMS,
     },
@@ -815,7 +815,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids, and physical true (with include uses_summary) and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
       // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
