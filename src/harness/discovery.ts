@@ -129,6 +129,12 @@ export const prefetchedReads = (baseUrl: string): readonly { key: string; user: 
 /** The prefix of a prefetched answer to a request a check sends itself (ApiClient.adoptAnswer), not a shared read. */
 export const CHECK_REQUEST = 'request';
 
+/** Whether a prefetched read's key is that of a request a check sends itself (CHECK_REQUEST), not a shared read. */
+export const isCheckRequest = (key: string): boolean => key.startsWith(`${CHECK_REQUEST} `);
+
+/** The requestKey inside such a key. */
+export const checkRequestKey = (key: string): string => key.slice(CHECK_REQUEST.length + 1);
+
 export interface Uses {
   rows: Row[];
   exchange: Exchange;

@@ -4,7 +4,7 @@ import { ApiClient } from '../http/client.ts';
 import { encodeNotice } from '../http/notice.ts';
 import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
-import { CHECK_REQUEST, Discovery } from './discovery.ts';
+import { checkRequestKey, Discovery, isCheckRequest } from './discovery.ts';
 import type { Schedule } from './schedule.ts';
 import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts';
 import { singleReads, verifyJournal, type KeptReader } from '../safety/restore.ts';
@@ -75,7 +75,7 @@ export function session(): Session {
   );
   const takePrefetched = (prefetched: Record<string, Exchange>) => {
     for (const [read, exchange] of Object.entries(prefetched)) {
-      if (isCheckRequest(read)) client.adoptAnswer(read.slice(CHECK_REQUEST.length + 1), exchange);
+      if (isCheckRequest(read)) client.adoptAnswer(checkRequestKey(read), exchange);
       else discovery.takePrefetched(read, client.adopt(exchange));
     }
   };
@@ -85,7 +85,7 @@ export function session(): Session {
     // on the network, and a request of theirs that the CLI sent waits for its answer.
     discovery.awaitPrefetched(offer.shared.then(takePrefetched));
     const arrival = offer.requests.then(takePrefetched);
-    const inFlight = (keys: readonly string[]) => new Set(keys.filter(isCheckRequest).map((key) => key.slice(CHECK_REQUEST.length + 1)));
+    const inFlight = (keys: readonly string[]) => new Set(keys.filter(isCheckRequest).map(checkRequestKey));
     client.holdUntil(offer.sent.then(({ keys, notBefore }) => ({ inFlight: inFlight(keys), arrival, notBefore })));
   }
   current = { target, client, api, journal, discovery };
@@ -96,8 +96,6 @@ export function session(): Session {
   });
   return current;
 }
-
-const isCheckRequest = (key: string): boolean => key.startsWith(`${CHECK_REQUEST} `);
 
 /**
  * Once the run's kept writes are over (its last toggler ended), reads the items the journal names while the

@@ -201,8 +201,12 @@ export class ApiClient {
       .then(({ inFlight, arrival, notBefore }) => {
         this.limiter.notBefore(notBefore);
         if (inFlight.size === 0) return;
-        const current = { keys: inFlight, arrival: arrival.finally(() => (this.inFlight === current ? (this.inFlight = undefined) : undefined)) };
-        this.inFlight = current;
+        this.inFlight = {
+          keys: inFlight,
+          arrival: arrival.finally(() => {
+            this.inFlight = undefined;
+          }),
+        };
       })
       .finally(() => {
         this.hold = undefined;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter } from 'vitest/node';
-import { readAhead, type OpenTarget } from './open-target.ts';
+import { readAhead, type OpenTarget, type Prefetch } from './open-target.ts';
+import type { Exchange } from '../http/exchange.ts';
 import type { RunPlan } from '../config/plan.ts';
 import type { TargetContext } from '../harness/target.ts';
 import { UsageError } from '../core/errors.ts';
@@ -12,7 +13,7 @@ import { packageRoot, type SuiteRunner } from './vitest-host.ts';
 import { settleAfterStop, settleJournal, type SafetyReport } from '../safety/restore.ts';
 import { stopRun } from '../harness/stop.ts';
 import { offerPrefetched, type PrefetchOffer } from '../harness/prefetch-channel.ts';
-import { CHECK_REQUEST } from '../harness/discovery.ts';
+import { isCheckRequest } from '../harness/discovery.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
 import { todayUtc, waiversFor } from '../config/waivers.ts';
@@ -104,7 +105,7 @@ export async function execute(
   if (hooks.stop?.aborted) stop();
   else hooks.stop?.addEventListener('abort', stop, { once: true });
   const prefetching = target.prefetching;
-  const stopOffering = prefetching ? offerPrefetched(context.runId, prefetchOffer(target, prefetching)) : () => {};
+  const stopOffering = prefetching ? offerPrefetched(context.runId, prefetchOffer(target.prefetched, prefetching)) : () => {};
   const { modules, unhandled } = await runner
     .run(context, {
       ...(pattern ? { testNamePattern: pattern } : {}),
@@ -174,13 +175,7 @@ export async function execute(
 }
 
 /** The prefetch's parts as the worker takes them: the shared answers, the hand-over, and the answers to the checks' own requests. */
-function prefetchOffer(target: OpenTarget, prefetching: Promise<void>): PrefetchOffer {
-  const part = (checkRequests: boolean) => () =>
-    Object.fromEntries(Object.entries(target.prefetched).filter(([key]) => key.startsWith(`${CHECK_REQUEST} `) === checkRequests));
-  const parts = target.prefetchParts;
-  return {
-    shared: (parts?.shared ?? prefetching).then(part(false)),
-    sent: parts?.sent ?? prefetching.then(() => ({ keys: Object.keys(target.prefetched), notBefore: 0 })),
-    requests: prefetching.then(part(true)),
-  };
+function prefetchOffer(prefetched: Record<string, Exchange>, prefetching: Prefetch): PrefetchOffer {
+  const part = (checkRequests: boolean) => () => Object.fromEntries(Object.entries(prefetched).filter(([key]) => isCheckRequest(key) === checkRequests));
+  return { shared: prefetching.shared.then(part(false)), sent: prefetching.sent, requests: prefetching.answered.then(part(true)) };
 }

@@ -8,7 +8,7 @@ import { isObject, rowsOf } from '../spec/lenient.ts';
 import type { KeyRef } from '../safety/journal.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import { WALK_BODY, type PreflightAnswers } from '../harness/target.ts';
-import { CHECK_REQUEST, prefetchedReads } from '../harness/discovery.ts';
+import { isCheckRequest, prefetchedReads } from '../harness/discovery.ts';
 import type { PrefetchSent } from '../harness/prefetch-channel.ts';
 
 /** A reachable target for the CLI's own requests (pre-flight, restores), plus how to close it. */
@@ -27,13 +27,8 @@ export interface OpenTarget {
   preflightAnswers: PreflightAnswers;
   /** Shared reads the CLI sent while the checks loaded (prefetchSharedReads), by discovery key. */
   prefetched: Record<string, Exchange>;
-  /** Set while those reads are still on the network: the run may start, its checks wait for them. */
-  prefetching?: Promise<void>;
-  /**
-   * Parts of those reads: `shared` settles once the shared reads' answers are in (the requests the checks send
-   * themselves go out last), `sent` once the last request is on the network (the checks' client takes over the pace).
-   */
-  prefetchParts?: { shared: Promise<void>; sent: Promise<PrefetchSent> };
+  /** Set while those reads are on the network (prefetchSharedReads): the run may start, its checks wait for them. */
+  prefetching?: Prefetch;
   /** What the CLI's own client (pre-flight, end-of-run restores) met on the way. */
   counts(): TransportCounts;
   close(): Promise<void>;
@@ -177,24 +172,35 @@ export async function readAhead(target: OpenTarget): Promise<void> {
  * run of every check of the primary profile, which takes every one of them (each counted among the requests of the
  * first check that takes it); a read that gets no answer is left to the checks.
  */
-export async function prefetchSharedReads(target: OpenTarget): Promise<void> {
+/**
+ * The prefetch under way: `answered` settles once every answer is in, `shared` once the shared reads' answers are (the
+ * requests the checks send themselves go out last), `sent` once the last request is on the network (the checks' client
+ * takes over the pace from there).
+ */
+export interface Prefetch {
+  answered: Promise<void>;
+  shared: Promise<void>;
+  sent: Promise<PrefetchSent>;
+}
+
+export function prefetchSharedReads(target: OpenTarget): Prefetch {
   const reads = prefetchedReads(target.baseUrl).filter(({ user }) => target.api(user) !== undefined && (user === 'primary' || target.keys.other !== undefined));
   const client = target.api('primary')!.client;
   const answers = reads.map(async ({ key, user, send }) => {
     const exchange = await send(target.api(user)!).catch(() => undefined);
     if (exchange) target.prefetched[key] = exchange;
   });
-  const answered = Promise.all(answers);
+  const answered = Promise.all(answers).then(() => undefined);
   // Under 429s the CLI's client paused and slowed: the checks then wait for every answer, so that the two never overlap.
   const paced = () => client.counts().rateLimited === 0;
-  target.prefetchParts = {
-    shared: Promise.all(answers.filter((_, i) => !reads[i]!.key.startsWith(`${CHECK_REQUEST} `))).then(() => undefined),
+  return {
+    answered,
+    shared: Promise.all(answers.filter((_, i) => !isCheckRequest(reads[i]!.key))).then(() => undefined),
     sent: client.whenDispatched().then(async () => {
       if (!paced()) await answered;
       return { keys: reads.map((r) => r.key), notBefore: paced() ? client.nextSlotAt : Date.now() };
     }),
   };
-  await answered;
 }
 
 /** The first rows each key reads before the run, to tell whether the second key reads the first key's user. */
