@@ -305,6 +305,7 @@ export const clauses: readonly Clause[] = [
       'ERR-003',
       'PAGE-004',
       'PROP-005',
+      'PROP-004',
       'USES-005',
       'AUTH-001',
       'AUTH-002',
