@@ -203,7 +203,11 @@ const TOGGLE_FREEDOMS = [
  */
 const PROBE_ITEMS = 8;
 
-const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', 'yes', null, [], {}, [1]];
+/**
+ * The empty string is sent to an item the rows show kept, so that a server that reads it as 0 (an integer cast) shows the
+ * change (§4: is_kept is the integer 0 or 1, other values are invalid; §3: the transition only for 0 or 1).
+ */
+const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', '', 'yes', null, [], {}, [1]];
 /** A lean (budgeted) run's KEPT-003: one invalid value of each kind (a number, a boolean, a string, null), over two items. */
 const LEAN_INVALID_VALUES: readonly unknown[] = [2, true, '1', null];
 const LEAN_PROBE_ITEMS = 2;
@@ -430,6 +434,10 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // An item stops at its first failure. Failures are reported in the order of the probes.
       const count = t.target.lean ? LEAN_PROBE_ITEMS : PROBE_ITEMS;
       const items = rows.slice(0, count);
+      // Where the probes do not fill every round, the first round is the one left short: every item plays in the last.
+      const rounds = Math.ceil(probes.length / items.length);
+      const short = rounds * items.length - probes.length;
+      const itemOf = (index: number) => (index + short) % items.length;
       // The first probe (is_kept 2, an integer beyond 1) goes to an item the rows show not kept where there is one,
       // so that a server that refuses it but stores it as 1 (kept) shows the change (§4, §7: refused, nothing changes).
       const firstAt = (Math.ceil(probes.length / items.length) * items.length - probes.length) % items.length;
@@ -439,6 +447,16 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const outside = rows.slice(count).find(notKept);
         if (within !== -1) [items[firstAt], items[within]] = [items[within]!, items[firstAt]!];
         else if (outside) items[firstAt] = outside;
+      }
+      // The empty string goes to an item the rows show kept where there is one, so that a server that reads it as 0 shows the change.
+      const emptyProbe = (t.target.lean ? LEAN_INVALID_VALUES : INVALID_VALUES).indexOf('');
+      const emptyAt = emptyProbe < 0 ? -1 : itemOf(emptyProbe);
+      const kept = (r: Row) => isSet(r.is_kept);
+      if (emptyAt >= 0 && emptyAt !== firstAt && items[emptyAt] && !kept(items[emptyAt]!)) {
+        const within = items.findIndex((r, k) => k !== firstAt && kept(r));
+        const outside = rows.slice(count).find(kept);
+        if (within !== -1) [items[emptyAt], items[within]] = [items[within]!, items[emptyAt]!];
+        else if (outside) items[emptyAt] = outside;
       }
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       // These reads are the items' values before their first probes, though another item's probe goes out first.
@@ -474,10 +492,6 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const outcomes: (() => void)[] = new Array(probes.length);
       const stopped = new Set<number>();
       let absent: (() => void) | undefined;
-      // Where the probes do not fill every round, the first round is the one left short: every item plays in the last.
-      const rounds = Math.ceil(probes.length / items.length);
-      const short = rounds * items.length - probes.length;
-      const itemOf = (index: number) => (index + short) % items.length;
       for (let round = 0; round < rounds; round++) {
         const playing = items.map((_, k) => round * items.length + k - short).filter((index, k) => index >= 0 && index < probes.length && !stopped.has(k));
         // The probe of an id no item has goes out with the first round, so that no write follows the last read-backs.

@@ -346,7 +346,14 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // It is sorted by chose_something_else, descending: a sort orders the rows whatever the window (§4: sort names
       // chose_something_else, desc is a direction), judged below as PROP-003 judges the sorts without a window.
       const around: Query = { start: '1900-01-01', end: '2999-12-31', sort: 'chose_something_else', direction: 'desc' };
-      const answers = await Promise.all([...windows, ...beyond, around].map((w) => proposals('C4.20', t, { include_other: 1, ...w })));
+      // The start past every outcome with the second key too, sorted by chose_something_else: a start bounds the outcomes
+      // counted whatever the key and the sort (§4: all results are scoped to the key's user; a sort only orders the rows).
+      // Where a second key is configured; a lean (budgeted) run leaves it out.
+      const theirBeyond: Query = { include_other: 1, start: '2999-01-01', sort: 'chose_something_else' };
+      const [theirAnswer, ...answers] = await Promise.all([
+        t.target.keys.other === undefined || t.target.lean ? undefined : t.api.proposals(theirBeyond, 'other'),
+        ...[...windows, ...beyond, around].map((w) => proposals('C4.20', t, { include_other: 1, ...w })),
+      ]);
       // A window only narrows the counts: without sort or direction the rows keep the default order, explicit declines
       // descending (§4: default sort explicit_declines, descending with the default sort), whatever the window. Only rows
       // that carry a count are ordered: a windowed row may give none (null, where the window holds none of its outcomes),
@@ -469,6 +476,17 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           exchange,
         );
       });
+      if (theirAnswer !== undefined) {
+        const label = `GET /proposals.php?${new URLSearchParams(theirBeyond as Record<string, string>).toString()} with the second key`;
+        ensureNo5xx('C7.2', theirAnswer, label);
+        const counted = okRows('C4.20', theirAnswer, label).filter((r) => Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0);
+        ensure(
+          'C4.20',
+          counted.length === 0,
+          `${label}: the start lies after every plausible outcome date but outcomes are still counted for ${counted.length} item(s), e.g. item ${asText(counted[0]?.[fields.item])} with ${Number(counted[0]?.[fields.declines])} explicit declines and ${Number(counted[0]?.[fields.elsewhere])} chose-something-else: start bounds the outcomes counted, whatever the key and the sort`,
+          theirAnswer,
+        );
+      }
       const { rows: whole, exchange } = answers.at(-1)!;
       // Sorted by the chose-something-else counts, descending, among the rows that carry a count (a windowed row may give
       // none, null, and where such rows sort is not shown); any order among equal counts.

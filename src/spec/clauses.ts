@@ -188,7 +188,12 @@ export const clauses: readonly Clause[] = [
     statement: 'Page paging orders by title and covers the collection.',
     checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007', 'PAGE-005', 'LIST-002', 'FILT-003', 'KEPT-004'],
   },
-  { id: 'C4.6', section: '§4', statement: "query searches; an item's title finds it.", checks: ['FILT-002', 'KEPT-004', 'FILT-005', 'FILT-007', 'FILT-003'] },
+  {
+    id: 'C4.6',
+    section: '§4',
+    statement: "query searches; an item's title finds it.",
+    checks: ['FILT-002', 'KEPT-004', 'FILT-005', 'FILT-007', 'FILT-003', 'STAGE-001'],
+  },
   { id: 'C4.7', section: '§4', statement: 'tag keeps only items labelled with that tag.', checks: ['FILT-001', 'FILT-003', 'LIST-002'] },
   {
     id: 'C4.8',
@@ -300,6 +305,7 @@ export const clauses: readonly Clause[] = [
       'ERR-003',
       'PAGE-004',
       'PROP-005',
+      'PROP-004',
       'USES-005',
       'AUTH-001',
       'AUTH-002',
