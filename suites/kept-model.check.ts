@@ -164,7 +164,13 @@ async function runChains(model: Model, real: Real, sequences: readonly Step[][],
       for (let next = 0; next < chain.length; ) {
         const batch = readsAtOnce ? readsAhead(chain, next, model.has(id)) : [chain[next]!];
         next += batch.length;
-        const outcomes = await together(batch.map(({ step }) => (step.check(model) ? step.run(model, real) : Promise.resolve())));
+        // A read that repeats one of the same batch (the same command, no write of the item between) is answered by it.
+        const firsts = new Map<string, number>();
+        for (const [i, { step }] of batch.entries()) if (!firsts.has(String(step))) firsts.set(String(step), i);
+        const unique = await together(
+          batch.map(({ step }, i) => (firsts.get(String(step)) === i && step.check(model) ? step.run(model, real) : Promise.resolve())),
+        );
+        const outcomes = batch.map(({ step }) => unique[firsts.get(String(step))!]!);
         const failed = batch.findIndex((_, i) => !succeeded(outcomes[i]!));
         if (failed >= 0) {
           const { run, index } = batch[failed]!;
