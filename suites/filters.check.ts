@@ -946,7 +946,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary and fields collection, holding only what the search alone finds) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -1111,9 +1111,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // honoured it would answer with items the search does not find.
       if (search.complete) {
         const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
-        // The type filter's search also asks for include uses_summary where offered: include only adds plays and last_use
-        // to each row (§4 table), so the search still narrows.
-        const summary = profiles[t.target.profile].has('list-include') ? { extra: { include: ['uses_summary'] } } : {};
+        // The type filter's search also asks for include uses_summary and fields "collection" where offered: include only
+        // adds plays and last_use to each row, fields only MnP..Acq (§4 table), so the search still narrows: its rows are
+        // rows of the same search's own answer without them (a search text ignored beside fields shows).
+        const offered = profiles[t.target.profile];
+        const additions = {
+          ...(offered.has('list-include') ? { include: ['uses_summary'] } : {}),
+          ...(offered.has('list-fields') ? { fields: 'collection' } : {}),
+        };
+        const summary = Object.keys(additions).length > 0 ? { extra: additions } : {};
         const narrowed: { filters: Filters; extra?: Record<string, unknown> }[] = [
           ...(type !== undefined ? [{ filters: { type_id: type as string | number }, ...summary }] : []),
           ...(['physical', 'digital', 'secondary_collection'] as const).map((name) => ({
@@ -1139,7 +1145,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           ensure(
             'C4.6',
             !stranger,
-            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra?.user_id !== undefined ? ' (or the user id was honoured)' : extra?.include !== undefined ? ' and include uses_summary (include only adds plays and last_use to each row)' : ''}`,
+            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra?.user_id !== undefined ? ' (or the user id was honoured)' : extra?.include !== undefined || extra?.fields !== undefined ? ` and ${[extra.include === undefined ? '' : 'include uses_summary', extra.fields === undefined ? '' : 'fields "collection"'].filter(Boolean).join(' and ')} (they only add fields to each row, §4 table)` : ''}`,
             both.pages[0]?.exchange,
           );
           const wrong = got.find((r) => satisfies(r, filters) === 'no');
