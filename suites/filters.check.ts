@@ -539,7 +539,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false (with secondary_collection false where the walk allows) one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false (with secondary_collection false where the walk allows) one row short of its items holds the one left; for the second key, its most used label beside physical false lists its items labelled with it that are not physical, and no physical one',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -692,7 +692,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const theirLabel = [...new Set(theirs.flatMap(tagsOf))]
         .filter((x) => carriersOf(x, false).length <= MAX_ROWS_PER_PAGE)
         .sort((a, b) => carriersOf(b, true).length - carriersOf(a, true).length || (a < b ? -1 : a > b ? 1 : 0))[0];
-      const theirBody = theirLabel === undefined ? undefined : { tag: theirLabel, page: 1, per_page: MAX_ROWS_PER_PAGE };
+      // Where the filters are offered, physical false beside it: a filter keeps the items whose own flag satisfies it, for
+      // every key (§4 table: physical is a filter; §4 rule 3: every row carries is_physical), judged by the rows' flags and
+      // by that user's walk (a flag not set, null, may be listed or not).
+      const theirFilter: Filters = filtersOffered ? { physical: false } : {};
+      const theirBody = theirLabel === undefined ? undefined : { tag: theirLabel, ...theirFilter, page: 1, per_page: MAX_ROWS_PER_PAGE };
       const [labelAnswers, theirAnswer] = await Promise.all([
         together(labelBodies.map((body) => t.api.list(body))),
         theirBody === undefined ? undefined : t.api.list(theirBody, 'other'),
@@ -702,15 +706,23 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensureNo5xx('C7.2', theirAnswer, label);
         const got = okRows('C4.7', theirAnswer, label);
         const listed = new Set(got.map((r) => idOf(r.id)));
-        const left = carriersOf(theirBody.tag, true).filter((r) => !listed.has(idOf(r.id)));
+        const due = carriersOf(theirBody.tag, true).filter((r) => satisfies(r, theirFilter) === 'yes');
+        const left = due.filter((r) => !listed.has(idOf(r.id)));
         ensure(
           'C4.7',
           left.length === 0,
-          `${label} returned ${got.length} row(s) and left out ${left.length} of the ${carriersOf(theirBody.tag, true).length} item(s) the second user's walk shows labelled ${asJson(theirBody.tag)}, e.g. item ${asText(left[0]?.id)} (tags ${asJson(left[0]?.tags)}): the tag keeps the items the key's user labelled with it, for every key`,
+          `${label} returned ${got.length} row(s) and left out ${left.length} of the ${due.length} item(s) the second user's walk shows labelled ${asJson(theirBody.tag)}${filtersOffered ? ' and not physical' : ''}, e.g. item ${asText(left[0]?.id)} (tags ${asJson(left[0]?.tags)}): the tag keeps the items the key's user labelled with it, for every key`,
           theirAnswer,
         );
         const wrong = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === theirBody.tag.toLowerCase()));
         ensure('C4.7', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which is not labelled ${asJson(theirBody.tag)}`, theirAnswer);
+        const physical = got.find((r) => satisfies(r, theirFilter) === 'no');
+        ensure(
+          'C4.8',
+          !physical,
+          `${label} returned ${physical ? describeRow(physical) : ''}, which physical false excludes: a filter keeps only the items whose own flag satisfies it, whoever's key reads them (§4 table)`,
+          theirAnswer,
+        );
       }
       for (const [i, body] of labelBodies.entries()) {
         const ex = labelAnswers[i]!();
