@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  compareIds,
   describe,
   check,
   cursorWindow,
@@ -958,7 +959,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary and fields collection, holding only what the search alone finds) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, one type id on page 2 one row short of the items of that type holding the one left, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary and fields collection, holding only what the search alone finds) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -1008,6 +1009,43 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             .slice(0, 6)
             .map((x) => JSON.stringify(x))
             .join(', ')}…`,
+          page.exchange,
+        );
+      }
+      // One type id in page mode, page 2 at one row short of the items of the type the walk shows most (two at least): the
+      // filter holds on every page of the filtered list (§4 table: type_id is a filter, page the page number, per_page the
+      // page size), so page 2 holds the one item of that type left, judged by each row's own type_id. A lean (budgeted)
+      // run leaves it out.
+      const typeCounts = new Map<string, { id: string | number; count: number }>();
+      for (const row of rows) {
+        const id = row.type_id;
+        if ((typeof id !== 'number' && typeof id !== 'string') || idOf(id) === undefined) continue;
+        const seen = typeCounts.get(String(id)) ?? { id, count: 0 };
+        typeCounts.set(String(id), { id: seen.id, count: seen.count + 1 });
+      }
+      const mostTyped = [...typeCounts.values()]
+        .filter((c) => c.count >= 2 && c.count - 1 <= MAX_ROWS_PER_PAGE)
+        .sort((a, b) => b.count - a.count || compareIds(String(a.id), String(b.id)))[0];
+      if (mostTyped && !t.target.lean) {
+        const body = { type_id: mostTyped.id, per_page: mostTyped.count - 1, page: 2 };
+        const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        const page = await fetchPage(t.api, body);
+        const typed = new Set(rows.filter((r) => String(r.type_id) === String(mostTyped.id)).map((r) => idOf(r.id)));
+        const wrong = page.rows.find((r) => satisfies(r, { type_id: mostTyped.id }) === 'no');
+        ensure(
+          'C4.8',
+          !wrong,
+          `${label} returned ${wrong ? describeRow(wrong) : ''}, which type_id ${asJson(mostTyped.id)} excludes (§4 table: type_id is a filter on every page of the filtered list, not on page 1 only)`,
+          page.exchange,
+        );
+        const stranger = page.rows.find((r) => !typed.has(idOf(r.id)));
+        ensure(
+          'C4.5',
+          page.rows.length === 1 && !stranger,
+          `${label}: the walk shows ${mostTyped.count} items of type ${asJson(mostTyped.id)}, so page 2 at ${body.per_page} a page holds the one left; it holds ${page.rows.length} row(s) (ids ${page.rows
+            .map((r) => asText(r.id))
+            .slice(0, 6)
+            .join(', ')})${stranger ? `, among them item ${asText(stranger.id)} the walk does not show of that type` : ''}`,
           page.exchange,
         );
       }
