@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  compareIds,
   describe,
   check,
   cursorWindow,
@@ -539,7 +540,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false (with secondary_collection false where the walk allows) one row short of its items holds the one left; for the second key, its most used label lists its items labelled with it',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 2 of a tag beside digital false (with secondary_collection false where the walk allows) one row short of its items holds the one left; for the second key, its most used label beside physical false lists its items labelled with it that are not physical, and no physical one',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
@@ -692,7 +693,11 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const theirLabel = [...new Set(theirs.flatMap(tagsOf))]
         .filter((x) => carriersOf(x, false).length <= MAX_ROWS_PER_PAGE)
         .sort((a, b) => carriersOf(b, true).length - carriersOf(a, true).length || (a < b ? -1 : a > b ? 1 : 0))[0];
-      const theirBody = theirLabel === undefined ? undefined : { tag: theirLabel, page: 1, per_page: MAX_ROWS_PER_PAGE };
+      // Where the filters are offered, physical false beside it: a filter keeps the items whose own flag satisfies it, for
+      // every key (§4 table: physical is a filter; §4 rule 3: every row carries is_physical), judged by the rows' flags and
+      // by that user's walk (a flag not set, null, may be listed or not).
+      const theirFilter: Filters = filtersOffered ? { physical: false } : {};
+      const theirBody = theirLabel === undefined ? undefined : { tag: theirLabel, ...theirFilter, page: 1, per_page: MAX_ROWS_PER_PAGE };
       const [labelAnswers, theirAnswer] = await Promise.all([
         together(labelBodies.map((body) => t.api.list(body))),
         theirBody === undefined ? undefined : t.api.list(theirBody, 'other'),
@@ -702,15 +707,23 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensureNo5xx('C7.2', theirAnswer, label);
         const got = okRows('C4.7', theirAnswer, label);
         const listed = new Set(got.map((r) => idOf(r.id)));
-        const left = carriersOf(theirBody.tag, true).filter((r) => !listed.has(idOf(r.id)));
+        const due = carriersOf(theirBody.tag, true).filter((r) => satisfies(r, theirFilter) === 'yes');
+        const left = due.filter((r) => !listed.has(idOf(r.id)));
         ensure(
           'C4.7',
           left.length === 0,
-          `${label} returned ${got.length} row(s) and left out ${left.length} of the ${carriersOf(theirBody.tag, true).length} item(s) the second user's walk shows labelled ${asJson(theirBody.tag)}, e.g. item ${asText(left[0]?.id)} (tags ${asJson(left[0]?.tags)}): the tag keeps the items the key's user labelled with it, for every key`,
+          `${label} returned ${got.length} row(s) and left out ${left.length} of the ${due.length} item(s) the second user's walk shows labelled ${asJson(theirBody.tag)}${filtersOffered ? ' and not physical' : ''}, e.g. item ${asText(left[0]?.id)} (tags ${asJson(left[0]?.tags)}): the tag keeps the items the key's user labelled with it, for every key`,
           theirAnswer,
         );
         const wrong = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === theirBody.tag.toLowerCase()));
         ensure('C4.7', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which is not labelled ${asJson(theirBody.tag)}`, theirAnswer);
+        const physical = got.find((r) => satisfies(r, theirFilter) === 'no');
+        ensure(
+          'C4.8',
+          !physical,
+          `${label} returned ${physical ? describeRow(physical) : ''}, which physical false excludes: a filter keeps only the items whose own flag satisfies it, whoever's key reads them (§4 table)`,
+          theirAnswer,
+        );
       }
       for (const [i, body] of labelBodies.entries()) {
         const ex = labelAnswers[i]!();
@@ -946,7 +959,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, one type id on page 2 one row short of the items of that type holding the one left, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary and fields collection, holding only what the search alone finds) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -996,6 +1009,43 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             .slice(0, 6)
             .map((x) => JSON.stringify(x))
             .join(', ')}…`,
+          page.exchange,
+        );
+      }
+      // One type id in page mode, page 2 at one row short of the items of the type the walk shows most (two at least): the
+      // filter holds on every page of the filtered list (§4 table: type_id is a filter, page the page number, per_page the
+      // page size), so page 2 holds the one item of that type left, judged by each row's own type_id. A lean (budgeted)
+      // run leaves it out.
+      const typeCounts = new Map<string, { id: string | number; count: number }>();
+      for (const row of rows) {
+        const id = row.type_id;
+        if ((typeof id !== 'number' && typeof id !== 'string') || idOf(id) === undefined) continue;
+        const seen = typeCounts.get(String(id)) ?? { id, count: 0 };
+        typeCounts.set(String(id), { id: seen.id, count: seen.count + 1 });
+      }
+      const mostTyped = [...typeCounts.values()]
+        .filter((c) => c.count >= 2 && c.count - 1 <= MAX_ROWS_PER_PAGE)
+        .sort((a, b) => b.count - a.count || compareIds(String(a.id), String(b.id)))[0];
+      if (mostTyped && !t.target.lean) {
+        const body = { type_id: mostTyped.id, per_page: mostTyped.count - 1, page: 2 };
+        const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+        const page = await fetchPage(t.api, body);
+        const typed = new Set(rows.filter((r) => String(r.type_id) === String(mostTyped.id)).map((r) => idOf(r.id)));
+        const wrong = page.rows.find((r) => satisfies(r, { type_id: mostTyped.id }) === 'no');
+        ensure(
+          'C4.8',
+          !wrong,
+          `${label} returned ${wrong ? describeRow(wrong) : ''}, which type_id ${asJson(mostTyped.id)} excludes (§4 table: type_id is a filter on every page of the filtered list, not on page 1 only)`,
+          page.exchange,
+        );
+        const stranger = page.rows.find((r) => !typed.has(idOf(r.id)));
+        ensure(
+          'C4.5',
+          page.rows.length === 1 && !stranger,
+          `${label}: the walk shows ${mostTyped.count} items of type ${asJson(mostTyped.id)}, so page 2 at ${body.per_page} a page holds the one left; it holds ${page.rows.length} row(s) (ids ${page.rows
+            .map((r) => asText(r.id))
+            .slice(0, 6)
+            .join(', ')})${stranger ? `, among them item ${asText(stranger.id)} the walk does not show of that type` : ''}`,
           page.exchange,
         );
       }
@@ -1111,9 +1161,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // honoured it would answer with items the search does not find.
       if (search.complete) {
         const type = found.map((r) => r.type_id).find((v) => idOf(v) !== undefined);
-        // The type filter's search also asks for include uses_summary where offered: include only adds plays and last_use
-        // to each row (§4 table), so the search still narrows.
-        const summary = profiles[t.target.profile].has('list-include') ? { extra: { include: ['uses_summary'] } } : {};
+        // The type filter's search also asks for include uses_summary and fields "collection" where offered: include only
+        // adds plays and last_use to each row, fields only MnP..Acq (§4 table), so the search still narrows: its rows are
+        // rows of the same search's own answer without them (a search text ignored beside fields shows).
+        const offered = profiles[t.target.profile];
+        const additions = {
+          ...(offered.has('list-include') ? { include: ['uses_summary'] } : {}),
+          ...(offered.has('list-fields') ? { fields: 'collection' } : {}),
+        };
+        const summary = Object.keys(additions).length > 0 ? { extra: additions } : {};
         const narrowed: { filters: Filters; extra?: Record<string, unknown> }[] = [
           ...(type !== undefined ? [{ filters: { type_id: type as string | number }, ...summary }] : []),
           ...(['physical', 'digital', 'secondary_collection'] as const).map((name) => ({
@@ -1139,7 +1195,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           ensure(
             'C4.6',
             !stranger,
-            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra?.user_id !== undefined ? ' (or the user id was honoured)' : extra?.include !== undefined ? ' and include uses_summary (include only adds plays and last_use to each row)' : ''}`,
+            `${label} returned ${stranger ? describeRow(stranger) : ''}, which the search alone does not find: the query was not applied with the filter${extra?.user_id !== undefined ? ' (or the user id was honoured)' : extra?.include !== undefined || extra?.fields !== undefined ? ` and ${[extra.include === undefined ? '' : 'include uses_summary', extra.fields === undefined ? '' : 'fields "collection"'].filter(Boolean).join(' and ')} (they only add fields to each row, §4 table)` : ''}`,
             both.pages[0]?.exchange,
           );
           const wrong = got.find((r) => satisfies(r, filters) === 'no');

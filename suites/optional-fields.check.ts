@@ -115,7 +115,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "plays and last_use agree with the uses recorded for the item, on every row, on a later title page, with uses_summary named twice and on the second key's first cursor page",
+        "plays and last_use agree with the uses recorded for the item, on every row, on a later title page, with uses_summary named twice and on the second key's first cursor page of half its items, which names the next cursor",
       requires: ['list-include'],
       accepts: [
         "a use's date under any name, as a date or a date-time (its fields are not shown, §2)",
@@ -147,7 +147,11 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       // invalid value and ignored: §4 states nothing of it); rows that carry plays are judged. A lean run leaves it out.
       const twiceBody = { per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary', 'uses_summary'] };
       const other = t.target.keys.other !== undefined && !t.target.lean;
-      const theirBody = { cursor: null, per_page: MAX_ROWS_PER_PAGE, include: ['uses_summary'] };
+      // The second key's first cursor page holds half that user's items (its walk, the run's shared read), so that another
+      // page exists and the page must say how to reach it (§4 rule 2: has_more and next_cursor for cursor paging).
+      const theirWalk = other ? await t.discover.collection('other').catch(() => undefined) : undefined;
+      const theirSize = Math.max(1, Math.min(MAX_ROWS_PER_PAGE, Math.ceil((theirWalk?.rows.length ?? 2 * MAX_ROWS_PER_PAGE) / 2)));
+      const theirBody = { cursor: null, per_page: theirSize, include: ['uses_summary'] };
       const [answers, every, { ids }, second, twice, theirs, theirUses, theirCollection] = await Promise.all([
         Promise.all(
           sample.map((row) => {
@@ -161,7 +165,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         t.target.lean ? undefined : t.api.list(twiceBody),
         other ? t.api.list(theirBody, 'other') : undefined,
         other ? t.discover.uses('other').catch(() => undefined) : undefined,
-        other ? t.discover.collection('other').catch(() => undefined) : undefined,
+        theirWalk,
       ]);
       /** Each row's plays and last_use against the list of every use of the key's user, where the uses name their item. */
       const agreeWithUses = (
@@ -237,6 +241,17 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         const label = `POST /artifacts.php ${JSON.stringify(theirBody)} with the second user's key`;
         const theirRows = okRows('C2.6', theirs, label);
         agreeWithUses(theirRows, theirUses, theirCollection.ids, "the second user's GET /uses.php without a parameter", label);
+        // Where that user's walk holds more items than the page asked for, the page says so and names the next cursor (§4
+        // rule 2), for every key: a page with has_more true and no next_cursor leaves that user no way on.
+        if (theirCollection.rows.length > theirSize) {
+          const problem = cursorStepProblem(pageOf(theirs, theirBody));
+          ensure(
+            'C4.4',
+            problem === undefined,
+            `${label}: the second user's cursor walk holds ${theirCollection.rows.length} items, more than the ${theirSize} asked for, and cursor paging cannot go on: ${problem} (§4 rule 2: the response carries has_more and next_cursor for cursor paging)`,
+            theirs,
+          );
+        }
       }
       // A page that holds the whole collection: its plays add up to the uses of its items, and GET /uses.php without a
       // parameter lists every use (§4), so at least that many (a use may name an item no longer listed).

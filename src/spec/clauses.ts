@@ -180,6 +180,7 @@ export const clauses: readonly Clause[] = [
       'SCOPE-005',
       'STAGE-001',
       'PAGE-003',
+      'FIELD-003',
     ],
   },
   {
