@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  DEFAULT_ROWS_PER_PAGE,
   compareIds,
   describe,
   check,
@@ -367,8 +368,6 @@ const LEAN_OTHER_LABELS = 1;
 const PAGE_FLAGS: Filters = { kept: true, physical: false, digital: false };
 /** A user id sent in list bodies, which §4 says is ignored (the key decides the user): a small id another user may have. */
 const OTHER_USER_ID = 2;
-/** The page size without per_page (§4 table, §8). */
-const DEFAULT_PAGE = 50;
 
 describe('filters and search (§4 POST /artifacts.php)', () => {
   check(
@@ -1116,17 +1115,17 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       if (search.complete) {
         const plain = await fetchPage(t.api, { query: word });
         keepsTitleOrder(plain, { query: word });
-        const expected = Math.min(DEFAULT_PAGE, found.length);
+        const expected = Math.min(DEFAULT_ROWS_PER_PAGE, found.length);
         ensure(
           'C4.4',
-          found.length <= DEFAULT_PAGE || plain.hasMore !== false,
-          `query ${JSON.stringify(word)} finds ${found.length} items, more than the default page of ${DEFAULT_PAGE}, yet page 1 says has_more false (§4 rule 2: it says whether another page exists)`,
+          found.length <= DEFAULT_ROWS_PER_PAGE || plain.hasMore !== false,
+          `query ${JSON.stringify(word)} finds ${found.length} items, more than the default page of ${DEFAULT_ROWS_PER_PAGE}, yet page 1 says has_more false (§4 rule 2: it says whether another page exists)`,
           plain.exchange,
         );
         ensure(
           'C4.3',
           plain.rows.length === expected,
-          `query ${JSON.stringify(word)} finds ${found.length} items, but without per_page it returned ${plain.rows.length} rows; the default page size is ${DEFAULT_PAGE}, so ${expected} were due`,
+          `query ${JSON.stringify(word)} finds ${found.length} items, but without per_page it returned ${plain.rows.length} rows; the default page size is ${DEFAULT_ROWS_PER_PAGE}, so ${expected} were due`,
           plain.exchange,
         );
       }
@@ -1224,7 +1223,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const size = found.length - 1;
       // Page 1 at that size is followed by the one row left (§4 rule 2), where page 1 of 50 did not show it already.
       const [first, second] = await Promise.all([
-        found.length <= DEFAULT_PAGE ? fetchPage(t.api, { query: word, per_page: size, page: 1 }) : undefined,
+        found.length <= DEFAULT_ROWS_PER_PAGE ? fetchPage(t.api, { query: word, per_page: size, page: 1 }) : undefined,
         fetchPage(t.api, { query: word, per_page: size, page: 2 }),
       ]);
       if (first)

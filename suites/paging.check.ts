@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ROWS_PER_PAGE,
   describe,
   check,
   cursorStepProblem,
@@ -26,7 +27,6 @@ import {
   profiles,
 } from '../src/harness/index.ts';
 
-const DEFAULT_PAGE = 50;
 /** Listings of up to this many pages are walked whole; longer ones are read in bounded runs. */
 const SHORT_LISTING_PAGES = 25;
 /**
@@ -53,7 +53,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     },
     async (t) => {
       const { rows } = await t.discover.collection();
-      const expected = Math.min(DEFAULT_PAGE, rows.length);
+      const expected = Math.min(DEFAULT_ROWS_PER_PAGE, rows.length);
       // The default holds for both ways of paging and with a page number sent (§4 table: per_page defaults to 50
       // whatever else is sent). The pages are read together; a failure is reported in this order.
       // The first is the run's shared read of page 1 (PAGE-008 reads it too).
@@ -162,7 +162,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       // page number of the filtered listing; has_more says where it ends), not with the listing's first items again. That
       // one is numbered at the largest page size (a size above 100; §4: per_page up to 200, and page selects the page of
       // per_page rows at any allowed size), past the end at that size too.
-      const pastEnd = { page: Math.ceil(rows.length / DEFAULT_PAGE) + 5 };
+      const pastEnd = { page: Math.ceil(rows.length / DEFAULT_ROWS_PER_PAGE) + 5 };
       const pastEndLarge = { page: Math.ceil(rows.length / MAX_ROWS_PER_PAGE) + 5, per_page: MAX_ROWS_PER_PAGE };
       const bodies: Record<string, unknown>[] = [pastEnd, ...(profiles[t.target.profile].has('list-filters') ? [{ kept: true, ...pastEndLarge }] : [])];
       const probes = await Promise.all(bodies.map((body) => t.api.list(body)));
@@ -173,7 +173,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         ensure(
           'C4.5',
           beyond.rows.length === 0,
-          `${label}, a page past the end (the collection holds ${rows.length} items, ${Number(bodies[i]!.per_page ?? DEFAULT_PAGE)} a page), returned ${beyond.rows.length} rows (ids ${ids(beyond.rows).slice(0, 6).join(', ')})`,
+          `${label}, a page past the end (the collection holds ${rows.length} items, ${Number(bodies[i]!.per_page ?? DEFAULT_ROWS_PER_PAGE)} a page), returned ${beyond.rows.length} rows (ids ${ids(beyond.rows).slice(0, 6).join(', ')})`,
           beyond.exchange,
         );
         ensure('C4.4', beyond.hasMore === false, `${label}, a page past the end, must have has_more false; it has ${asText(beyond.hasMore)}`, beyond.exchange);

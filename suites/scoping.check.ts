@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ROWS_PER_PAGE,
   describe,
   check,
   ensure,
@@ -26,9 +27,6 @@ import {
   isObject,
   sortedListsJson,
 } from '../src/harness/index.ts';
-
-/** The page size without per_page (§4 table, §8). */
-const DEFAULT_PAGE = 50;
 
 /** User ids to smuggle in: the real user ids the second user's household names, else small ids. */
 async function foreignUserIds(t: CheckContext): Promise<(string | number)[]> {
@@ -356,11 +354,11 @@ describe('user scoping (§4 rule 1, §5)', () => {
       );
       // A GET with no body lists page 1 (§4), at the default page size of 50 (§4 table, §8) for any key: as many of the
       // second user's items as its walk holds, up to 50 (PAGE-001 and PAGE-008 judge the first key's).
-      const byDefault = Math.min(DEFAULT_PAGE, other.rows.length);
+      const byDefault = Math.min(DEFAULT_ROWS_PER_PAGE, other.rows.length);
       ensure(
         'C4.3',
         !is2xx(viaGet) || theirs.length === byDefault,
-        `GET /artifacts.php with the second key lists ${theirs.length} rows; a GET with no body lists page 1, and the default page size is ${DEFAULT_PAGE} (that user's cursor walk holds ${other.rows.length} items, so ${byDefault} were due)`,
+        `GET /artifacts.php with the second key lists ${theirs.length} rows; a GET with no body lists page 1, and the default page size is ${DEFAULT_ROWS_PER_PAGE} (that user's cursor walk holds ${other.rows.length} items, so ${byDefault} were due)`,
         viaGet,
       );
       // The largest page size holds for the second key too: as many of that user's items as its walk holds, up to 200.

@@ -1,4 +1,6 @@
 import {
+  DEFAULT_ROWS_PER_PAGE,
+  together,
   asText,
   describe,
   catalogPathFor,
@@ -110,7 +112,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search and the label filtered for in the second key's list under a tag, and a search honours per_page (and says has_more where a title two items share finds both)",
+        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search and the label filtered for in the second key's list under a tag, and a search honours per_page (and says has_more where a title two items share finds both), holds on page 2 only items it finds and without per_page holds the default 50",
       ...staging,
       accepts: [
         'ids as numbers or strings',
@@ -230,7 +232,19 @@ describe('staging subset (§2, §4, §9)', () => {
           const ids = new Set(found.map((r) => idOf(r.id)));
           const body = { query: word, per_page: perPage, page: 2 };
           const label = `POST /artifacts.php ${JSON.stringify(body)}`;
-          const ex = await t.api.list(body);
+          // Beside it, the same search without per_page: page 1 at the default size, 50 on staging too (§4 Staging, §8),
+          // holds as many of the items it finds as that size allows.
+          const plainBody = { query: word };
+          const [second, plain] = await together([t.api.list(body), t.api.list(plainBody)]);
+          const ex = second!();
+          const plainRows = okRows('C4.3', plain!(), `POST /artifacts.php ${JSON.stringify(plainBody)}`);
+          const due = Math.min(DEFAULT_ROWS_PER_PAGE, found.length);
+          ensure(
+            'C4.3',
+            plainRows.length === due,
+            `POST /artifacts.php ${JSON.stringify(plainBody)} holds ${plainRows.length} rows; the same search in one page of ${MAX_ROWS_PER_PAGE} finds ${found.length} items and the default page size is ${DEFAULT_ROWS_PER_PAGE} (§4 Staging), so ${due} were due`,
+            plain!(),
+          );
           const rows = okRows('C4.6', ex, label);
           const stray = rows.find((r) => !ids.has(idOf(r.id)));
           ensure(

@@ -20,5 +20,5 @@ export type { Auth, Exchange, Method } from '../http/exchange.ts';
 export { keptIn, readKept } from '../safety/kept.ts';
 export * from '../spec/catalog.ts';
 export * from '../spec/lenient.ts';
-export { COLLECTION_FIELDS, LIST_BODY_FIELDS, MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
+export { COLLECTION_FIELDS, DEFAULT_ROWS_PER_PAGE, LIST_BODY_FIELDS, MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 export { profiles } from '../spec/profiles.ts';
