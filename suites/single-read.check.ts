@@ -4,7 +4,9 @@ import {
   check,
   ensure,
   idOf,
+  itemFieldOf,
   itemFlag,
+  itemRefOf,
   MAX_ROWS_PER_PAGE,
   okRows,
   profiles,
@@ -153,7 +155,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have (one with tags where one is known)',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have (one with tags where one is known); an item a record read marks to get rid of still lists its recorded uses under artifact_id',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
@@ -163,6 +165,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         'MnP, MxP and SS absent from the record (its full field list is not shown), null, or not a number in either answer: then not compared',
         'Yr absent from the record, unknown (null, zero, empty), or not a number (a date) in either answer: then not compared',
         'any type and unit for the eight fields of fields "collection": only whether a value is known (not null, an empty text, absent or zero, such as 0 or the zero date 0000-00-00) is compared with the record, where both carry the field',
+        'the get-rid-of setting under any name, or absent from the record (its name is not shown): uses are judged only where a record field named for it (get…rid) is set and the list of every use names uses of that item; any order and envelope of the uses',
       ],
     },
     async (t) => {
@@ -244,6 +247,32 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
           ensure('C4.14', same, `${what}: tags are ${asJson(record.tags)}, its list row shows ${asJson(row.tags)}`);
         }
       }
+      // An item the records read mark to get rid of (a setting only the record shows, §3; its field's name is not shown,
+      // so a field named for it, set), where the run's list of every use names uses of it: GET /uses.php?artifact_id= lists
+      // those recorded uses (§4: artifact_id lists the uses of that item; the setting is the item's, not a reason to hide
+      // them). Not in a lean (budgeted) run: its one read of the uses of an item is beyond that run's.
+      if (t.target.lean) return;
+      const [{ rows: uses }, { ids }] = await Promise.all([t.discover.uses(), t.discover.collection()]);
+      const useField = itemFieldOf(uses, new Set(ids), { ownId: true });
+      if (useField === undefined) return;
+      const usesOf = (id: string | undefined) => uses.filter((u) => itemRefOf(u[useField]) === id);
+      const marked = judged.find(
+        ({ row, record, own }) =>
+          own && Object.keys(record).some((k) => /get.?rid/i.test(k) && itemFlag(record[k]) === true) && usesOf(idOf(row.id)).length > 0,
+      );
+      if (!marked) return;
+      const id = idOf(marked.row.id)!;
+      const label = `GET /uses.php?artifact_id=${id}`;
+      const answer = await t.discover.usesOf(id);
+      const got = okRows('C4.15', answer, label);
+      const expected = usesOf(id).length;
+      const stranger = got.find((u) => useField in u && itemRefOf(u[useField]) !== id);
+      ensure(
+        'C4.15',
+        got.length === expected && !stranger,
+        `${label} returned ${got.length} use(s)${stranger ? `, one of item ${asJson(stranger[useField])}` : ''}; GET /uses.php (every use) names item ${id} in ${expected}, and ${marked.what} marks it to get rid of: artifact_id lists that item's recorded uses (§4), whatever its settings`,
+        answer,
+      );
     },
   );
 });
