@@ -222,7 +222,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.15',
     section: '§4',
     statement: 'GET /uses.php lists uses, filtered by artifact_id and player_id.',
-    checks: ['USES-003', 'USES-004', 'USES-005', 'FIELD-003', 'UPCOMING-003', 'UPCOMING-005'],
+    checks: ['USES-003', 'USES-004', 'USES-005', 'FIELD-003', 'UPCOMING-003', 'UPCOMING-005', 'READ-001'],
   },
   { id: 'C4.16', section: '§4', statement: 'Staging offers only artifact_id on /uses.php.', checks: ['STAGE-004'] },
   { id: 'C4.17', section: '§4', statement: 'GET /players.php lists the household (primary only).', checks: ['PLAY-001', 'PLAY-002', 'STAGE-003', 'PLAY-003'] },
