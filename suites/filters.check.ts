@@ -828,7 +828,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true (with include uses_summary), kept false, secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true (with include uses_summary), kept false (with include uses_summary, each row's plays and last_use those of its recorded uses), secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
       // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
