@@ -29,6 +29,7 @@ import {
   type Row,
   asText,
   asJson,
+  summariesAgreeWithUses,
   COLLECTION_FIELDS,
 } from '../src/harness/index.ts';
 
@@ -827,14 +828,14 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true (with include uses_summary), kept false, secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true (with include uses_summary), kept false (with include uses_summary, each row's plays and last_use those of its recorded uses), secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
       // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
     },
     async (t) => {
       // The examples FILT-001 may draw by chance, every one of them, every time.
-      const { rows, direction } = await t.discover.collection();
+      const { rows, direction, ids } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so filters cannot be observed');
       const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
       const tag = rows.flatMap(tagsOf)[0];
@@ -863,10 +864,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // filter acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items, and
       // each carries MnP..Acq (§4 table: fields "collection" adds them to each row, whatever filter comes with it).
       const withFields = (filters: Filters): boolean => filters.secondary_collection === true || filters.digital === false;
-      // physical true's cursor pages also ask for include uses_summary where offered: include only adds plays and last_use
-      // to each row (§4 table), and physical is a filter whatever include asks for, so the rows are still exactly the
-      // physical items.
-      const summarised = (filters: Filters): boolean => filters.physical === true && profiles[t.target.profile].has('list-include');
+      // physical true's and kept false's cursor pages also ask for include uses_summary where offered: include only adds
+      // plays and last_use to each row (§4 table), and the flag is a filter whatever include asks for, so the rows are still
+      // exactly the matching items; each row's summary is the item's own whatever the filters (§2).
+      const summarised = (filters: Filters): boolean => (filters.physical === true || filters.kept === false) && profiles[t.target.profile].has('list-include');
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -885,6 +886,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
               ),
         ),
       );
+      // kept false's summaries are judged against the run's shared list of every use (FIELD-003 reads it too), where that
+      // window was read with include (a lean run reads no kept false window).
+      const judgedSummary = (filters: Filters): boolean => filters.kept === false && summarised(filters);
+      const allUses = examples.some(judgedSummary) ? await t.discover.uses() : undefined;
       for (const [i, filters] of examples.entries()) {
         const window = windows[i]!();
         const got = window.pages.flatMap((p) => p.rows);
@@ -939,6 +944,17 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             window.pages[lackingAt]?.exchange,
           );
         }
+        // With include uses_summary, each row's plays and last_use summarise the item's recorded uses whatever the
+        // filters beside it (§2: last_use is the date of the last recorded use; §4 table: include adds them to each row).
+        if (judgedSummary(filters) && allUses)
+          for (const [page, p] of window.pages.entries())
+            summariesAgreeWithUses(
+              p.rows,
+              allUses,
+              ids,
+              'GET /uses.php without a parameter',
+              `filter ${JSON.stringify(filters)} with include ["uses_summary"], page ${page + 1} of its cursor walk`,
+            );
         const gotIds = new Set(got.map((r) => idOf(r.id)));
         const covered = windowBound(window, (r) => idOf(r.id), direction);
         const missing = rows.filter((row) => satisfies(row, filters) === 'yes' && covered(idOf(row.id) ?? '') && !gotIds.has(idOf(row.id)));

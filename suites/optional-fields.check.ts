@@ -5,8 +5,6 @@ import {
   idOf,
   is2xx,
   rowsOf,
-  itemFieldOf,
-  itemRefOf,
   looseFieldValue,
   isIsoDate,
   useDateFieldOf,
@@ -21,6 +19,7 @@ import {
   cursorStepProblem,
   pageOf,
   COLLECTION_FIELDS,
+  summariesAgreeWithUses,
 } from '../src/harness/index.ts';
 
 const SAMPLE = 10;
@@ -167,41 +166,6 @@ describe('optional row fields (§2, §4 fields and include)', () => {
         other ? t.discover.uses('other').catch(() => undefined) : undefined,
         theirWalk,
       ]);
-      /** Each row's plays and last_use against the list of every use of the key's user, where the uses name their item. */
-      const agreeWithUses = (
-        listed: readonly Row[],
-        all: { rows: Row[]; exchange: Exchange },
-        itemIds: readonly string[],
-        what: string,
-        sent?: string,
-      ): void => {
-        const itemField = itemFieldOf(all.rows, new Set(itemIds), { ownId: true });
-        if (itemField === undefined) return;
-        const usesOfItem = new Map<string, Row[]>();
-        for (const use of all.rows) usesOfItem.set(itemRefOf(use[itemField])!, [...(usesOfItem.get(itemRefOf(use[itemField])!) ?? []), use]);
-        const everyDate = useDateFieldOf(all.rows);
-        const where = sent ? `${sent}: ` : '';
-        for (const row of listed) {
-          const own = usesOfItem.get(String(idOf(row.id))) ?? [];
-          ensure(
-            'C2.6',
-            Number(row.plays) === own.length,
-            `${where}item ${asText(row.id)}: plays is ${asText(row.plays)} but ${what} lists ${own.length} use(s) of it`,
-            all.exchange,
-          );
-          if (everyDate === undefined || own.length === 0) continue;
-          const latest = own
-            .map((u) => String(u[everyDate]).slice(0, 10))
-            .sort()
-            .at(-1);
-          ensure(
-            'C2.6',
-            row.last_use === latest,
-            `${where}item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use in ${what} is on ${latest}`,
-            all.exchange,
-          );
-        }
-      };
       if (twice && is2xx(twice)) {
         const byId = new Map(rows.map((r) => [idOf(r.id), r]));
         const differs = (rowsOf(twice.response.json) ?? []).find((r) => {
@@ -232,7 +196,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       }
       // Every row of the page against the unfiltered list, where the uses name their item (USES-003 reads them so):
       // plays counts the item's recorded uses and last_use is the latest of their dates (§2).
-      agreeWithUses(rows, every, ids, 'GET /uses.php without a parameter');
+      summariesAgreeWithUses(rows, every, ids, 'GET /uses.php without a parameter');
       // The second user's key too, where it is given, by cursor: its first cursor page with include uses_summary against
       // the list of every use of that user the run reads anyway (§2: plays and last_use summarise the item's recorded
       // uses, whoever's key reads them and in either paging mode; §4: include adds them to each row). A failed read of
@@ -240,7 +204,7 @@ describe('optional row fields (§2, §4 fields and include)', () => {
       if (theirs && theirUses && theirCollection) {
         const label = `POST /artifacts.php ${JSON.stringify(theirBody)} with the second user's key`;
         const theirRows = okRows('C2.6', theirs, label);
-        agreeWithUses(theirRows, theirUses, theirCollection.ids, "the second user's GET /uses.php without a parameter", label);
+        summariesAgreeWithUses(theirRows, theirUses, theirCollection.ids, "the second user's GET /uses.php without a parameter", label);
         // Where that user's walk holds more items than the page asked for, the page says so and names the next cursor (§4
         // rule 2), for every key: a page with has_more true and no next_cursor leaves that user no way on.
         if (theirCollection.rows.length > theirSize) {

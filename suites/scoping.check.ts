@@ -1,5 +1,7 @@
 import {
+  COLLECTION_FIELDS,
   DEFAULT_ROWS_PER_PAGE,
+  knownFieldValue,
   describe,
   check,
   ensure,
@@ -222,7 +224,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
       ];
       // Its owner reads the first one first (nothing is judged of that read): a record kept from it for later reads
       // must not reach another key (a cache keyed by the item id alone).
-      await t.api.item(foreign[0]!.id as string, 'other');
+      // The run's shared read (SCOPE-005 compares that record with the item's row under fields "collection").
+      await t.discover.item(foreign[0]!.id as string, 'other');
       const exchanges = await Promise.all(probes.map(({ row, extra }) => t.api.item(row.id as string, 'primary', extra)));
       exchanges.forEach((ex, i) => {
         const { row, extra } = probes[i]!;
@@ -322,11 +325,12 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       keptBlind: true,
       title:
-        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured",
+        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured (with fields \"collection\", whose row of that user's first item agrees with its record on which of the eight fields are known)",
       needsOtherKey: true,
       accepts: [
         "ids shared between users (per-user ids): an item counts as the other's only with the same id and title",
         'has_more as a boolean or 0/1, at the top level or nested',
+        'any type and unit for the eight fields of fields "collection": only whether a value is known (not null, an empty text, absent or zero) is compared with the record, where both carry the field',
       ],
     },
     async (t) => {
@@ -341,8 +345,17 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // holds none of the first user's items (an item counts as the first user's only where the second user's walk lacks it).
       const mine = new Set(own.rows.map((r) => `${idOf(r.id)}\u0000${asText(r.Title)}`));
       // Beside it, the second key's page 1 at the largest page size (§4 table, §8: per_page up to 200, whatever the key).
-      const widest = { per_page: MAX_ROWS_PER_PAGE };
-      const [viaGet, wide] = await Promise.all([t.api.list(undefined, 'other'), t.api.list(widest, 'other')]);
+      // With fields "collection" where offered (it only adds the eight fields to each row, §4 table): the row of the second
+      // user's first item (whose record SCOPE-003 has its owner read, the run's shared read) and that record describe the
+      // same item (§2), whoever's key reads it, so they agree on which of the eight fields are known. A lean run reads no record.
+      const withFields = profiles[t.target.profile].has('list-fields');
+      const widest = { per_page: MAX_ROWS_PER_PAGE, ...(withFields ? { fields: 'collection' } : {}) };
+      const first = withFields && !t.target.lean ? (await foreignItems(t))[0] : undefined;
+      const [viaGet, wide, firstRecord] = await Promise.all([
+        t.api.list(undefined, 'other'),
+        t.api.list(widest, 'other'),
+        first ? t.discover.record(idOf(first.id)!, 'other') : undefined,
+      ]);
       // Whether that GET answers with a page at all is PAGE-008's to judge (for the first key): here only what it holds.
       const theirs = is2xx(viaGet) ? (rowsOf(viaGet.response.json) ?? []) : [];
       const wrong = theirs.filter((r) => mine.has(`${idOf(r.id)}\u0000${asText(r.Title)}`) && !foreign.has(`${idOf(r.id)}\u0000${asText(r.Title)}`));
@@ -371,6 +384,18 @@ describe('user scoping (§4 rule 1, §5)', () => {
         `${wideLabel} returned ${wideRows.length} rows; per_page is honoured up to ${MAX_ROWS_PER_PAGE} for every key (that user's cursor walk holds ${other.rows.length} items, so ${upTo} were due)`,
         wide,
       );
+      const firstRow = first ? wideRows.find((r) => idOf(r.id) === idOf(first.id)) : undefined;
+      if (first && firstRecord && firstRow) {
+        const unlike = COLLECTION_FIELDS.filter(
+          (name) => name in firstRecord && name in firstRow && knownFieldValue(firstRecord[name]) !== knownFieldValue(firstRow[name]),
+        );
+        ensure(
+          'C2.4',
+          unlike.length === 0,
+          `GET /artifact.php?id=${idOf(first.id)} with the second key: ${unlike.map((name) => `${name} is ${asJson(firstRecord[name])}`).join(', ')}, but its row in ${wideLabel} shows ${unlike.map((name) => `${name} ${asJson(firstRow[name])}`).join(', ')}: the same item's value known in one and not in the other (fields "collection" adds the item's own MnP … Acq to its row, whoever's key reads it)`,
+          wide,
+        );
+      }
       // And it says whether another page exists (§4 rule 2), as page 1 of that key's own collection: where the second
       // user's walk holds more items than this page, another page exists, so has_more is true (PAGE-008 judges the first key's).
       if (!is2xx(viaGet) || theirs.length === 0 || theirs.length >= other.rows.length) return;

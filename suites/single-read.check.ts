@@ -13,6 +13,7 @@ import {
   type CheckContext,
   type Row,
   COLLECTION_FIELDS,
+  knownFieldValue,
 } from '../src/harness/index.ts';
 
 const FLAGS = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
@@ -35,12 +36,10 @@ const YEAR_TITLED = /\b\d{4}$/;
 
 /**
  * Of the eight fields fields "collection" adds to a row (COLLECTION_FIELDS, §2, §4), types and units are not shown, so
- * only whether a value is known is compared with the record: a field of the same name the record gives a value, the row of the same
- * item gives one too (and the other way round); an unknown value is null, an empty text, absent, or zero as a column
- * without null stores it (0, "0.00", the zero date "0000-00-00"), which one answer may serve and the other as null.
+ * only whether a value is known is compared with the record (knownFieldValue): a field of the same name the record gives
+ * a value, the row of the same item gives one too (and the other way round).
  */
-const known = (value: unknown) =>
-  value !== null && value !== undefined && value !== 0 && value !== false && !(typeof value === 'string' && /^[\s0.:T-]*$/.test(value));
+const known = knownFieldValue;
 
 /** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
 const SAMPLE = 10;

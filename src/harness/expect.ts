@@ -1,6 +1,6 @@
 import { CheckFailure, RobustnessFailure } from '../core/errors.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { errorsList, isObject, rowsOf, shapeOf, type Row } from '../spec/lenient.ts';
+import { asJson, errorsList, idOf, isObject, itemFieldOf, itemRefOf, rowsOf, shapeOf, useDateFieldOf, type Row } from '../spec/lenient.ts';
 
 /**
  * The id of the clause (src/spec/clauses.ts) that makes an assertion necessary. Every assertion in suites/
@@ -130,4 +130,45 @@ export function asText(value: unknown): string {
     return text.length > 80 ? `${text.slice(0, 79)}…` : text;
   }
   return String(value);
+}
+
+/**
+ * Each listed row's plays and last_use against the list of every use of the key's user, where the uses name their item
+ * (FIELD-003's oracle, §2: plays counts the item's recorded uses, last_use is the latest of their dates). Nothing is
+ * judged where no field of the uses names the listed items; last_use only where the uses carry a date and the item has
+ * uses.
+ */
+export function summariesAgreeWithUses(
+  listed: readonly Row[],
+  all: { rows: Row[]; exchange: Exchange },
+  itemIds: readonly string[],
+  what: string,
+  sent?: string,
+): void {
+  const itemField = itemFieldOf(all.rows, new Set(itemIds), { ownId: true });
+  if (itemField === undefined) return;
+  const usesOfItem = new Map<string, Row[]>();
+  for (const use of all.rows) usesOfItem.set(itemRefOf(use[itemField])!, [...(usesOfItem.get(itemRefOf(use[itemField])!) ?? []), use]);
+  const everyDate = useDateFieldOf(all.rows);
+  const where = sent ? `${sent}: ` : '';
+  for (const row of listed) {
+    const own = usesOfItem.get(String(idOf(row.id))) ?? [];
+    ensure(
+      'C2.6',
+      Number(row.plays) === own.length,
+      `${where}item ${asText(row.id)}: plays is ${asText(row.plays)} but ${what} lists ${own.length} use(s) of it`,
+      all.exchange,
+    );
+    if (everyDate === undefined || own.length === 0) continue;
+    const latest = own
+      .map((u) => String(u[everyDate]).slice(0, 10))
+      .sort()
+      .at(-1);
+    ensure(
+      'C2.6',
+      row.last_use === latest,
+      `${where}item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use in ${what} is on ${latest}`,
+      all.exchange,
+    );
+  }
 }

@@ -297,6 +297,15 @@ export function withSortedLists(value: unknown): unknown {
 const DATE_AT_MIDNIGHT = /^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?)?$/;
 
 /**
+ * Whether one of the eight fields fields "collection" adds (MnP … Acq) holds a known value, as a record and a row of the
+ * same item are compared (their types and units are not shown, §2): an unknown value is null, an empty text, absent, or
+ * zero as a column without null stores it (0, "0.00", the zero date "0000-00-00"), which one answer may serve and the
+ * other as null.
+ */
+export const knownFieldValue = (value: unknown): boolean =>
+  value !== null && value !== undefined && value !== 0 && value !== false && !(typeof value === 'string' && /^[\s0.:T-]*$/.test(value));
+
+/**
  * One value of a collection field (MnP … Acq) as comparable text, read loosely because §2 shows none of their types:
  * a number and its decimal text ("2.50") are one value, a date and that date at midnight are one value, and null, an
  * empty text and a missing field are one lack of a value (undefined).
