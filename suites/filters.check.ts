@@ -439,15 +439,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // first one only, as it did before the second came.
       const placed = [unkeptSecondaryOfOneType(rows), ...FILT_001_FIXED].slice(0, Math.max(1, t.target.runs - 1));
       // The tag beside a type list comes on top of them, not in a drawn run's place (every drawn run kills some fault under
-      // some seed); a lean run leaves it out.
-      const full = t.target.runs > placed.length + 1;
-      const tagged = full ? tagBesideTypes(rows) : undefined;
+      // some seed).
+      // A lean (budgeted) run sends them too: each finds mutants no other check a budget of 120 pays for finds.
+      const tagged = tagBesideTypes(rows);
       // And so does the case of both formats beside every listed type id (the run's shared read of GET /types.php).
-      const formats = full ? formatsBesideEveryType(rows, listedTypeIds(await t.discover.shared('GET /types.php'), rows)) : [];
+      const formats = formatsBesideEveryType(rows, listedTypeIds(await t.discover.shared('GET /types.php'), rows));
       // And so do kept false beside digital false and a tag beside secondary_collection true.
-      const pairs = full ? unkeptNotDigitalAndTagInSecondary(rows) : [];
+      const pairs = unkeptNotDigitalAndTagInSecondary(rows);
       // And so does one type id beside physical false.
-      const typeNotPhysical = full ? oneTypeNotPhysical(rows) : undefined;
+      const typeNotPhysical = oneTypeNotPhysical(rows);
       const fixed = [...placed, ...(tagged ? [tagged] : []), ...formats, ...pairs, ...(typeNotPhysical ? [typeNotPhysical] : [])];
       await t.property(await filtersArbitrary(t), judge, { runs: Math.max(1, t.target.runs - placed.length) });
       // Every time, after the drawn runs (a fault they find is reported with its seed and path): kept false beside
