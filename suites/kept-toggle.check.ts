@@ -438,26 +438,23 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const rounds = Math.ceil(probes.length / items.length);
       const short = rounds * items.length - probes.length;
       const itemOf = (index: number) => (index + short) % items.length;
+      // Puts at `at` an item that shows `shows`, where the item there does not: another of the items (not the one at `keep`),
+      // else one beyond them.
+      const placeAt = (at: number, shows: (r: Row) => boolean, keep?: number) => {
+        if (!items[at] || shows(items[at]!)) return;
+        const within = items.findIndex((r, k) => k !== keep && shows(r));
+        const outside = rows.slice(count).find(shows);
+        if (within !== -1) [items[at], items[within]] = [items[within]!, items[at]!];
+        else if (outside) items[at] = outside;
+      };
       // The first probe (is_kept 2, an integer beyond 1) goes to an item the rows show not kept where there is one,
       // so that a server that refuses it but stores it as 1 (kept) shows the change (§4, §7: refused, nothing changes).
-      const firstAt = (Math.ceil(probes.length / items.length) * items.length - probes.length) % items.length;
-      const notKept = (r: Row) => 'is_kept' in r && !isSet(r.is_kept);
-      if (items[firstAt] && !notKept(items[firstAt]!)) {
-        const within = items.findIndex(notKept);
-        const outside = rows.slice(count).find(notKept);
-        if (within !== -1) [items[firstAt], items[within]] = [items[within]!, items[firstAt]!];
-        else if (outside) items[firstAt] = outside;
-      }
+      const firstAt = itemOf(0);
+      placeAt(firstAt, (r) => 'is_kept' in r && !isSet(r.is_kept));
       // The empty string goes to an item the rows show kept where there is one, so that a server that reads it as 0 shows the change.
       const emptyProbe = (t.target.lean ? LEAN_INVALID_VALUES : INVALID_VALUES).indexOf('');
       const emptyAt = emptyProbe < 0 ? -1 : itemOf(emptyProbe);
-      const kept = (r: Row) => isSet(r.is_kept);
-      if (emptyAt >= 0 && emptyAt !== firstAt && items[emptyAt] && !kept(items[emptyAt]!)) {
-        const within = items.findIndex((r, k) => k !== firstAt && kept(r));
-        const outside = rows.slice(count).find(kept);
-        if (within !== -1) [items[emptyAt], items[within]] = [items[within]!, items[emptyAt]!];
-        else if (outside) items[emptyAt] = outside;
-      }
+      if (emptyAt >= 0 && emptyAt !== firstAt) placeAt(emptyAt, (r) => isSet(r.is_kept), firstAt);
       const starts = await together(items.map((item) => readKept(t.api, String(item.id))));
       // These reads are the items' values before their first probes, though another item's probe goes out first.
       t.kept.remember(items.map((item) => String(item.id)));

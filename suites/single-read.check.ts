@@ -34,13 +34,6 @@ const YEAR_FIELDS = ['Yr'] as const;
 /** A title ending in a four-digit number (an edition such as "… 1849"): the sample holds such an item where one is known. */
 const YEAR_TITLED = /\b\d{4}$/;
 
-/**
- * Of the eight fields fields "collection" adds to a row (COLLECTION_FIELDS, §2, §4), types and units are not shown, so
- * only whether a value is known is compared with the record (knownFieldValue): a field of the same name the record gives
- * a value, the row of the same item gives one too (and the other way round).
- */
-const known = knownFieldValue;
-
 /** Items read at most: enough for the kinds of rows a small collection holds, bounded for a large one. */
 const SAMPLE = 10;
 
@@ -223,7 +216,13 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         // The year likewise: where both carry Yr as a known number (in any number form), it is the same item's year (§2, §4:
         // fields "collection" adds the item's own Yr to its row). A year written otherwise (a date) is not compared.
         for (const name of YEAR_FIELDS)
-          if (extended && known(record[name]) && known(extended[name]) && Number.isFinite(count(record[name])) && Number.isFinite(count(extended[name])))
+          if (
+            extended &&
+            knownFieldValue(record[name]) &&
+            knownFieldValue(extended[name]) &&
+            Number.isFinite(count(record[name])) &&
+            Number.isFinite(count(extended[name]))
+          )
             ensure(
               'C2.4',
               count(record[name]) === count(extended[name]),
@@ -233,7 +232,9 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
         // Where both carry one of the eight fields, the record and the row with fields "collection" agree on whether the
         // item's value is known: a row that serves a value the record gives as unknown (null), or none where it gives one,
         // misreports the same item (§4: fields "collection" adds the item's own MnP … Acq to each row).
-        const unlike = extended ? COLLECTION_FIELDS.filter((name) => name in record && name in extended && known(record[name]) !== known(extended[name])) : [];
+        const unlike = extended
+          ? COLLECTION_FIELDS.filter((name) => name in record && name in extended && knownFieldValue(record[name]) !== knownFieldValue(extended[name]))
+          : [];
         ensure(
           'C2.4',
           unlike.length === 0,
