@@ -828,7 +828,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true (with include uses_summary), kept false (with include uses_summary, each row's plays and last_use those of its recorded uses), secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true and kept true (with include uses_summary), kept false (with include uses_summary, each row's plays and last_use those of its recorded uses), secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
       // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
@@ -864,10 +864,12 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // filter acts the same whatever else the body asks for (§4), so the rows are still exactly the matching items, and
       // each carries MnP..Acq (§4 table: fields "collection" adds them to each row, whatever filter comes with it).
       const withFields = (filters: Filters): boolean => filters.secondary_collection === true || filters.digital === false;
-      // physical true's and kept false's cursor pages also ask for include uses_summary where offered: include only adds
-      // plays and last_use to each row (§4 table), and the flag is a filter whatever include asks for, so the rows are still
-      // exactly the matching items; each row's summary is the item's own whatever the filters (§2).
-      const summarised = (filters: Filters): boolean => (filters.physical === true || filters.kept === false) && profiles[t.target.profile].has('list-include');
+      // physical true's, kept false's and kept true's cursor pages also ask for include uses_summary where offered: include
+      // only adds plays and last_use to each row (§4 table; 0 and null for an item without uses, §2), and the flag is a
+      // filter whatever include asks for, so the rows are still exactly the matching items, the unused ones too; each row's
+      // summary is the item's own whatever the filters (§2).
+      const summarised = (filters: Filters): boolean =>
+        (filters.physical === true || filters.kept !== undefined) && profiles[t.target.profile].has('list-include');
       // The examples' windows are read together and judged in order.
       // The tag's window is the run's shared one (FILT-003 reads it too).
       const windows = await together(
@@ -961,7 +963,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensure(
           'C4.8',
           missing.length === 0,
-          `filter ${JSON.stringify(filters)} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}`,
+          `filter ${JSON.stringify(filters)}${summarised(filters) ? ' with include ["uses_summary"]' : ''} left out ${missing.length} matching item(s), e.g. ${missing[0] ? describeRow(missing[0]) : ''}${summarised(filters) ? ' (include only adds plays and last_use to each row, §4 table: it leaves no item out, an unused one neither)' : ''}`,
           window.pages[0]?.exchange,
         );
       }
