@@ -529,8 +529,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const markup = titled.find((r) => /[&<>"']/.test(String(r.Title)));
       const syntax = titled.find((r) => /[:*+()]/.test(String(r.Title)));
       const article = titled.find((r) => /^(the|an?)\s+\S/i.test(String(r.Title)));
-      const nonAscii =
-        titled.find((r) => /(?=[^\p{ASCII}])[\p{P}\p{S}]/u.test(String(r.Title))) ?? titled.find((r) => /[^\p{ASCII}]/u.test(String(r.Title)));
+      const nonAscii = titled.find((r) => /(?=[^\p{ASCII}])[\p{P}\p{S}]/u.test(String(r.Title))) ?? titled.find((r) => /[^\p{ASCII}]/u.test(String(r.Title)));
       const runs = Math.min(t.target.runs, 10);
       const fixed = [...new Set([markup, syntax, article, nonAscii].filter((r): r is Row => r !== undefined))].slice(0, Math.max(1, runs - 1));
       for (const row of fixed) await judge(row);
