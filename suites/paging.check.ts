@@ -161,8 +161,11 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       // collection, it is past the end of the kept items whatever their flags, and is answered alike (§4: page is the
       // page number of the filtered listing; has_more says where it ends), not with the listing's first items again. That
       // one is numbered at the largest page size (a size above 100; §4: per_page up to 200, and page selects the page of
-      // per_page rows at any allowed size), past the end at that size too.
-      const pastEnd = { page: Math.ceil(rows.length / DEFAULT_ROWS_PER_PAGE) + 5 };
+      // per_page rows at any allowed size), past the end at that size too. The other is the page just past the end at the
+      // largest size: page n starts after (n-1) pages of per_page rows (§4 table: page is the page number, per_page the page
+      // size, up to 200, §8), so an offset computed from a smaller step (an old maximum of 100) shows there as the
+      // listing's last rows served again.
+      const pastEnd = { page: Math.ceil(rows.length / MAX_ROWS_PER_PAGE) + 1, per_page: MAX_ROWS_PER_PAGE };
       const pastEndLarge = { page: Math.ceil(rows.length / MAX_ROWS_PER_PAGE) + 5, per_page: MAX_ROWS_PER_PAGE };
       const bodies: Record<string, unknown>[] = [pastEnd, ...(profiles[t.target.profile].has('list-filters') ? [{ kept: true, ...pastEndLarge }] : [])];
       const probes = await Promise.all(bodies.map((body) => t.api.list(body)));

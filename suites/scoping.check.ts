@@ -79,7 +79,12 @@ describe('user scoping (§4 rule 1, §5)', () => {
       accepts: ['userId or user (names the spec does not use) refused with 400 as unknown fields'],
     },
     async (t) => {
-      const probes = (await foreignUserIds(t)).flatMap((userId) => ['user_id', 'userId', 'user'].map((field) => ({ userId, field })));
+      // The spec's own name carries the id as text (a user id in any form is ignored, §4 rule 1): a body sanitiser that
+      // strips a numeric user_id only, and a query that casts the text, show there; the other names carry it as found, and
+      // SCOPE-007 sends numeric user ids in list bodies too.
+      const probes = (await foreignUserIds(t)).flatMap((found) =>
+        ['user_id', 'userId', 'user'].map((field) => ({ userId: field === 'user_id' ? String(found) : found, field })),
+      );
       // Where include is offered, user_id rides beside include ["uses_summary"]: the plays and last_use it adds are the
       // key's own user's too (§4 rule 1: the key's own user is always read; §2: plays counts the item's recorded uses),
       // judged against the run's shared read of the same page with include and without user_id.

@@ -59,12 +59,15 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const twins = titleTwins(rows);
   const twinIds = new Set(twins.map((r) => idOf(r.id)));
   const rank = (r: Row) => (twinIds.has(idOf(r.id)) ? 2 : shared.has(r.Title) ? 1 : 0);
+  // At equal rank, an item with more than two tags is preferred: a record that serves only some of the item's tags (§4
+  // GET /artifact.php: the record carries the tags; §2: tags is the list of the owner's labels) shows on such an item.
+  const manyTags = (r: Row) => Array.isArray(r.tags) && r.tags.length > 2;
   const first = new Map<string, Row>();
   const chosen = new Map<string, Row>();
   for (const row of rows) {
     const held = chosen.get(kind(row));
     if (!held) first.set(kind(row), row);
-    if (!held || rank(row) > rank(held)) chosen.set(kind(row), row);
+    if (!held || rank(row) > rank(held) || (rank(row) === rank(held) && manyTags(row) && !manyTags(held))) chosen.set(kind(row), row);
   }
   const kindKeys = [...chosen.keys()].slice(0, SAMPLE);
   const kinds = kindKeys.map((key) => chosen.get(key)!);
