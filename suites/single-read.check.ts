@@ -83,6 +83,15 @@ async function sample(t: CheckContext): Promise<Row[]> {
   const edition = rows.find(yearTitled);
   if (!t.target.lean && profiles[t.target.profile].has('list-fields') && edition && !kinds.some(yearTitled))
     kinds.splice(Math.min(kinds.length, SAMPLE - 1), 1, edition);
+  // Where no item read carries more than two tags, a kind read that holds such an item is read through its first one
+  // (of those kinds, the one whose preferred item ranks lowest; neither a twin nor the edition is given up).
+  if (![...kinds, ...twins].some(manyTags)) {
+    const swap = kindKeys
+      .map((key, i) => ({ i, row: rows.find((r) => kind(r) === key && manyTags(r)) }))
+      .filter(({ i, row }) => row !== undefined && kinds[i] !== edition && !twinIds.has(idOf(kinds[i]!.id)))
+      .sort((a, b) => rank(kinds[a.i]!) - rank(kinds[b.i]!))[0];
+    if (swap) kinds[swap.i] = swap.row!;
+  }
   // A lean (budgeted) run reads the row that shows the most traits (beside the title twins): the others found no mutant of their own.
   const picked = t.target.lean ? fewestCovering(kinds).slice(0, 1) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
