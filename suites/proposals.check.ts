@@ -344,15 +344,28 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
       // It is sorted by chose_something_else, descending: a sort orders the rows whatever the window (§4: sort names
-      // chose_something_else, desc is a direction), judged below as PROP-003 judges the sorts without a window.
+      // chose_something_else, desc is a direction), judged below as PROP-003 judges the sorts without a window. It goes
+      // with the second key where one is configured (not in a lean run): a sort and a window hold whatever the key (§4:
+      // all results are scoped to the key's user; sort names chose_something_else for every key), and its counts are
+      // judged against that user's include_other=1 answer (the run's shared read PROP-003 and PROP-006 judge too). The
+      // second window judges the same sort in the first user's rows.
       const around: Query = { start: '1900-01-01', end: '2999-12-31', sort: 'chose_something_else', direction: 'desc' };
+      const aroundTheirs = t.target.keys.other !== undefined && !t.target.lean;
+      const aroundKey = aroundTheirs ? ' with the second key' : '';
       // The start past every outcome with the second key too, sorted by chose_something_else: a start bounds the outcomes
       // counted whatever the key and the sort (§4: all results are scoped to the key's user; a sort only orders the rows).
       // Where a second key is configured; a lean (budgeted) run leaves it out.
       const theirBeyond: Query = { include_other: 1, start: '2999-01-01', sort: 'chose_something_else' };
-      const [theirAnswer, ...answers] = await Promise.all([
+      const [theirAnswer, theirWhole, ...answers] = await Promise.all([
         t.target.keys.other === undefined || t.target.lean ? undefined : t.api.proposals(theirBeyond, 'other'),
-        ...[...windows, ...beyond, around].map((w) => proposals('C4.20', t, { include_other: 1, ...w })),
+        aroundTheirs ? t.discover.shared('GET /proposals.php?include_other=1 (second user)') : undefined,
+        ...[...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })),
+        aroundTheirs
+          ? t.api.proposals({ include_other: 1, ...around }, 'other').then((exchange) => ({
+              rows: okRows('C4.20', exchange, `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}${aroundKey}`),
+              exchange,
+            }))
+          : proposals('C4.20', t, { include_other: 1, ...around }),
       ]);
       // A window only narrows the counts: without sort or direction the rows keep the default order, explicit declines
       // descending (§4: default sort explicit_declines, descending with the default sort), whatever the window. Only rows
@@ -488,6 +501,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         );
       }
       const { rows: whole, exchange } = answers.at(-1)!;
+      // The counts without a window of the key the window went with.
+      const wholeOfKey = theirWhole === undefined ? all : okRows('C4.18', theirWhole, 'GET /proposals.php?include_other=1 with the second key');
       // Sorted by the chose-something-else counts, descending, among the rows that carry a count (a windowed row may give
       // none, null, and where such rows sort is not shown); any order among equal counts.
       const rise = firstRise(whole, fields.elsewhere);
@@ -495,15 +510,15 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ensure(
         'C4.19',
         rise === undefined,
-        `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
+        `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}${aroundKey}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
         exchange,
       );
       const inWindow = new Map(whole.map((r) => [itemRefOf(r[fields.item]), r]));
-      const differs = all.find((r) => [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)));
+      const differs = wholeOfKey.find((r) => [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)));
       ensure(
         'C4.20',
         !differs,
-        `the window ${JSON.stringify(around)} holds every plausible outcome date, yet item ${asText(differs?.[fields.item])} counts ${count(inWindow.get(itemRefOf(differs?.[fields.item])), fields.declines)} declines and ${count(inWindow.get(itemRefOf(differs?.[fields.item])), fields.elsewhere)} chose-something-else in it, ${count(differs, fields.declines)} and ${count(differs, fields.elsewhere)} without a window`,
+        `the window ${JSON.stringify(around)}${aroundKey} holds every plausible outcome date, yet item ${asText(differs?.[fields.item])} counts ${count(inWindow.get(itemRefOf(differs?.[fields.item])), fields.declines)} declines and ${count(inWindow.get(itemRefOf(differs?.[fields.item])), fields.elsewhere)} chose-something-else in it, ${count(differs, fields.declines)} and ${count(differs, fields.elsewhere)} without a window`,
         exchange,
       );
     },
