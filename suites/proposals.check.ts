@@ -362,7 +362,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ...[...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })),
         aroundTheirs
           ? t.api.proposals({ include_other: 1, ...around }, 'other').then((exchange) => ({
-              rows: okRows('C4.20', exchange, `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}${aroundKey}`),
+              rows: okRows(
+                'C4.20',
+                exchange,
+                `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...around } as Record<string, string>).toString()}${aroundKey}`,
+              ),
               exchange,
             }))
           : proposals('C4.20', t, { include_other: 1, ...around }),
@@ -514,7 +518,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         exchange,
       );
       const inWindow = new Map(whole.map((r) => [itemRefOf(r[fields.item]), r]));
-      const differs = wholeOfKey.find((r) => [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)));
+      const differs = wholeOfKey.find((r) =>
+        [fields.declines, fields.elsewhere].some((f) => count(r, f) !== count(inWindow.get(itemRefOf(r[fields.item])), f)),
+      );
       ensure(
         'C4.20',
         !differs,
