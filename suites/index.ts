@@ -8,6 +8,7 @@ export const AREAS = [
   'auth',
   'catalog',
   'errors',
+  'filter-modes',
   'filters',
   'forbidden-writes',
   'frames',

@@ -200,7 +200,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.8',
     section: '§4',
     statement: 'kept, physical, digital, secondary_collection and type_id (one or a list) filter the items.',
-    checks: ['FILT-001', 'FILT-006', 'FILT-007', 'LIST-001', 'LIST-002', 'FILT-003', 'KEPT-004'],
+    checks: ['FILT-001', 'FILT-006', 'FILT-007', 'LIST-001', 'LIST-002', 'FILT-003', 'KEPT-004', 'FILT-008'],
   },
   { id: 'C4.9', section: '§4', statement: 'A user id sent in the list body is ignored.', checks: ['SCOPE-001', 'SCOPE-002'] },
   { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004', 'LIST-002', 'FILT-001'] },

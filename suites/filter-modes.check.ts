@@ -1,0 +1,295 @@
+import {
+  asJson,
+  check,
+  commonTitleWord,
+  cursorWindow,
+  describe,
+  describeRow,
+  ensure,
+  fetchPage,
+  idOf,
+  inWalkOrder,
+  MAX_ROWS_PER_PAGE,
+  profiles,
+  satisfies,
+  tagsOf,
+  windowBound,
+  type CheckContext,
+  type Filters,
+  type Row,
+  type Verdict,
+} from '../src/harness/index.ts';
+
+/**
+ * Filters read in each way of asking for rows: several filters together, on an explicit page 1 (beside fields and
+ * include), on page 2, on the page after a cursor, beside a search, beside a tag, and with the second user's key. Each
+ * request is designed from rows the run already knows so that every filter in it is needed: for each filter some item
+ * satisfies all the others but not that one, so a server that drops any one filter in that mode returns a row the
+ * request excludes. The designs of one mode together hold each filter value (kept, physical, digital,
+ * secondary_collection true and false, one type id, a list of type ids) wherever the data allows.
+ */
+
+type FilterKey = keyof Filters;
+
+/** How a designed request is read, and what its rows must be. */
+type Mode = 'page one' | 'page two' | 'cursor' | 'search' | 'second key' | 'tag';
+
+/** Requests designed per mode (a cursor design reads two pages). */
+const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 1, 'second key': 2, tag: 3 };
+
+const FLAG_KEYS = ['kept', 'physical', 'digital', 'secondary_collection'] as const;
+
+/** The values a design may give the type filter: one of the three types most items have, or the more common half of the types. */
+function typeValues(rows: readonly Row[]): (string | number | (string | number)[])[] {
+  const counts = new Map<string, { id: string | number; count: number }>();
+  for (const row of rows) {
+    const id = row.type_id;
+    if ((typeof id !== 'number' && typeof id !== 'string') || idOf(id) === undefined) continue;
+    const seen = counts.get(String(id)) ?? { id, count: 0 };
+    counts.set(String(id), { id: seen.id, count: seen.count + 1 });
+  }
+  const ordered = [...counts.values()].sort((a, b) => b.count - a.count || (String(a.id) < String(b.id) ? -1 : 1)).map((c) => c.id);
+  if (ordered.length < 2) return [];
+  return [...ordered.slice(0, 3), ordered.slice(0, Math.ceil(ordered.length / 2))];
+}
+
+/** The name of a filter value a mode's designs should hold: a flag and its value, "type one" or "type list". */
+const valueNames = (filters: Filters): string[] =>
+  Object.entries(filters).map(([key, value]) =>
+    key === 'type_id' ? (Array.isArray(value) ? 'type list' : 'type one') : key === 'tag' ? `tag ${value}` : `${key} ${value}`,
+  );
+
+/** The tags a design may use: the three most used, and the most used one holding a character other than a letter or digit. */
+function tagValues(rows: readonly Row[]): string[] {
+  const counts = new Map<string, number>();
+  for (const row of rows) for (const tag of new Set(tagsOf(row))) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  const ordered = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([tag]) => tag);
+  const marked = ordered.find((tag) => /[^\p{L}\p{N}]/u.test(tag));
+  return [...new Set([...ordered.slice(0, 3), ...(marked === undefined ? [] : [marked])])];
+}
+
+/** Every combination of at most one value per filter. */
+function combinations(rows: readonly Row[]): Filters[] {
+  let all: Filters[] = [{}];
+  for (const key of FLAG_KEYS) all = all.flatMap((f) => [f, { ...f, [key]: true }, { ...f, [key]: false }]);
+  all = all.flatMap((f) => [f, ...typeValues(rows).map((type_id) => ({ ...f, type_id }))]);
+  return all.flatMap((f) => [f, ...tagValues(rows).map((tag) => ({ ...f, tag }))]);
+}
+
+/** The rows a request must return ('yes'), and those it may ('either'). */
+const matching = (pool: readonly Row[], filters: Filters) => ({
+  yes: pool.filter((r) => satisfies(r, filters) === 'yes'),
+  either: pool.filter((r) => satisfies(r, filters) === 'either'),
+});
+
+/**
+ * Each row's verdict under each single filter value (a combination's verdict is theirs together: no where one is no,
+ * either where one is either), and each row's place in the walk's id order: what `fits` reads, computed once a pool, so
+ * that weighing thousands of combinations costs the run no time worth a round trip.
+ */
+function verdictTable(pool: readonly Row[], direction: 'ascending' | 'descending') {
+  const order = inWalkOrder(direction);
+  const byId = pool.map((r, i) => ({ id: idOf(r.id) ?? '', i })).sort((x, y) => order(x.id, y.id));
+  const rank = new Array<number>(pool.length);
+  for (const [place, { i }] of byId.entries()) rank[i] = place;
+  const columns = new Map<string, Verdict[]>();
+  const column = (key: FilterKey, value: unknown): Verdict[] => {
+    const name = `${key}=${JSON.stringify(value)}`;
+    let verdicts = columns.get(name);
+    if (verdicts === undefined) {
+      verdicts = pool.map((r) => satisfies(r, { [key]: value }));
+      columns.set(name, verdicts);
+    }
+    return verdicts;
+  };
+  return { size: pool.length, rank, column };
+}
+
+/**
+ * Whether every filter of the combination is needed where the mode shows rows (some row satisfies every other filter
+ * and fails that one; after the first page for a read that pages on by cursor, whose first page holds the first half of
+ * the matching rows in id order), and the mode can read it.
+ */
+function fits(table: ReturnType<typeof verdictTable>, filters: Filters, mode: Mode): boolean {
+  const entries = Object.entries(filters) as [FilterKey, unknown][];
+  if (entries.length === 0) return false;
+  const columns = entries.map(([key, value]) => table.column(key, value));
+  const yesRanks: number[] = [];
+  let either = 0;
+  // Per filter, the furthest place of a row only it leaves out (-1: none).
+  const furthest = entries.map(() => -1);
+  for (let i = 0; i < table.size; i++) {
+    let failed = -1;
+    let failures = 0;
+    let unset = false;
+    for (const [j, verdicts] of columns.entries()) {
+      if (verdicts[i] === 'no') {
+        failures++;
+        failed = j;
+      } else if (verdicts[i] === 'either') unset = true;
+    }
+    if (failures === 0) {
+      if (unset) either++;
+      else yesRanks.push(table.rank[i]!);
+    } else if (failures === 1 && !unset) furthest[failed] = Math.max(furthest[failed]!, table.rank[i]!);
+  }
+  if (yesRanks.length + either > MAX_ROWS_PER_PAGE) return false;
+  if (mode === 'page two' && yesRanks.length < 3) return false;
+  if (mode === 'cursor' && yesRanks.length < 2) return false;
+  const firstPageEnd = mode === 'cursor' ? yesRanks.sort((x, y) => x - y)[Math.ceil(yesRanks.length / 2) - 1]! : -1;
+  return furthest.every((place) => place > firstPageEnd);
+}
+
+/** The pairs of filter values a combination holds together (each needed in it, so each is seen beside the other). */
+const pairNames = (filters: Filters): string[] => {
+  const names = valueNames(filters).sort();
+  return names.flatMap((a, i) => names.slice(i + 1).map((b) => `${a} | ${b}`));
+};
+
+/**
+ * A mode's designs: each in turn the fitting combination that holds the most filter values the mode's earlier designs
+ * did not (a tag counting half: the flags and types come first), then the most pairs of values no design of the check
+ * held together yet (`pairs`, added to), then the most filters.
+ */
+function plan(pool: readonly Row[], mode: Mode, direction: 'ascending' | 'descending', pairs: Set<string>): Filters[] {
+  // A tag's designs always carry a tag: they hold the other filters beside one.
+  const table = verdictTable(pool, direction);
+  const candidates = combinations(pool).filter((f) => (mode !== 'tag' || f.tag !== undefined) && fits(table, f, mode));
+  const held = new Set<string>();
+  const designs: Filters[] = [];
+  const score = (f: Filters): number[] => [
+    valueNames(f)
+      .filter((n) => !held.has(n) && (mode !== 'tag' || !n.startsWith('tag ')))
+      .reduce((sum, n) => sum + (n.startsWith('tag ') ? 1 : 2), 0),
+    pairNames(f).filter((n) => !pairs.has(n)).length,
+    Object.keys(f).length,
+  ];
+  const better = (x: number[], y: number[]) => x[0]! > y[0]! || (x[0] === y[0] && (x[1]! > y[1]! || (x[1] === y[1] && x[2]! > y[2]!)));
+  for (let i = 0; i < DESIGNS_PER_MODE[mode]; i++) {
+    let best: { filters: Filters; score: number[] } | undefined;
+    for (const f of candidates) {
+      const s = score(f);
+      if (s[0] === 0) continue;
+      if (best === undefined || better(s, best.score)) best = { filters: f, score: s };
+    }
+    if (best === undefined) break;
+    designs.push(best.filters);
+    for (const n of valueNames(best.filters)) held.add(n);
+    for (const n of pairNames(best.filters)) pairs.add(n);
+  }
+  return designs;
+}
+
+const WHY =
+  "(§4 table: each filter keeps only the items that satisfy it, whatever else the body asks for; fields and include only add columns, query only chooses among the items; the second key reads its own user's items)";
+
+/** Judges one designed request's rows against the pool it was designed from. */
+async function judge(
+  t: CheckContext,
+  pool: readonly Row[],
+  filters: Filters,
+  mode: Mode,
+  direction: 'ascending' | 'descending',
+  word: string | undefined,
+): Promise<void> {
+  const offered = profiles[t.target.profile];
+  const { yes, either } = matching(pool, filters);
+  if (mode === 'page two') {
+    // One row short of the matching items a page: page 2 holds the one left (and any item whose flag is not set, which a
+    // false filter may list or not), whatever the order of the pages.
+    const body = { ...filters, per_page: yes.length - 1, page: 2 };
+    const page = await fetchPage(t.api, body);
+    const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+    const wrong = page.rows.find((r) => satisfies(r, filters) === 'no');
+    ensure('C4.8', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which the filters exclude ${WHY}`, page.exchange);
+    ensure(
+      'C4.8',
+      page.rows.length >= 1 && page.rows.length <= 1 + either.length,
+      `${label}: the walk shows ${yes.length} items that satisfy every filter${either.length > 0 ? ` (and ${either.length} with a flag not set)` : ''}, so page 2 at ${body.per_page} a page holds ${either.length > 0 ? `1 to ${1 + either.length}` : 'exactly 1'}; it holds ${page.rows.length} (ids ${page.rows
+        .slice(0, 6)
+        .map((r) => asJson(r.id))
+        .join(', ')}) ${WHY}`,
+      page.exchange,
+    );
+    return;
+  }
+  const user = mode === 'second key' ? 'other' : 'primary';
+  const additions =
+    mode === 'page one'
+      ? { page: 1, ...(offered.has('list-fields') ? { fields: 'collection' } : {}), ...(offered.has('list-include') ? { include: ['uses_summary'] } : {}) }
+      : mode === 'search'
+        ? { query: word }
+        : mode === 'tag'
+          ? { cursor: null }
+          : {};
+  const firstBody =
+    mode === 'cursor' ? { ...filters, per_page: Math.ceil(yes.length / 2), cursor: null } : { ...filters, ...additions, per_page: MAX_ROWS_PER_PAGE };
+  const window =
+    mode === 'cursor' ? await cursorWindow(t.api, firstBody, { maxPages: 2 }) : { pages: [await fetchPage(t.api, firstBody, user)], complete: true };
+  const label = (page: number) =>
+    `POST /artifacts.php ${JSON.stringify(firstBody)}${user === 'other' ? ' with the second key' : ''}${mode === 'cursor' ? `, cursor page ${page + 1}` : ''}`;
+  const got = window.pages.flatMap((p) => p.rows);
+  const known = new Set(pool.map((r) => idOf(r.id)));
+  // A search's rows are the search's own answer narrowed by the filters: an item the search alone does not find is wrong too.
+  const wrong = got.find((r) => satisfies(r, filters) === 'no' || (mode === 'search' && !known.has(idOf(r.id))));
+  const wrongAt = wrong ? window.pages.findIndex((p) => p.rows.includes(wrong)) : 0;
+  ensure(
+    'C4.8',
+    !wrong,
+    `${label(wrongAt)} returned ${wrong ? describeRow(wrong) : ''}, which ${wrong && satisfies(wrong, filters) !== 'no' ? `the same search without filters does not find` : 'the filters exclude'} ${WHY}`,
+    window.pages[wrongAt]?.exchange,
+  );
+  const gotIds = new Set(got.map((r) => idOf(r.id)));
+  const covered = mode === 'cursor' ? windowBound(window, (r) => idOf(r.id), direction) : () => true;
+  const missing = yes.filter((r) => covered(idOf(r.id) ?? '') && !gotIds.has(idOf(r.id)));
+  ensure(
+    'C4.8',
+    missing.length === 0,
+    `${label(0)} left out ${missing.length} item(s) that satisfy every filter${mode === 'search' ? ' and that the same search without filters finds' : ''}, e.g. ${missing[0] ? describeRow(missing[0]) : ''} ${WHY}`,
+    window.pages[0]?.exchange,
+  );
+}
+
+describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
+  check(
+    {
+      id: 'FILT-008',
+      level: 'MUST',
+      sections: ['§4'],
+      title:
+        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1 with fields and include, page 2 one row short, the page after a cursor, beside a search, beside a tag on a first cursor page, with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter',
+      requires: ['list-filters', 'full-rows'],
+      accepts: [
+        'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
+        'items with no type (type and type_id null): no type filter lists them',
+        'cursor pages in ascending or descending id order; page-mode pages in any title order',
+        "any search semantics: a search with filters must return the search's own answer narrowed by them",
+      ],
+    },
+    async (t) => {
+      const { rows, direction } = await t.discover.collection();
+      t.need(rows[0], 'the collection is empty, so filters cannot be observed');
+      // Pairs of filter values the designs so far hold together: each design adds pairs the others lack where it can.
+      const pairs = new Set<string>();
+      const designed: { mode: Mode; filters: Filters; pool: readonly Row[]; direction: 'ascending' | 'descending' }[] = [];
+      for (const mode of ['page one', 'page two', 'cursor', 'tag'] as const)
+        for (const filters of plan(rows, mode, direction, pairs)) designed.push({ mode, filters, pool: rows, direction });
+      // A search's pool is its own answer: the run's shared read of the search FILT-007 reads too.
+      const word = commonTitleWord(rows);
+      if (word !== undefined) {
+        const search = await t.discover.window({ per_page: MAX_ROWS_PER_PAGE, query: word }, 3);
+        if (search.complete) {
+          const found = search.pages.flatMap((p) => p.rows);
+          for (const filters of plan(found, 'search', direction, pairs)) designed.push({ mode: 'search', filters, pool: found, direction });
+        }
+      }
+      if (t.target.keys.other !== undefined) {
+        const theirs = await t.discover.collection('other');
+        for (const filters of plan(theirs.rows, 'second key', theirs.direction, pairs))
+          designed.push({ mode: 'second key', filters, pool: theirs.rows, direction: theirs.direction });
+      }
+      t.need(designed[0], 'no combination of filters has an item that fails only one of them, so no filter is seen to be needed');
+      await Promise.all(designed.map((d) => judge(t, d.pool, d.filters, d.mode, d.direction, word)));
+    },
+  );
+});
