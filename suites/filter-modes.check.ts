@@ -34,8 +34,11 @@ type FilterKey = keyof Filters;
 /** How a designed request is read, and what its rows must be. */
 type Mode = 'page one' | 'page two' | 'cursor' | 'search' | 'second key' | 'tag';
 
-/** Requests designed per mode (a cursor design reads two pages). */
-const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 1, 'second key': 2, tag: 3 };
+/** Requests designed per mode (a cursor design and a search design read two pages by cursor). */
+const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 1, 'second key': 2, tag: 2 };
+
+/** The modes read by cursor over two pages, the first holding half of the rows that must come back. */
+const byCursor = (mode: Mode): boolean => mode === 'cursor' || mode === 'search';
 
 const FLAG_KEYS = ['kept', 'physical', 'digital', 'secondary_collection'] as const;
 
@@ -135,7 +138,7 @@ function fits(table: ReturnType<typeof verdictTable>, filters: Filters, mode: Mo
   }
   if (yesRanks.length + either > MAX_ROWS_PER_PAGE) return false;
   if (mode === 'page two' && yesRanks.length < 3) return false;
-  if (mode === 'cursor' && yesRanks.length < 2) return false;
+  if (byCursor(mode) && yesRanks.length < 2) return false;
   const firstPageEnd = mode === 'cursor' ? yesRanks.sort((x, y) => x - y)[Math.ceil(yesRanks.length / 2) - 1]! : -1;
   return furthest.every((place) => place > firstPageEnd);
 }
@@ -222,12 +225,20 @@ async function judge(
         : mode === 'tag'
           ? { cursor: null }
           : {};
-  const firstBody =
-    mode === 'cursor' ? { ...filters, per_page: Math.ceil(yes.length / 2), cursor: null } : { ...filters, ...additions, per_page: MAX_ROWS_PER_PAGE };
-  const window =
-    mode === 'cursor' ? await cursorWindow(t.api, firstBody, { maxPages: 2 }) : { pages: [await fetchPage(t.api, firstBody, user)], complete: true };
+  const firstBody = byCursor(mode)
+    ? { ...filters, ...additions, per_page: Math.ceil(yes.length / 2), cursor: null }
+    : { ...filters, ...additions, per_page: MAX_ROWS_PER_PAGE };
+  const window = byCursor(mode) ? await cursorWindow(t.api, firstBody, { maxPages: 2 }) : { pages: [await fetchPage(t.api, firstBody, user)], complete: true };
   const label = (page: number) =>
-    `POST /artifacts.php ${JSON.stringify(firstBody)}${user === 'other' ? ' with the second key' : ''}${mode === 'cursor' ? `, cursor page ${page + 1}` : ''}`;
+    `POST /artifacts.php ${JSON.stringify(firstBody)}${user === 'other' ? ' with the second key' : ''}${byCursor(mode) ? `, cursor page ${page + 1}` : ''}`;
+  // per_page is the page size (§4 table), in cursor paging and beside any filter as well.
+  const overfull = window.pages.findIndex((p) => p.rows.length > firstBody.per_page);
+  ensure(
+    'C4.3',
+    overfull === -1,
+    `${label(overfull)} holds ${window.pages[overfull]?.rows.length} rows, more than the ${firstBody.per_page} per_page asks for (§4 table: per_page is the page size, whatever the filters)`,
+    window.pages[overfull]?.exchange,
+  );
   const got = window.pages.flatMap((p) => p.rows);
   const known = new Set(pool.map((r) => idOf(r.id)));
   // A search's rows are the search's own answer narrowed by the filters: an item the search alone does not find is wrong too.
@@ -240,7 +251,7 @@ async function judge(
     window.pages[wrongAt]?.exchange,
   );
   const gotIds = new Set(got.map((r) => idOf(r.id)));
-  const covered = mode === 'cursor' ? windowBound(window, (r) => idOf(r.id), direction) : () => true;
+  const covered = byCursor(mode) ? windowBound(window, (r) => idOf(r.id), direction) : () => true;
   const missing = yes.filter((r) => covered(idOf(r.id) ?? '') && !gotIds.has(idOf(r.id)));
   ensure(
     'C4.8',
@@ -257,7 +268,7 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1 with fields and include, page 2 one row short, the page after a cursor, beside a search, beside a tag on a first cursor page, with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter',
+        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one or two per way of asking (an explicit page 1 with fields and include, page 2 one row short, the page after a cursor, beside a search over two cursor pages, beside a tag on a first cursor page, with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, and no cursor page holds more rows than per_page asks for',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',

@@ -160,6 +160,7 @@ export const clauses: readonly Clause[] = [
       'FIELD-004',
       'LIST-002',
       'SCOPE-005',
+      'FILT-008',
     ],
   },
   {
