@@ -10,12 +10,15 @@ import {
   idOf,
   inWalkOrder,
   MAX_ROWS_PER_PAGE,
+  missingField,
   profiles,
   satisfies,
+  summariesAgreeWithUses,
   tagsOf,
   windowBound,
   type CheckContext,
   type Filters,
+  type Page,
   type Row,
   type Verdict,
 } from '../src/harness/index.ts';
@@ -186,23 +189,54 @@ function plan(pool: readonly Row[], mode: Mode, direction: 'ascending' | 'descen
 const WHY =
   "(§4 table: each filter keeps only the items that satisfy it, whatever else the body asks for; fields and include only add columns, query only chooses among the items; the second key reads its own user's items)";
 
+/** One designed request: its filters, how it is read, and what the run knows of the user whose key sends it. */
+interface Design {
+  mode: Mode;
+  filters: Filters;
+  /** The rows it is designed from (a search's: the search's own answer). */
+  pool: readonly Row[];
+  direction: 'ascending' | 'descending';
+  /** Every item id of the user's collection. */
+  ids: readonly string[];
+  /** A page 1 one row short of the items that satisfy every filter (one design of page one, where two items do). */
+  short?: boolean;
+}
+
+/**
+ * What every row of a designed page carries (§4 rule 3, and what fields and include add), and, beside include, each
+ * row's plays and last_use those of the item's recorded uses (§2): a row shape or a summary lost in one way of asking shows.
+ */
+async function judgeRows(t: CheckContext, design: Design, body: Record<string, unknown>, page: Page, label: string): Promise<void> {
+  const lacking = page.rows.find((r) => missingField(r, body) !== undefined);
+  ensure(
+    'C4.10',
+    lacking === undefined,
+    `${label}: row ${asJson(lacking?.id)} lacks ${lacking ? missingField(lacking, body) : ''} (§4 rule 3: every row carries id, Title, type, type_id, the four flags and tags; fields and include add theirs to each row)`,
+    page.exchange,
+  );
+  if (!Array.isArray(body.include)) return;
+  const user = design.mode === 'second key' ? 'other' : 'primary';
+  const uses = await t.discover.uses(user);
+  summariesAgreeWithUses(page.rows, uses, design.ids, `${user === 'other' ? "the second user's " : ''}GET /uses.php without a parameter`, label);
+}
+
 /** Judges one designed request's rows against the pool it was designed from. */
-async function judge(
-  t: CheckContext,
-  pool: readonly Row[],
-  filters: Filters,
-  mode: Mode,
-  direction: 'ascending' | 'descending',
-  word: string | undefined,
-): Promise<void> {
+async function judge(t: CheckContext, design: Design, word: string | undefined): Promise<void> {
+  const { pool, filters, mode, direction } = design;
   const offered = profiles[t.target.profile];
   const { yes, either } = matching(pool, filters);
+  // Every design asks for what fields and include add, where offered: they only add to each row (§4 table).
+  const adds = {
+    ...(offered.has('list-fields') ? { fields: 'collection' } : {}),
+    ...(offered.has('list-include') ? { include: ['uses_summary'] } : {}),
+  };
   if (mode === 'page two') {
     // One row short of the matching items a page: page 2 holds the one left (and any item whose flag is not set, which a
     // false filter may list or not), whatever the order of the pages.
-    const body = { ...filters, per_page: yes.length - 1, page: 2 };
+    const body = { ...filters, per_page: yes.length - 1, page: 2, ...adds };
     const page = await fetchPage(t.api, body);
     const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+    await judgeRows(t, design, body, page, label);
     const wrong = page.rows.find((r) => satisfies(r, filters) === 'no');
     ensure('C4.8', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which the filters exclude ${WHY}`, page.exchange);
     ensure(
@@ -216,15 +250,33 @@ async function judge(
     );
     return;
   }
+  if (design.short) {
+    // Page 1 one row short of the matching items: it is full, says another page exists (§4 rule 2), holds no item the
+    // filters exclude, and misses at most the one left for page 2 (and one more for each item whose flag is not set).
+    const body = { ...filters, page: 1, per_page: yes.length - 1, ...adds };
+    const page = await fetchPage(t.api, body);
+    const label = `POST /artifacts.php ${JSON.stringify(body)}`;
+    await judgeRows(t, design, body, page, label);
+    const wrong = page.rows.find((r) => satisfies(r, filters) === 'no');
+    ensure('C4.8', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which the filters exclude ${WHY}`, page.exchange);
+    ensure(
+      'C4.4',
+      page.hasMore === true,
+      `${label}: the walk shows ${yes.length} items that satisfy every filter, more than the ${body.per_page} a page asks for, yet page 1 says has_more ${asJson(page.hasMore)} (§4 rule 2: has_more says whether another page exists, whatever the filters)`,
+      page.exchange,
+    );
+    const shown = new Set(page.rows.map((r) => idOf(r.id)));
+    const missing = yes.filter((r) => !shown.has(idOf(r.id)));
+    ensure(
+      'C4.8',
+      page.rows.length === body.per_page && missing.length <= 1 + either.length,
+      `${label}: the walk shows ${yes.length} items that satisfy every filter${either.length > 0 ? ` (and ${either.length} with a flag not set)` : ''}, so page 1 holds ${body.per_page} of them; it holds ${page.rows.length} and misses ${missing.length}, e.g. ${missing[0] ? describeRow(missing[0]) : ''} ${WHY}`,
+      page.exchange,
+    );
+    return;
+  }
   const user = mode === 'second key' ? 'other' : 'primary';
-  const additions =
-    mode === 'page one'
-      ? { page: 1, ...(offered.has('list-fields') ? { fields: 'collection' } : {}), ...(offered.has('list-include') ? { include: ['uses_summary'] } : {}) }
-      : mode === 'search'
-        ? { query: word }
-        : mode === 'tag'
-          ? { cursor: null }
-          : {};
+  const additions = { ...(mode === 'page one' ? { page: 1 } : mode === 'search' ? { query: word } : mode === 'tag' ? { cursor: null } : {}), ...adds };
   const firstBody = byCursor(mode)
     ? { ...filters, ...additions, per_page: Math.ceil(yes.length / 2), cursor: null }
     : { ...filters, ...additions, per_page: MAX_ROWS_PER_PAGE };
@@ -239,6 +291,7 @@ async function judge(
     `${label(overfull)} holds ${window.pages[overfull]?.rows.length} rows, more than the ${firstBody.per_page} per_page asks for (§4 table: per_page is the page size, whatever the filters)`,
     window.pages[overfull]?.exchange,
   );
+  for (const [i, page] of window.pages.entries()) await judgeRows(t, design, firstBody, page, label(i));
   const got = window.pages.flatMap((p) => p.rows);
   const known = new Set(pool.map((r) => idOf(r.id)));
   // A search's rows are the search's own answer narrowed by the filters: an item the search alone does not find is wrong too.
@@ -268,7 +321,7 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one or two per way of asking (an explicit page 1 with fields and include, page 2 one row short, the page after a cursor, beside a search over two cursor pages, beside a tag on a first cursor page, with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, and no cursor page holds more rows than per_page asks for',
+        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one or two per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search over two cursor pages; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, no cursor page holds more rows than per_page asks for, and every row carries the fields of rule 3, what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
@@ -278,29 +331,44 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
       ],
     },
     async (t) => {
-      const { rows, direction } = await t.discover.collection();
+      const { rows, direction, ids } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so filters cannot be observed');
       // Pairs of filter values the designs so far hold together: each design adds pairs the others lack where it can.
       const pairs = new Set<string>();
-      const designed: { mode: Mode; filters: Filters; pool: readonly Row[]; direction: 'ascending' | 'descending' }[] = [];
-      for (const mode of ['page one', 'page two', 'cursor', 'tag'] as const)
-        for (const filters of plan(rows, mode, direction, pairs)) designed.push({ mode, filters, pool: rows, direction });
+      const designed: Design[] = [];
+      for (const mode of ['page one', 'page two', 'cursor', 'tag'] as const) {
+        const designs = plan(rows, mode, direction, pairs);
+        // Of page one's designs, the one most items satisfy (two at least) is read one row short of them.
+        const sizes = designs.map((f) => matching(rows, f).yes.length);
+        const shortAt = mode === 'page one' && Math.max(...sizes) >= 2 ? sizes.indexOf(Math.max(...sizes)) : -1;
+        for (const [i, filters] of designs.entries()) designed.push({ mode, filters, pool: rows, direction, ids, ...(i === shortAt ? { short: true } : {}) });
+      }
       // A search's pool is its own answer: the run's shared read of the search FILT-007 reads too.
       const word = commonTitleWord(rows);
       if (word !== undefined) {
         const search = await t.discover.window({ per_page: MAX_ROWS_PER_PAGE, query: word }, 3);
         if (search.complete) {
           const found = search.pages.flatMap((p) => p.rows);
-          for (const filters of plan(found, 'search', direction, pairs)) designed.push({ mode: 'search', filters, pool: found, direction });
+          for (const filters of plan(found, 'search', direction, pairs)) designed.push({ mode: 'search', filters, pool: found, direction, ids });
         }
       }
       if (t.target.keys.other !== undefined) {
         const theirs = await t.discover.collection('other');
         for (const filters of plan(theirs.rows, 'second key', theirs.direction, pairs))
-          designed.push({ mode: 'second key', filters, pool: theirs.rows, direction: theirs.direction });
+          designed.push({ mode: 'second key', filters, pool: theirs.rows, direction: theirs.direction, ids: theirs.ids });
+        // The second user's walk (the run's shared read) is held to rule 3 as the first user's is (LIST-002): it costs nothing more.
+        for (const [i, page] of theirs.pages.entries()) {
+          const lacking = page.rows.find((r) => missingField(r) !== undefined);
+          ensure(
+            'C4.10',
+            lacking === undefined,
+            `cursor page ${i + 1} of the second user's collection walk: row ${asJson(lacking?.id)} lacks ${lacking ? missingField(lacking) : ''} (§4 rule 3: every row carries id, Title, type, type_id, the four flags and tags, whoever's key reads them)`,
+            page.exchange,
+          );
+        }
       }
       t.need(designed[0], 'no combination of filters has an item that fails only one of them, so no filter is seen to be needed');
-      await Promise.all(designed.map((d) => judge(t, d.pool, d.filters, d.mode, d.direction, word)));
+      await Promise.all(designed.map((d) => judge(t, d, word)));
     },
   );
 });

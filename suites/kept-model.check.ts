@@ -14,6 +14,7 @@ import {
   caught,
   together,
   type CheckContext,
+  type ClauseId,
   type Exchange,
   type Row,
   asText,
@@ -38,20 +39,30 @@ async function establish(model: Model, t: CheckContext, item: Row) {
   // The read is the item's value before its first toggle, though toggles of the other items go out in between.
   t.kept.remember([id]);
   model.set(id, unset ? null : value);
-  sameTitle(item, recordOf(exchange.response.json, id), `read(${asText(item.id)})`, exchange);
+  sameTitleAndTags(item, recordOf(exchange.response.json, id), `read(${asText(item.id)})`, exchange);
   return exchange;
 }
 
 /**
- * A read shows the item's title as the collection walk did, before any toggle: no toggle changes it (§3: the toggle
- * changes nothing but the kept flag; §1: it is the only write an agent key has). Not judged where the read holds no title.
+ * A read shows the item's title and labels as the collection walk did, before any toggle: no toggle changes them (§3:
+ * the toggle changes nothing but the kept flag; §1: it is the only write an agent key has), and the single read holds
+ * the item's tags (§4). Labels compare as sets; neither is judged where the read does not hold it.
  */
-function sameTitle(item: Row, shown: Row | undefined, what: string, exchange: Exchange): void {
-  if (shown === undefined || typeof shown.Title !== 'string' || typeof item.Title !== 'string') return;
+function sameTitleAndTags(item: Row, shown: Row | undefined, what: string, exchange: Exchange, tagsClause: ClauseId = 'C4.14'): void {
+  if (shown === undefined) return;
+  if (typeof shown.Title === 'string' && typeof item.Title === 'string')
+    ensure(
+      'C3.2',
+      shown.Title === item.Title,
+      `${what}: item ${asText(item.id)} is titled ${asJson(shown.Title)}, but the collection walk showed ${asJson(item.Title)} before any toggle: a toggle changes no title`,
+      exchange,
+    );
+  if (!Array.isArray(shown.tags) || !Array.isArray(item.tags)) return;
+  const labels = (tags: unknown[]) => JSON.stringify([...new Set(tags.map(String))].sort());
   ensure(
-    'C3.2',
-    shown.Title === item.Title,
-    `${what}: item ${asText(item.id)} is titled ${asJson(shown.Title)}, but the collection walk showed ${asJson(item.Title)} before any toggle: a toggle changes no title`,
+    tagsClause,
+    labels(shown.tags) === labels(item.tags),
+    `${what}: item ${asText(item.id)} carries tags ${asJson(shown.tags)}, but the collection walk showed ${asJson(item.tags)} before any toggle: a read holds the item's own labels, and a toggle changes none`,
     exchange,
   );
 }
@@ -86,7 +97,7 @@ class ReadOne implements fc.AsyncCommand<Model, Real> {
     const { value, exchange } = await readKept(t.api, id);
     const expected = model.get(id) ?? 0;
     ensure('C3.4', value === expected, `${this.toString()}: the single read shows is_kept=${value}, expected ${expected}`, exchange);
-    sameTitle(this.item, recordOf(exchange.response.json, id), this.toString(), exchange);
+    sameTitleAndTags(this.item, recordOf(exchange.response.json, id), this.toString(), exchange);
   }
   toString = () => `read(${asText(this.item.id)})`;
 }
@@ -107,7 +118,7 @@ class ListKept implements fc.AsyncCommand<Model, Real> {
     const ex = answers.map((answer) => answer()).pop()!;
     const row = okRows('C3.4', ex, this.toString()).find((r) => idOf(r.id) === id);
     const listed = row !== undefined;
-    sameTitle(this.item, row, this.toString(), ex);
+    sameTitleAndTags(this.item, row, this.toString(), ex, 'C4.10');
     if (model.get(id) === null && !this.kept) return;
     const expected = (model.get(id) === 1) === this.kept;
     ensure('C3.4', listed === expected, `${this.toString()}: item ${id} is ${listed ? '' : 'not '}listed, but its kept flag is ${model.get(id)}`, ex);
@@ -228,7 +239,8 @@ describe('kept toggle as a state machine (§3)', () => {
       id: 'KEPT-006',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'any sequence of toggles, single reads and kept-filtered lists agrees with a model of the kept flags, and shows each title as before any toggle',
+      title:
+        'any sequence of toggles, single reads and kept-filtered lists agrees with a model of the kept flags, and shows each title and each set of tags as before any toggle',
       accepts: [
         'any 2xx for a toggle, with any body',
         'the single-item read bare or inside an envelope',

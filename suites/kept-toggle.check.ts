@@ -67,6 +67,22 @@ const RECORD_BATCH = 10;
 const LEAN_RECORD_BATCH = 3;
 const LEAN_WITNESSES = 2;
 
+/**
+ * A record read holds the labels its item's row in the collection walk carries, as a set (§4: the single read returns
+ * the item's tags), read before any toggle of this check. Not judged where either does not hold a list of tags.
+ */
+function sameLabelsAsRow(rows: readonly Row[], id: string, record: Record<string, unknown>, exchange: Exchange): void {
+  const row = rows.find((r) => (idOf(r.id) ?? String(r.id)) === id);
+  if (row === undefined || !Array.isArray(row.tags) || !Array.isArray(record.tags)) return;
+  const labels = (tags: unknown[]) => JSON.stringify([...new Set(tags.map(String))].sort());
+  ensure(
+    'C4.14',
+    labels(record.tags) === labels(row.tags),
+    `GET /artifact.php?id=${id} holds tags ${asJson(record.tags)}, but the item's row in the collection walk carries ${asJson(row.tags)}: the single read returns the item's own labels (§4)`,
+    exchange,
+  );
+}
+
 /** A value that shows nothing: what a toggle that reset the field would leave behind. */
 function isBlank(value: unknown): boolean {
   if (value === null || value === undefined || value === '' || itemFlag(value) === false) return true;
@@ -103,7 +119,12 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   };
   while (records.length < sample.length && (records.length === 0 || blankSoFar() > 0)) {
     const batch = sample.slice(records.length, records.length + RECORD_BATCH);
-    records.push(...(await Promise.all(batch.map(async (id) => ({ id, record: await t.discover.record(id) })))));
+    const read = await Promise.all(batch.map(async (id) => ({ id, exchange: await t.discover.item(id) })));
+    for (const { id, exchange } of read) {
+      const record = t.discover.recordIn(exchange, id);
+      sameLabelsAsRow(rows, id, record, exchange);
+      records.push({ id, record });
+    }
   }
   // An independent flag is witnessed set and not set where the records read show both: a toggle that sets
   // it shows only on an item without it, one that clears it only on an item with it.
@@ -317,7 +338,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-002',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'the toggle leaves every other field of the full record unchanged (the item with the highest id among its witnesses)',
+      title:
+        'the toggle leaves every other field of the full record unchanged (the item with the highest id among its witnesses); each record read to choose them holds the tags of its row in the collection walk',
       toggles: true,
       lane: 'own-items',
       accepts: [

@@ -22,35 +22,15 @@ import {
   type Exchange,
   type Row,
   COLLECTION_FIELDS,
+  missingField,
+  SUMMARY_FIELDS,
 } from '../src/harness/index.ts';
-
-/** The fields every list row carries (§4 rule 3). */
-const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
 
 /** Rows of a page that would fit this many rows: small, so that a later page exists in a collection of any size. */
 const SMALL_PAGE = 20;
 
-/** Fields the list request's fields "collection" and include uses_summary add to each row (§2, §4 table). */
-const SUMMARY_FIELDS = ['plays', 'last_use'] as const;
-
 /** The flag filters and the row field each filters on (§4 table). */
 const FLAG_FILTERS = { kept: 'is_kept', physical: 'is_physical', digital: 'is_digital', secondary_collection: 'is_in_secondary_collection' } as const;
-
-/** The fields a row answering `body` must carry: rule 3's, and what fields and include add. */
-function fieldsFor(body: Record<string, unknown> | undefined): readonly string[] {
-  return [
-    ...ROW_FIELDS,
-    ...(body?.fields === 'collection' ? COLLECTION_FIELDS : []),
-    ...(Array.isArray(body?.include) && body.include.includes('uses_summary') ? SUMMARY_FIELDS : []),
-  ];
-}
-
-/** The first field a row answering `body` lacks (tags must be a list), or undefined. */
-function missingField(row: Row, body?: Record<string, unknown>): string | undefined {
-  const absent = fieldsFor(body).find((name) => !(name in row));
-  if (absent !== undefined) return absent;
-  return Array.isArray(row.tags) ? undefined : 'tags (as a list)';
-}
 
 /**
  * A type id the second user's GET /types.php lists and the first user's does not (nor any of the first user's items

@@ -237,7 +237,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "player_id keeps exactly the uses the player took part in (none for another household's player; the second key's too), each carrying players and participants as in §2",
+        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII among those asked, where one took part; none for another household's player; the second key's too), each carrying players and participants as in §2",
       requires: ['uses-player-filter'],
       accepts: [
         'any order of uses',
@@ -255,9 +255,16 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const byFrequency = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!).slice(0, t.target.lean ? 1 : 3);
       let carried = 0;
       const frequent = byFrequency.filter((p, i) => (carried += counts.get(p)!) <= PLAYER_SAMPLE_USES || i === 0);
-      const idle = is2xx(household)
-        ? (rowsOf(household.response.json) ?? []).map((p) => idOf(p.id)).find((id) => id !== undefined && !counts.has(id))
-        : undefined;
+      const members = is2xx(household) ? (rowsOf(household.response.json) ?? []) : [];
+      const idle = members.map((p) => idOf(p.id)).find((id) => id !== undefined && !counts.has(id));
+      // A player whose name holds a letter outside ASCII, where one took part in a use, takes the last frequent player's
+      // place: player_id names the player whatever letters the name holds (§4), so a lookup that folds them shows.
+      const outsideAscii = (p: Row) => [p.name, p.FirstName, p.LastName].some((n) => typeof n === 'string' && /[^\u0000-\u007f]/u.test(n));
+      const accented = members
+        .filter(outsideAscii)
+        .map((p) => idOf(p.id))
+        .find((id) => id !== undefined && counts.has(id) && !frequent.includes(id));
+      if (accented !== undefined && frequent.length > 1) frequent[frequent.length - 1] = accented;
       const sample = idle === undefined ? frequent : [...frequent, idle];
       t.need(sample[0], 'no use names a player and the household lists none');
       // A player of the second user's household (through the second key): not one of this household, so it took

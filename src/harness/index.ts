@@ -14,6 +14,7 @@ export * from './credentials.ts';
 export * from './unnamed-paths.ts';
 export * from './data-free-probes.ts';
 export * from './filter-oracle.ts';
+export * from './row-fields.ts';
 export { caught, succeeded, together } from './together.ts';
 export { mulberry32 } from '../core/random.ts';
 export { endpoints, listRequest, type Query } from '../http/api.ts';

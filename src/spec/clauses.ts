@@ -69,7 +69,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.6',
     section: '§2',
     statement: 'include uses_summary adds plays (a count of uses) and last_use (YYYY-MM-DD or null).',
-    checks: ['FIELD-002', 'FIELD-003', 'FIELD-004', 'LIST-002'],
+    checks: ['FIELD-002', 'FIELD-003', 'FIELD-004', 'LIST-002', 'FILT-008'],
   },
   {
     id: 'C2.7',
@@ -182,6 +182,7 @@ export const clauses: readonly Clause[] = [
       'STAGE-001',
       'PAGE-003',
       'FIELD-003',
+      'FILT-008',
     ],
   },
   {
@@ -204,7 +205,12 @@ export const clauses: readonly Clause[] = [
     checks: ['FILT-001', 'FILT-006', 'FILT-007', 'LIST-001', 'LIST-002', 'FILT-003', 'KEPT-004', 'FILT-008'],
   },
   { id: 'C4.9', section: '§4', statement: 'A user id sent in the list body is ignored.', checks: ['SCOPE-001', 'SCOPE-002'] },
-  { id: 'C4.10', section: '§4', statement: 'Every list row carries the nine fields of rule 3.', checks: ['FILT-004', 'LIST-002', 'FILT-001'] },
+  {
+    id: 'C4.10',
+    section: '§4',
+    statement: 'Every list row carries the nine fields of rule 3.',
+    checks: ['FILT-004', 'LIST-002', 'FILT-001', 'FILT-008', 'KEPT-006'],
+  },
   { id: 'C4.11', section: '§4', statement: 'Invalid filter values answer 400 with an errors list.', checks: ['ERR-001', 'ERR-004', 'LIST-001'] },
   { id: 'C4.12', section: '§4', statement: 'Name of the key holding the rows.', checks: [], untestable: NOT_SHOWN },
   {
@@ -217,7 +223,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.14',
     section: '§4',
     statement: "GET /artifact.php reads one item of the key's user with is_kept, the flags and tags.",
-    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001', 'FRAME-002'],
+    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001', 'FRAME-002', 'KEPT-006', 'KEPT-002'],
   },
   {
     id: 'C4.15',

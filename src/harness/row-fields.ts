@@ -1,0 +1,24 @@
+import { COLLECTION_FIELDS } from '../spec/limits.ts';
+import type { Row } from '../spec/lenient.ts';
+
+/** The fields every list row carries (§4 rule 3). */
+export const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
+
+/** The fields include uses_summary adds to each row (§2, §4 table). */
+export const SUMMARY_FIELDS = ['plays', 'last_use'] as const;
+
+/** The fields a row answering `body` must carry: rule 3's, and what fields and include add. */
+export function fieldsFor(body: Record<string, unknown> | undefined): readonly string[] {
+  return [
+    ...ROW_FIELDS,
+    ...(body?.fields === 'collection' ? COLLECTION_FIELDS : []),
+    ...(Array.isArray(body?.include) && body.include.includes('uses_summary') ? SUMMARY_FIELDS : []),
+  ];
+}
+
+/** The first field a row answering `body` lacks (tags must be a list), or undefined. */
+export function missingField(row: Row, body?: Record<string, unknown>): string | undefined {
+  const absent = fieldsFor(body).find((name) => !(name in row));
+  if (absent !== undefined) return absent;
+  return Array.isArray(row.tags) ? undefined : 'tags (as a list)';
+}
