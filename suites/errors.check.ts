@@ -72,8 +72,8 @@ function leanWrongKindBodies(numericTypeIds: boolean): Record<string, unknown>[]
  * sends every filter its examples of a wrong kind besides).
  */
 const ERR_001_RUNS = 6;
-/** Runs of each ERR-003 property: in the self-test its mutant dies within 8 runs under every seed (within 4 under some only). */
-const ERR_003_RUNS = 10;
+/** Runs of each ERR-003 property: in the self-test its mutant dies within 8 runs under every seed (within 4 under some only); 9 pay for a third tag design of FILT-008. */
+const ERR_003_RUNS = 9;
 
 describe('invalid requests (§4 rule 4, §7)', () => {
   check(

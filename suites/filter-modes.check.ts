@@ -38,7 +38,7 @@ type FilterKey = keyof Filters;
 type Mode = 'page one' | 'page two' | 'cursor' | 'search' | 'second key' | 'tag';
 
 /** Requests designed per mode (a cursor design and a search design read two pages by cursor). */
-const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 1, 'second key': 2, tag: 2 };
+const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 1, 'second key': 2, tag: 3 };
 
 /** The modes read by cursor over two pages, the first holding half of the rows that must come back. */
 const byCursor = (mode: Mode): boolean => mode === 'cursor' || mode === 'search';
@@ -321,7 +321,7 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one or two per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search over two cursor pages; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, no cursor page holds more rows than per_page asks for, and every row carries the fields of rule 3, what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
+        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search over two cursor pages; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, no cursor page holds more rows than per_page asks for, and every row carries the fields of rule 3, what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
