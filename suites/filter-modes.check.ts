@@ -198,6 +198,8 @@ interface Design {
   direction: 'ascending' | 'descending';
   /** Every item id of the user's collection. */
   ids: readonly string[];
+  /** The user's collection walk by item id: each item's title and labels. */
+  walk: ReadonlyMap<string, Row>;
   /** A page 1 one row short of the items that satisfy every filter (one design of page one, where two items do). */
   short?: boolean;
 }
@@ -212,6 +214,19 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
     'C4.10',
     lacking === undefined,
     `${label}: row ${asJson(lacking?.id)} lacks ${lacking ? missingField(lacking, body) : ''} (§4 rule 3: every row carries id, Title, type, type_id, the four flags and tags; fields and include add theirs to each row)`,
+    page.exchange,
+  );
+  // One item, one title and one set of labels (§2): a way of asking only chooses the rows. Labels compare as sets.
+  const labels = (tags: unknown) => (Array.isArray(tags) ? JSON.stringify([...new Set(tags.map(String))].sort()) : asJson(tags));
+  const walked = (r: Row) => design.walk.get(idOf(r.id) ?? '');
+  const changed = page.rows.find((r) => {
+    const w = walked(r);
+    return w !== undefined && (r.Title !== w.Title || labels(r.tags) !== labels(w.tags));
+  });
+  ensure(
+    'C2.1',
+    changed === undefined,
+    `${label}: row ${asJson(changed?.id)} shows Title ${asJson(changed?.Title)} and tags ${asJson(changed?.tags)}, but the collection walk shows ${changed ? `${asJson(walked(changed)?.Title)} and ${asJson(walked(changed)?.tags)}` : ''} for that item (§2: an item has one title and one set of labels, whatever the request asks for)`,
     page.exchange,
   );
   if (!Array.isArray(body.include)) return;
@@ -292,6 +307,22 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
     window.pages[overfull]?.exchange,
   );
   for (const [i, page] of window.pages.entries()) await judgeRows(t, design, firstBody, page, label(i));
+  // A cursor page continues after the one before it (§4: a cursor pages by id): no item is on two pages.
+  const firstOn = new Map<string, number>();
+  let twice: { id: string; first: number; again: number } | undefined;
+  for (const [i, p] of window.pages.entries())
+    for (const r of p.rows) {
+      const id = idOf(r.id) ?? '';
+      const first = firstOn.get(id);
+      if (first === undefined) firstOn.set(id, i);
+      else if (first !== i && twice === undefined) twice = { id, first, again: i };
+    }
+  ensure(
+    'C4.4',
+    twice === undefined,
+    `${label(twice?.again ?? 0)} holds item ${twice?.id ?? ''}, which cursor page ${(twice?.first ?? 0) + 1} already held: the next_cursor of a page leads on after it (§4: a cursor pages by id)`,
+    window.pages[twice?.again ?? 0]?.exchange,
+  );
   const got = window.pages.flatMap((p) => p.rows);
   const known = new Set(pool.map((r) => idOf(r.id)));
   // A search's rows are the search's own answer narrowed by the filters: an item the search alone does not find is wrong too.
@@ -332,6 +363,7 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
     },
     async (t) => {
       const { rows, direction, ids } = await t.discover.collection();
+      const walk = new Map(rows.map((r) => [idOf(r.id) ?? '', r]));
       t.need(rows[0], 'the collection is empty, so filters cannot be observed');
       // Pairs of filter values the designs so far hold together: each design adds pairs the others lack where it can.
       const pairs = new Set<string>();
@@ -341,7 +373,8 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
         // Of page one's designs, the one most items satisfy (two at least) is read one row short of them.
         const sizes = designs.map((f) => matching(rows, f).yes.length);
         const shortAt = mode === 'page one' && Math.max(...sizes) >= 2 ? sizes.indexOf(Math.max(...sizes)) : -1;
-        for (const [i, filters] of designs.entries()) designed.push({ mode, filters, pool: rows, direction, ids, ...(i === shortAt ? { short: true } : {}) });
+        for (const [i, filters] of designs.entries())
+          designed.push({ mode, filters, pool: rows, direction, ids, walk, ...(i === shortAt ? { short: true } : {}) });
       }
       // A search's pool is its own answer: the run's shared read of the search FILT-007 reads too.
       const word = commonTitleWord(rows);
@@ -349,13 +382,21 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
         const search = await t.discover.window({ per_page: MAX_ROWS_PER_PAGE, query: word }, 3);
         if (search.complete) {
           const found = search.pages.flatMap((p) => p.rows);
-          for (const filters of plan(found, 'search', direction, pairs)) designed.push({ mode: 'search', filters, pool: found, direction, ids });
+          for (const filters of plan(found, 'search', direction, pairs)) designed.push({ mode: 'search', filters, pool: found, direction, ids, walk });
         }
       }
       if (t.target.keys.other !== undefined) {
         const theirs = await t.discover.collection('other');
+        const theirWalk = new Map(theirs.rows.map((r) => [idOf(r.id) ?? '', r]));
         for (const filters of plan(theirs.rows, 'second key', theirs.direction, pairs))
-          designed.push({ mode: 'second key', filters, pool: theirs.rows, direction: theirs.direction, ids: theirs.ids });
+          designed.push({
+            mode: 'second key',
+            filters,
+            pool: theirs.rows,
+            direction: theirs.direction,
+            ids: theirs.ids,
+            walk: theirWalk,
+          });
         // The second user's walk (the run's shared read) is held to rule 3 as the first user's is (LIST-002): it costs nothing more.
         for (const [i, page] of theirs.pages.entries()) {
           const lacking = page.rows.find((r) => missingField(r) !== undefined);

@@ -237,7 +237,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII among those asked, where one took part; none for another household's player; the second key's too), each carrying players and participants as in §2",
+        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player; the second key's too), each carrying players and participants as in §2",
       requires: ['uses-player-filter'],
       accepts: [
         'any order of uses',
@@ -257,14 +257,21 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const frequent = byFrequency.filter((p, i) => (carried += counts.get(p)!) <= PLAYER_SAMPLE_USES || i === 0);
       const members = is2xx(household) ? (rowsOf(household.response.json) ?? []) : [];
       const idle = members.map((p) => idOf(p.id)).find((id) => id !== undefined && !counts.has(id));
-      // A player whose name holds a letter outside ASCII, where one took part in a use, takes the last frequent player's
-      // place: player_id names the player whatever letters the name holds (§4), so a lookup that folds them shows.
+      // After the most frequent player come a player whose name holds a letter outside ASCII and the player with the highest
+      // id (where ids are numbers), where they took part in a use, in the places of the less frequent ones: player_id keeps
+      // that player's uses as any other's (§4), whatever letters the name holds and whatever bound a server puts on ids.
       const outsideAscii = (p: Row) => [p.name, p.FirstName, p.LastName].some((n) => typeof n === 'string' && /[^\u0000-\u007f]/u.test(n));
       const accented = members
         .filter(outsideAscii)
         .map((p) => idOf(p.id))
-        .find((id) => id !== undefined && counts.has(id) && !frequent.includes(id));
-      if (accented !== undefined && frequent.length > 1) frequent[frequent.length - 1] = accented;
+        .find((id) => id !== undefined && counts.has(id));
+      const memberIds = members.map((p) => idOf(p.id)).filter((id): id is string => id !== undefined);
+      const numbered = memberIds.every((id) => /^\d+$/.test(id)) ? memberIds.filter((id) => counts.has(id)) : [];
+      const newest = numbered.length === 0 ? undefined : numbered.reduce((a, b) => (Number(b) > Number(a) ? b : a));
+      const wanted = [accented, newest].filter((id, i, all): id is string => id !== undefined && all.indexOf(id) === i);
+      const head = frequent[0]!;
+      const chosen = [head, ...wanted.filter((id) => id !== head), ...frequent.slice(1).filter((id) => !wanted.includes(id))];
+      frequent.splice(0, frequent.length, ...chosen.slice(0, frequent.length));
       const sample = idle === undefined ? frequent : [...frequent, idle];
       t.need(sample[0], 'no use names a player and the household lists none');
       // A player of the second user's household (through the second key): not one of this household, so it took
