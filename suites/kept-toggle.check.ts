@@ -106,10 +106,7 @@ const INDEPENDENT_FLAGS = ['is_physical', 'is_digital', 'is_in_secondary_collect
 async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<string, unknown> }[]> {
   const rows = await t.discover.toggleRows();
   if (rows.length === 0) t.skip('the collection is empty, so there is no item to toggle');
-  // The first item with more than two labels is read first (a toggle that saves the list cut short shows only on such an item).
-  const manyLabels = rows.slice(0, RECORD_SAMPLE).find((r) => Array.isArray(r.tags) && r.tags.length > 2);
-  const firstHundred = manyLabels === undefined ? rows.slice(0, RECORD_SAMPLE) : [manyLabels, ...rows.slice(0, RECORD_SAMPLE).filter((r) => r !== manyLabels)];
-  const sample = (t.target.lean ? byRichness(rows).slice(0, LEAN_RECORD_BATCH) : firstHundred).map((r) => idOf(r.id) ?? String(r.id));
+  const sample = (t.target.lean ? byRichness(rows).slice(0, LEAN_RECORD_BATCH) : rows.slice(0, RECORD_SAMPLE)).map((r) => idOf(r.id) ?? String(r.id));
   type Read = { id: string; record: Record<string, unknown> };
   const shown = (r: Read) => Object.keys(r.record).filter((f) => watchedField(f) && !isBlank(r.record[f]));
   // Records are read a batch at a time until every watched field any of them holds shows a value in one
@@ -147,16 +144,14 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   }
   // A witness is then swapped for another record where the witnesses still show all they showed and, besides, more of
   // what a toggle that writes a field would change: a field blank here that another record fills (a toggle that fills
-  // it in, such as a date stamped on keeping, shows only on such an item), a title beginning with a lower-case letter (a
-  // toggle that saves the title capitalised shows only there) and more than two labels. The witnesses stay as many.
+  // it in, such as a date stamped on keeping, shows only on such an item), and a title beginning with a lower-case
+  // letter (a toggle that saves the title capitalised shows only there). The witnesses stay as many.
   const filled = new Set(records.flatMap(shown));
   const alsoShows = (r: Read) => [
     ...Object.keys(r.record)
       .filter((f) => watchedField(f) && filled.has(f) && isBlank(r.record[f]) && itemFlag(r.record[f]) !== false)
       .map((f) => `${f} blank`),
     ...(typeof r.record.Title === 'string' && /^\p{Ll}/u.test(r.record.Title) ? ['Title lower-case'] : []),
-    // More than two labels: a toggle that saves the list cut short shows only on such an item.
-    ...(Array.isArray(r.record.tags) && r.record.tags.length > 2 ? ['tags more than two'] : []),
   ];
   const shownBy = (set: readonly Read[], of: (r: Read) => string[]) => new Set(set.flatMap(of));
   const needed = shownBy(chosen, traits);

@@ -264,7 +264,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const accented = members
         .filter(outsideAscii)
         .map((p) => idOf(p.id))
-        .find((id) => id !== undefined && counts.has(id));
+        .find((id) => id !== undefined && counts.has(id) && !frequent.includes(id));
       const memberIds = members.map((p) => idOf(p.id)).filter((id): id is string => id !== undefined);
       const numbered = memberIds.every((id) => /^\d+$/.test(id)) ? memberIds.filter((id) => counts.has(id)) : [];
       const newest = numbered.length === 0 ? undefined : numbered.reduce((a, b) => (Number(b) > Number(a) ? b : a));
