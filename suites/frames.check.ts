@@ -69,8 +69,8 @@ async function foreignItem(t: CheckContext): Promise<Row | undefined> {
 
 /**
  * The titled item a write names: the one whose row under fields "collection" (the run's shared page) holds the most
- * values, so that each field a wrong door applies has a value to show it (a null is sent back unchanged), then one with
- * more than two labels (a toggle that saves the list cut short shows only there), then the most flags set and tags.
+ * values, so that each field a wrong door applies has a value to show it (a null is sent back unchanged), then the one
+ * with the most flags set and tags.
  */
 async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row | undefined> {
   const titled = rows.filter((r) => typeof r.Title === 'string');
@@ -79,7 +79,6 @@ async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row
   const wide = new Map((is2xx(ex) ? (rowsOf(ex.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
   const score = (r: Row) =>
     Object.values(wide.get(idOf(r.id)) ?? {}).filter((v) => v !== null && v !== '').length * 100 +
-    (Array.isArray(r.tags) && r.tags.length > 2 ? 50 : 0) +
     ['is_physical', 'is_digital', 'is_in_secondary_collection'].filter((f) => isSet(r[f])).length * 10 +
     Math.min(9, Array.isArray(r.tags) ? r.tags.length : 0);
   return titled.reduce((best, r) => (score(r) > score(best) ? r : best), titled[0]!);
