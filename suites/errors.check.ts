@@ -15,6 +15,7 @@ import {
   together,
   typeIdsAreNumeric,
   WRONG_KIND_FILTER_BODIES,
+  commonTitleWord,
   LIST_BODY_FIELDS,
   MAX_ROWS_PER_PAGE,
   readOnce,
@@ -196,7 +197,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag (the digital one with a list of type ids too), beside fields "collection" and beside another invalid value; a type_id list holding a list is such a value',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag (the digital one with a list of type ids too, kept and secondary_collection with a search), beside fields "collection" and beside another invalid value; a type_id list holding a list is such a value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -214,6 +215,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       const typeId = rows.find((r) => r.type_id !== null && r.type_id !== undefined)?.type_id;
       // Up to three type ids the walk's items carry: a valid type_id list (§4 table: one id or a list of ids).
       const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))].slice(0, 3);
+      const word = commonTitleWord(rows);
       const bodies: Record<string, unknown>[] = t.target.lean
         ? leanWrongKindBodies(numericTypes)
         : [
@@ -221,10 +223,13 @@ describe('invalid requests (§4 rule 4, §7)', () => {
             // A number other than 0 and 1 beside a label some item carries: refused like one alone. digital's beside a valid
             // list of the walk's type ids too: rule 4 refuses the invalid value whatever valid filter comes with it, a list of
             // type ids as well (§4 table: type_id is one id or a list).
+            // kept's and secondary_collection's beside a search as well (a word of a title): the search chooses among the items,
+            // it makes no invalid value valid.
             ...FLAG_FILTERS.map((f) => ({
               [f]: 7,
               ...(tag !== undefined ? { tag } : {}),
               ...(f === 'digital' && typeIds.length > 0 ? { type_id: typeIds } : {}),
+              ...((f === 'kept' || f === 'secondary_collection') && word !== undefined ? { query: word } : {}),
             })),
             // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).
             ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'] }] : []),

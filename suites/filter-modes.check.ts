@@ -38,9 +38,9 @@ type FilterKey = keyof Filters;
 type Mode = 'page one' | 'page two' | 'cursor' | 'search' | 'second key' | 'tag';
 
 /** Requests designed per mode (a cursor design and a search design read two pages by cursor). */
-const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 1, 'second key': 2, tag: 3 };
+const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 2, 'second key': 2, tag: 3 };
 
-/** The modes read by cursor over two pages, the first holding half of the rows that must come back. */
+/** The modes read by cursor over two pages, the first holding half of the rows that must come back (a search's second design). */
 const byCursor = (mode: Mode): boolean => mode === 'cursor' || mode === 'search';
 
 const FLAG_KEYS = ['kept', 'physical', 'digital', 'secondary_collection'] as const;
@@ -202,6 +202,8 @@ interface Design {
   walk: ReadonlyMap<string, Row>;
   /** A page 1 one row short of the items that satisfy every filter (one design of page one, where two items do). */
   short?: boolean;
+  /** A search's first design: one page of 200 in page mode (its second reads two cursor pages). */
+  paged?: boolean;
 }
 
 /**
@@ -238,6 +240,7 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
 /** Judges one designed request's rows against the pool it was designed from. */
 async function judge(t: CheckContext, design: Design, word: string | undefined): Promise<void> {
   const { pool, filters, mode, direction } = design;
+  const cursor = byCursor(mode) && !design.paged;
   const offered = profiles[t.target.profile];
   const { yes, either } = matching(pool, filters);
   // Every design asks for what fields and include add, where offered: they only add to each row (§4 table).
@@ -292,12 +295,12 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
   }
   const user = mode === 'second key' ? 'other' : 'primary';
   const additions = { ...(mode === 'page one' ? { page: 1 } : mode === 'search' ? { query: word } : mode === 'tag' ? { cursor: null } : {}), ...adds };
-  const firstBody = byCursor(mode)
+  const firstBody = cursor
     ? { ...filters, ...additions, per_page: Math.ceil(yes.length / 2), cursor: null }
     : { ...filters, ...additions, per_page: MAX_ROWS_PER_PAGE };
-  const window = byCursor(mode) ? await cursorWindow(t.api, firstBody, { maxPages: 2 }) : { pages: [await fetchPage(t.api, firstBody, user)], complete: true };
+  const window = cursor ? await cursorWindow(t.api, firstBody, { maxPages: 2 }) : { pages: [await fetchPage(t.api, firstBody, user)], complete: true };
   const label = (page: number) =>
-    `POST /artifacts.php ${JSON.stringify(firstBody)}${user === 'other' ? ' with the second key' : ''}${byCursor(mode) ? `, cursor page ${page + 1}` : ''}`;
+    `POST /artifacts.php ${JSON.stringify(firstBody)}${user === 'other' ? ' with the second key' : ''}${cursor ? `, cursor page ${page + 1}` : ''}`;
   // per_page is the page size (§4 table), in cursor paging and beside any filter as well.
   const overfull = window.pages.findIndex((p) => p.rows.length > firstBody.per_page);
   ensure(
@@ -323,6 +326,18 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
     `${label(twice?.again ?? 0)} holds item ${twice?.id ?? ''}, which cursor page ${(twice?.first ?? 0) + 1} already held: the next_cursor of a page leads on after it (§4: a cursor pages by id)`,
     window.pages[twice?.again ?? 0]?.exchange,
   );
+  // Cursor pages go by id (§4), in the walk's direction (which the spec does not show), across the pages too.
+  if (cursor) {
+    const order = inWalkOrder(direction);
+    const listed = window.pages.flatMap((p, i) => p.rows.map((r) => ({ id: idOf(r.id) ?? '', i })));
+    const back = listed.findIndex((x, k) => k > 0 && order(listed[k - 1]!.id, x.id) > 0);
+    ensure(
+      'C4.4',
+      back === -1,
+      `${label(listed[back]?.i ?? 0)} lists item ${listed[back]?.id ?? ''} after item ${listed[back - 1]?.id ?? ''}, against the ${direction} id order of the collection walk: a cursor pages by id (§4), whatever the filters`,
+      window.pages[listed[back]?.i ?? 0]?.exchange,
+    );
+  }
   const got = window.pages.flatMap((p) => p.rows);
   const known = new Set(pool.map((r) => idOf(r.id)));
   // A search's rows are the search's own answer narrowed by the filters: an item the search alone does not find is wrong too.
@@ -335,7 +350,7 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
     window.pages[wrongAt]?.exchange,
   );
   const gotIds = new Set(got.map((r) => idOf(r.id)));
-  const covered = byCursor(mode) ? windowBound(window, (r) => idOf(r.id), direction) : () => true;
+  const covered = cursor ? windowBound(window, (r) => idOf(r.id), direction) : () => true;
   const missing = yes.filter((r) => covered(idOf(r.id) ?? '') && !gotIds.has(idOf(r.id)));
   ensure(
     'C4.8',
@@ -352,7 +367,7 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search over two cursor pages; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, no cursor page holds more rows than per_page asks for, and every row carries the fields of rule 3, what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
+        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search, over two cursor pages and on one page; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, cursor pages keep the id order of the walk, hold no item twice and no more rows than per_page asks for, and every row carries the fields of rule 3, what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',
@@ -382,7 +397,8 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
         const search = await t.discover.window({ per_page: MAX_ROWS_PER_PAGE, query: word }, 3);
         if (search.complete) {
           const found = search.pages.flatMap((p) => p.rows);
-          for (const filters of plan(found, 'search', direction, pairs)) designed.push({ mode: 'search', filters, pool: found, direction, ids, walk });
+          for (const [i, filters] of plan(found, 'search', direction, pairs).entries())
+            designed.push({ mode: 'search', filters, pool: found, direction, ids, walk, ...(i === 0 ? { paged: true } : {}) });
         }
       }
       if (t.target.keys.other !== undefined) {

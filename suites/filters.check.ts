@@ -707,10 +707,17 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       t.need(rows[0], 'the collection is empty, so filters cannot be observed');
       const typeIds = [...new Set(rows.map((r) => r.type_id).filter((v): v is string | number => typeof v === 'number' || typeof v === 'string'))];
       const tag = rows.flatMap(tagsOf)[0];
+      const ofType = (id: unknown) => rows.filter((r) => r.type_id === id).length;
+      const mostCommonType = typeIds.reduce<string | number | undefined>(
+        (best, id) => (best === undefined || ofType(id) > ofType(best) ? id : best),
+        undefined,
+      );
       const plainRows = new Map(rows.map((r) => [idOf(r.id), r]));
       const every: Filters[] = [
         ...(Object.keys(FILTER_FLAG_FIELDS) as FlagFilter[]).flatMap((name) => [{ [name]: true }, { [name]: false }]),
-        ...(typeIds[0] !== undefined ? [{ type_id: typeIds[0] }] : []),
+        // One id: the type most items have, so that the filter is judged on the most items (an item the type filter alone
+        // leaves out for a reason of its own shows where it is of that type).
+        ...(mostCommonType !== undefined ? [{ type_id: mostCommonType }] : []),
         // A list of ids: three of them where three types are known (each listed type's items, the last one's too, §4 table).
         ...(typeIds.length > 1 ? [{ type_id: typeIds.slice(0, 3) }] : []),
         ...(tag !== undefined ? [{ tag }] : []),

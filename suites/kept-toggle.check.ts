@@ -541,7 +541,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       sections: ['§3', '§4'],
       title:
-        'a new kept value shows in list rows (also with fields "collection") and in the kept filter (searched by the title and label, holding only rows the search without kept lists), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
+        'a new kept value shows in list rows (also with fields "collection" and the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
@@ -568,14 +568,17 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // the tag filter still lists the item after each toggle (§4: tag keeps the items the owner labelled with it).
       const label = Array.isArray(item.tags) ? item.tags.find((x): x is string => typeof x === 'string' && x !== '') : undefined;
       // And it asks for fields "collection" where offered: those rows carry is_kept too (§4 rule 3), the toggled value (§3).
+      // And the item's own type where it has one and filters are offered: rows under a type filter carry is_kept too (§4 rule 3).
+      const typed = profiles[t.target.profile].has('list-filters') && idOf(item.type_id) !== undefined ? { type_id: item.type_id } : {};
       const search = {
         ...(summarised ? { include: ['uses_summary'] } : {}),
         ...(profiles[t.target.profile].has('list-fields') ? { fields: 'collection' } : {}),
         ...(label !== undefined ? { tag: label } : {}),
+        ...typed,
       };
-      // The kept filters are searched with the label too: each answer then holds only rows the same search without kept
-      // lists (kept narrows the search, §4), which the search above reads, so a search dropped beside kept shows.
-      const tagged = label !== undefined ? { tag: label } : {};
+      // The kept filters are searched with the label (and the type) too: each answer then holds only rows the same search
+      // without kept lists (kept narrows the search, §4), which the search above reads, so a search dropped beside kept shows.
+      const tagged = { ...(label !== undefined ? { tag: label } : {}), ...typed };
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);

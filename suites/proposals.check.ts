@@ -301,7 +301,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else or item_name descending, that order)',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, one past every outcome counts none (for the default items too), a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else or item_name descending, that order)',
       accepts: [
         ...ROW_FREEDOMS,
         'bounds read as inclusive or exclusive',
@@ -337,7 +337,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort and a direction
       // too (§4: sort and direction only order the rows; desc is a direction), the start beside sort=explicit_declines
-      // with direction=desc named, the end beside sort=item_name (a sort name, §2, §4). Their order is not judged.
+      // with direction=desc named, the end beside sort=item_name (a sort name, §2, §4). Their order is not judged. The start
+      // goes without include_other: the dates bound the outcomes counted for the kept and secondary items too (§4).
       const beyond: Query[] = [
         { start: '2999-01-01', sort: 'explicit_declines', direction: 'desc' },
         { end: '1900-01-01', sort: 'item_name' },
@@ -359,7 +360,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const [theirAnswer, theirWhole, ...answers] = await Promise.all([
         t.target.keys.other === undefined || t.target.lean ? undefined : t.api.proposals(theirBeyond, 'other'),
         aroundTheirs ? t.discover.shared('GET /proposals.php?include_other=1 (second user)') : undefined,
-        ...[...windows, ...beyond].map((w) => proposals('C4.20', t, { include_other: 1, ...w })),
+        ...[...windows, ...beyond].map((w) => proposals('C4.20', t, w === beyond[0] ? w : { include_other: 1, ...w })),
         aroundTheirs
           ? t.api.proposals({ include_other: 1, ...around }, 'other').then((exchange) => ({
               rows: okRows(
@@ -489,7 +490,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ensure(
           'C4.20',
           counted.length === 0,
-          `the window ${JSON.stringify(w)} lies outside every plausible outcome date but still counts outcomes for ${counted.length} item(s)`,
+          `the window ${JSON.stringify(w)}${i === 0 ? ' (without include_other: the kept and secondary items)' : ' with include_other=1'} lies outside every plausible outcome date but still counts outcomes for ${counted.length} item(s)`,
           exchange,
         );
       });
