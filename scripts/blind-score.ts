@@ -7,7 +7,7 @@
  * cut off keeps what it measured (a mutant already in FILE is not measured again).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { mutantsByArea } from '../fixtures/mutants/index.ts';
+import { measurementGrids, mutantsByArea } from '../fixtures/mutants/index.ts';
 import { DEFAULT_SEEDS, defaultWorkers, selfTest, type SelfTestRow } from './mutation-score.ts';
 
 export interface BlindRow {
@@ -47,9 +47,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const value = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
   const areas = (value('--areas') ?? '').split(',').filter(Boolean);
-  const unknown = areas.filter((a) => !mutantsByArea[a]);
-  if (areas.length === 0 || unknown.length > 0) throw new Error(`--areas needs registry areas of fixtures/mutants/index.ts (unknown: ${unknown.join(', ')})`);
-  const ids = new Set(areas.flatMap((a) => mutantsByArea[a]!.map((m) => m.id)));
+  const area = (name: string) => mutantsByArea[name] ?? measurementGrids[name];
+  const unknown = areas.filter((a) => !area(a));
+  if (areas.length === 0 || unknown.length > 0)
+    throw new Error(`--areas needs registry areas or measurement grids of fixtures/mutants/index.ts (unknown: ${unknown.join(', ')})`);
+  const ids = new Set(areas.flatMap((a) => area(a)!.map((m) => m.id)));
   const seeds = (value('--seeds') ?? DEFAULT_SEEDS.join(',')).split(',').map(Number);
   const workers = Number(value('--workers') ?? defaultWorkers());
   // Every check runs: a blind mutant's kills are what this script finds out.

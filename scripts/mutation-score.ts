@@ -203,7 +203,9 @@ export interface SelfTestOptions {
 export async function selfTest(filter?: (id: string) => boolean, options: SelfTestOptions = {}): Promise<SelfTestRow[]> {
   const seeds = options.seeds ?? DEFAULT_SEEDS;
   // An open blind mutant names no kills: it is measured by scripts/blind-score.ts (ignoreKills), not judged here.
-  const mutants: Mutant[] = (await loadMutants()).filter((m) => (!filter || filter(m.id)) && (options.ignoreKills || m.kills.length > 0));
+  const mutants: Mutant[] = (await loadMutants({ measured: options.ignoreKills === true })).filter(
+    (m) => (!filter || filter(m.id)) && (options.ignoreKills || m.kills.length > 0),
+  );
   const clean = cleanTargets();
   // A variant is judged against the reference of its profile, which then runs too.
   const chosenVariants = clean.filter((c) => c.kind === 'variant' && (!filter || filter(c.id)));

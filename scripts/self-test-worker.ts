@@ -140,7 +140,7 @@ export function datasets(itemsPerUser: number | undefined): (mutant?: Mutant) =>
 
 async function serve(itemsPerUser: number | undefined): Promise<void> {
   const send = (message: FromWorker) => process.send!(message);
-  const mutants = await loadMutants();
+  const mutants = await loadMutants({ measured: true });
   const datasetFor = datasets(itemsPerUser);
   const runner = await SuiteRunner.create({ checkTimeoutMs: 120_000, keepThread: true });
   process.on('message', (message: ToWorker) => {
