@@ -541,7 +541,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       sections: ['§3', '§4'],
       title:
-        'a new kept value shows in list rows (also with fields "collection" and the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
+        'a new kept value shows in list rows (also with fields "collection", and under kept true beside the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
@@ -568,17 +568,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // the tag filter still lists the item after each toggle (§4: tag keeps the items the owner labelled with it).
       const label = Array.isArray(item.tags) ? item.tags.find((x): x is string => typeof x === 'string' && x !== '') : undefined;
       // And it asks for fields "collection" where offered: those rows carry is_kept too (§4 rule 3), the toggled value (§3).
-      // And the item's own type where it has one and filters are offered: rows under a type filter carry is_kept too (§4 rule 3).
-      const typed = profiles[t.target.profile].has('list-filters') && idOf(item.type_id) !== undefined ? { type_id: item.type_id } : {};
       const search = {
         ...(summarised ? { include: ['uses_summary'] } : {}),
         ...(profiles[t.target.profile].has('list-fields') ? { fields: 'collection' } : {}),
         ...(label !== undefined ? { tag: label } : {}),
-        ...typed,
       };
-      // The kept filters are searched with the label (and the type) too: each answer then holds only rows the same search
-      // without kept lists (kept narrows the search, §4), which the search above reads, so a search dropped beside kept shows.
-      const tagged = { ...(label !== undefined ? { tag: label } : {}), ...typed };
+      // The kept filters are searched with the label too: each answer then holds only rows the same search without kept
+      // lists (kept narrows the search, §4), which the search above reads, so a search dropped beside kept shows.
+      const tagged = label !== undefined ? { tag: label } : {};
+      // kept true also names the item's own type, where it has one: the item's row there carries the kept value the toggle
+      // set (§4 rule 3, §3), under a type filter too; kept false stays as wide as the search.
+      const typed = idOf(item.type_id) !== undefined ? { type_id: item.type_id } : {};
+      const keptBody = (kept: boolean) => ({ kept, ...tagged, ...(kept ? typed : {}) });
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
@@ -588,8 +589,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const [lists] = await pair(
           together([
             listedRow(t, title, id, search),
-            listedRow(t, title, id, { kept: value === 1, ...tagged }),
-            listedRow(t, title, id, { kept: value !== 1, ...tagged }),
+            listedRow(t, title, id, keptBody(value === 1)),
+            listedRow(t, title, id, keptBody(value !== 1)),
             ...pageAgain,
           ]),
           value === start ? readKept(t.api, id) : undefined,
@@ -652,6 +653,13 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           'C3.4',
           inMatching.row || shown === null,
           `after setting is_kept=${value}, item ${id} is missing from the list filtered by kept=${value === 1}`,
+          inMatching.exchange,
+        );
+        const shownThere = inMatching.row ? itemFlag(inMatching.row.is_kept) : undefined;
+        ensure(
+          'C3.4',
+          !inMatching.row || (value === 1 ? shownThere === true : shownThere === false || shownThere === null),
+          `after setting is_kept=${value}, the row of item ${id} in the list ${JSON.stringify({ query: title, ...keptBody(value === 1) })} shows is_kept=${asJson(inMatching.row?.is_kept)}`,
           inMatching.exchange,
         );
         const inOpposite = lists()[2]!();
