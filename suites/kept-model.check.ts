@@ -39,7 +39,7 @@ async function establish(model: Model, t: CheckContext, item: Row) {
   // The read is the item's value before its first toggle, though toggles of the other items go out in between.
   t.kept.remember([id]);
   model.set(id, unset ? null : value);
-  sameTitleAndTags(item, recordOf(exchange.response.json, id), `read(${asText(item.id)})`, exchange);
+  sameTitleAndTags('C4.14', item, recordOf(exchange.response.json, id), `read(${asText(item.id)})`, exchange);
   return exchange;
 }
 
@@ -48,7 +48,7 @@ async function establish(model: Model, t: CheckContext, item: Row) {
  * the toggle changes nothing but the kept flag; §1: it is the only write an agent key has), and the single read holds
  * the item's tags (§4). Labels compare as sets; neither is judged where the read does not hold it.
  */
-function sameTitleAndTags(item: Row, shown: Row | undefined, what: string, exchange: Exchange, tagsClause: ClauseId = 'C4.14'): void {
+function sameTitleAndTags(tagsClause: ClauseId, item: Row, shown: Row | undefined, what: string, exchange: Exchange): void {
   if (shown === undefined) return;
   if (typeof shown.Title === 'string' && typeof item.Title === 'string')
     ensure(
@@ -97,7 +97,7 @@ class ReadOne implements fc.AsyncCommand<Model, Real> {
     const { value, exchange } = await readKept(t.api, id);
     const expected = model.get(id) ?? 0;
     ensure('C3.4', value === expected, `${this.toString()}: the single read shows is_kept=${value}, expected ${expected}`, exchange);
-    sameTitleAndTags(this.item, recordOf(exchange.response.json, id), this.toString(), exchange);
+    sameTitleAndTags('C4.14', this.item, recordOf(exchange.response.json, id), this.toString(), exchange);
   }
   toString = () => `read(${asText(this.item.id)})`;
 }
@@ -118,7 +118,7 @@ class ListKept implements fc.AsyncCommand<Model, Real> {
     const ex = answers.map((answer) => answer()).pop()!;
     const row = okRows('C3.4', ex, this.toString()).find((r) => idOf(r.id) === id);
     const listed = row !== undefined;
-    sameTitleAndTags(this.item, row, this.toString(), ex, 'C4.10');
+    sameTitleAndTags('C4.10', this.item, row, this.toString(), ex);
     if (model.get(id) === null && !this.kept) return;
     const expected = (model.get(id) === 1) === this.kept;
     ensure('C3.4', listed === expected, `${this.toString()}: item ${id} is ${listed ? '' : 'not '}listed, but its kept flag is ${model.get(id)}`, ex);

@@ -54,7 +54,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.1',
     section: '§2',
     statement: 'An item carries id, Title, type, type_id, is_kept, the three independent flags and tags.',
-    checks: ['FILT-004', 'STAGE-006', 'READ-001', 'LIST-002', 'FILT-006'],
+    checks: ['FILT-004', 'STAGE-006', 'READ-001', 'LIST-002', 'FILT-006', 'FILT-008'],
   },
   { id: 'C2.2', section: '§2', statement: 'type_id is an id listed by GET /types.php.', checks: ['TYPE-001', 'TYPE-002'] },
   { id: 'C2.3', section: '§2', statement: 'tags is a list of labels, empty when the owner added none.', checks: ['FILT-004', 'FILT-003'] },
@@ -223,7 +223,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.14',
     section: '§4',
     statement: "GET /artifact.php reads one item of the key's user with is_kept, the flags and tags.",
-    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001', 'FRAME-002', 'KEPT-006', 'KEPT-002'],
+    checks: ['STAGE-006', 'KEPT-001', 'SCOPE-003', 'READ-001', 'FRAME-002', 'KEPT-006', 'KEPT-002', 'KEPT-005'],
   },
   {
     id: 'C4.15',
