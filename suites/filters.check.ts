@@ -696,7 +696,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true and kept true (with include uses_summary), kept false (with include uses_summary, each row's plays and last_use those of its recorded uses), secondary_collection true, the list of type ids and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
+        "each filter on its own, with each of its values, returns exactly the items that satisfy it, each row naming its item's type as the plain row does (also under a list of three type ids; physical true and kept true (with include uses_summary), kept false (with include uses_summary, each row's plays and last_use those of its recorded uses), secondary_collection true, one type id and a tag over two cursor pages, no item on two of them; secondary_collection true and digital false with fields collection, each row carrying what it adds)",
       // list-fields: secondary_collection true and digital false are read with fields "collection".
       requires: ['list-filters', 'full-rows', 'list-fields'],
       accepts: FILTER_FREEDOMS,
@@ -727,10 +727,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const examples = t.target.lean ? every.filter((f) => f.kept === true || f.physical === true || f.digital === false || 'tag' in f) : every;
       // physical true is read in two cursor pages (half its matching items a page): a filter holds on every page of a
       // cursor walk, those after a cursor value too (§4: cursor pages the same listing), not only on the first.
-      // So are kept false, secondary_collection true and the list of type ids: the page after a cursor value filters as
-      // the first page does.
+      // So are kept false, secondary_collection true and the one type id (FILT-008 reads a list of them after a cursor): the
+      // page after a cursor value filters as the first page does, and the first says another page exists (§4 rule 2).
       const twoPages = (filters: Filters): boolean =>
-        filters.physical === true || filters.kept === false || filters.secondary_collection === true || Array.isArray(filters.type_id);
+        filters.physical === true ||
+        filters.kept === false ||
+        filters.secondary_collection === true ||
+        (filters.type_id !== undefined && !Array.isArray(filters.type_id));
       const pageSize = (filters: Filters): number => {
         const count = rows.filter((row) => satisfies(row, filters) === 'yes').length;
         return twoPages(filters) && count >= 2 ? Math.min(MAX_ROWS_PER_PAGE, Math.ceil(count / 2)) : MAX_ROWS_PER_PAGE;
