@@ -1,6 +1,6 @@
 import { CheckFailure, RobustnessFailure } from '../core/errors.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { asJson, dayOf, errorsList, idOf, isObject, itemFieldOf, itemRefOf, rowsOf, shapeOf, useDateFieldOf, type Row } from '../spec/lenient.ts';
+import { asJson, errorsList, idOf, isObject, itemFieldOf, itemRefOf, rowsOf, shapeOf, useDateFieldOf, type Row } from '../spec/lenient.ts';
 
 /**
  * The id of the clause (src/spec/clauses.ts) that makes an assertion necessary. Every assertion in suites/
@@ -166,8 +166,8 @@ export function summariesAgreeWithUses(
       .at(-1);
     ensure(
       'C2.6',
-      // A date alone or that date at midnight: §2 shows a date, not its text.
-      dayOf(row.last_use) === latest,
+      // §2: last_use is a date, YYYY-MM-DD.
+      row.last_use === latest,
       `${where}item ${asText(row.id)}: last_use is ${asJson(row.last_use)} but its latest use in ${what} is on ${latest}`,
       all.exchange,
     );

@@ -296,9 +296,6 @@ export function withSortedLists(value: unknown): unknown {
 /** A date, alone or at midnight (`2020-01-05`, `2020-01-05 00:00:00`, `2020-01-05T00:00:00Z`): the date. */
 const DATE_AT_MIDNIGHT = /^(\d{4}-\d{2}-\d{2})(?:[T ]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?)?$/;
 
-/** The date a value names, where it is a date alone or at midnight; otherwise undefined. */
-export const dayOf = (value: unknown): string | undefined => (typeof value === 'string' ? DATE_AT_MIDNIGHT.exec(value)?.[1] : undefined);
-
 /**
  * Whether one of the eight fields fields "collection" adds (MnP … Acq) holds a known value, as a record and a row of the
  * same item are compared (their types and units are not shown, §2): an unknown value is null, an empty text, absent, or
