@@ -9,6 +9,7 @@ import {
   fetchPage,
   idOf,
   inWalkOrder,
+  labelSet,
   MAX_ROWS_PER_PAGE,
   missingField,
   profiles,
@@ -219,7 +220,7 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
     page.exchange,
   );
   // One item, one title and one set of labels (§2): a way of asking only chooses the rows. Labels compare as sets.
-  const labels = (tags: unknown) => (Array.isArray(tags) ? JSON.stringify([...new Set(tags.map(String))].sort()) : asJson(tags));
+  const labels = (tags: unknown) => (Array.isArray(tags) ? labelSet(tags) : asJson(tags));
   const walked = (r: Row) => design.walk.get(idOf(r.id) ?? '');
   const changed = page.rows.find((r) => {
     const w = walked(r);

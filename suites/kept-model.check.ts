@@ -19,6 +19,7 @@ import {
   type Row,
   asText,
   asJson,
+  labelSet,
 } from '../src/harness/index.ts';
 
 /**
@@ -58,10 +59,9 @@ function sameTitleAndTags(tagsClause: ClauseId, item: Row, shown: Row | undefine
       exchange,
     );
   if (!Array.isArray(shown.tags) || !Array.isArray(item.tags)) return;
-  const labels = (tags: unknown[]) => JSON.stringify([...new Set(tags.map(String))].sort());
   ensure(
     tagsClause,
-    labels(shown.tags) === labels(item.tags),
+    labelSet(shown.tags) === labelSet(item.tags),
     `${what}: item ${asText(item.id)} carries tags ${asJson(shown.tags)}, but the collection walk showed ${asJson(item.tags)} before any toggle: a read holds the item's own labels, and a toggle changes none`,
     exchange,
   );

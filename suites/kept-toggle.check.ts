@@ -29,6 +29,7 @@ import {
   type Row,
   asText,
   asJson,
+  labelSet,
 } from '../src/harness/index.ts';
 
 /**
@@ -74,10 +75,9 @@ const LEAN_WITNESSES = 2;
 function sameLabelsAsRow(rows: readonly Row[], id: string, record: Record<string, unknown>, exchange: Exchange): void {
   const row = rows.find((r) => (idOf(r.id) ?? String(r.id)) === id);
   if (row === undefined || !Array.isArray(row.tags) || !Array.isArray(record.tags)) return;
-  const labels = (tags: unknown[]) => JSON.stringify([...new Set(tags.map(String))].sort());
   ensure(
     'C4.14',
-    labels(record.tags) === labels(row.tags),
+    labelSet(record.tags) === labelSet(row.tags),
     `GET /artifact.php?id=${id} holds tags ${asJson(record.tags)}, but the item's row in the collection walk carries ${asJson(row.tags)}: the single read returns the item's own labels (§4)`,
     exchange,
   );

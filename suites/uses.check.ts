@@ -271,8 +271,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const wanted = [accented, newest].filter((id, i, all): id is string => id !== undefined && all.indexOf(id) === i);
       const head = frequent[0]!;
       const chosen = [head, ...wanted.filter((id) => id !== head), ...frequent.slice(1).filter((id) => !wanted.includes(id))];
-      frequent.splice(0, frequent.length, ...chosen.slice(0, frequent.length));
-      const sample = idle === undefined ? frequent : [...frequent, idle];
+      const asked = chosen.slice(0, frequent.length);
+      const sample = idle === undefined ? asked : [...asked, idle];
       t.need(sample[0], 'no use names a player and the household lists none');
       // A player of the second user's household (through the second key): not one of this household, so it took
       // part in none of these uses, and player_id must keep none of them (§4), if it is not refused.

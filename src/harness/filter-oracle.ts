@@ -26,6 +26,9 @@ export interface Filters {
 
 export const tagsOf = (row: Row): string[] => (Array.isArray(row.tags) ? row.tags.filter((t): t is string => typeof t === 'string') : []);
 
+/** A list of labels as a comparable text: as a set (order and repeats do not count), each label as text. */
+export const labelSet = (tags: readonly unknown[]): string => JSON.stringify([...new Set(tags.map(String))].sort());
+
 /** Whether a row must be in a filtered answer ('yes'), must not ('no'), or may be either way ('either'). */
 export type Verdict = 'yes' | 'no' | 'either';
 
