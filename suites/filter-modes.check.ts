@@ -39,7 +39,7 @@ type FilterKey = keyof Filters;
 type Mode = 'page one' | 'page two' | 'cursor' | 'search' | 'second key' | 'tag';
 
 /** Requests designed per mode (a cursor design and a search design read two pages by cursor). */
-const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 2, cursor: 2, search: 2, 'second key': 2, tag: 3 };
+const DESIGNS_PER_MODE: Readonly<Record<Mode, number>> = { 'page one': 2, 'page two': 3, cursor: 2, search: 2, 'second key': 2, tag: 3 };
 
 /** The modes read by cursor over two pages, the first holding half of the rows that must come back (a search's second design). */
 const byCursor = (mode: Mode): boolean => mode === 'cursor' || mode === 'search';

@@ -222,7 +222,7 @@ const TOGGLE_FREEDOMS = [
  * Items KEPT-003's probes are spread over: each costs a read of its start value, each probe a read-back, and
  * each round of probes (one per item) two round trips on the run's longest chain.
  */
-const PROBE_ITEMS = 8;
+const PROBE_ITEMS = 6;
 
 /**
  * The empty string is sent to an item the rows show kept, so that a server that reads it as 0 (an integer cast) shows the
@@ -307,13 +307,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-001',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'the toggle sets is_kept to exactly the value sent, in both directions',
+      title: 'the toggle sets is_kept to exactly the value sent, in both directions, as the single read and the GET listing show',
       toggles: true,
       lane: 'own-items',
       accepts: TOGGLE_FREEDOMS,
     },
     async (t) => {
-      const item = await richestItem(t);
+      // The richest item among those the GET listing (page 1, §4) holds, where any does: after the first toggle that page
+      // is read again, and the item's row there carries the value set (§4 rule 3, §3), as every other row does.
+      const [share, viaGet] = await Promise.all([t.discover.toggleRows(), t.discover.list(undefined, { usesKeptState: false })]);
+      const onGet = new Set(is2xx(viaGet) ? (rowsOf(viaGet.response.json) ?? []).map((r) => idOf(r.id)) : []);
+      const near = share.slice(0, MAX_ROWS_PER_PAGE - 1);
+      const item = byRichness(near.filter((r) => onGet.has(idOf(r.id))))[0] ?? (await richestItem(t));
       const id = String(item.id);
       const first = await readKept(t.api, id);
       // The record read must be the item asked for: its id may be a number or a string, never another item's.
@@ -327,8 +332,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       for (const value of [start === 1 ? 0 : 1, start]) {
         const ex = await t.kept.set(id, value);
         ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
-        const now = await readKept(t.api, id);
+        const [now, listed] = await Promise.all([readKept(t.api, id), value !== start && onGet.has(id) ? t.api.list(undefined) : undefined]);
         ensure('C3.1', now.value === value, `after setting is_kept=${value} on item ${id}, a single read shows ${now.value}`, now.exchange);
+        // Only where the page still lists the item (ties of titles may reorder it, §4 states no tie order) with its kept flag
+        // (staging rows carry id, Title and tags only, §4).
+        const row = listed && is2xx(listed) ? rowsOf(listed.response.json)?.find((r) => idOf(r.id) === id) : undefined;
+        if (row && 'is_kept' in row)
+          ensure(
+            'C3.4',
+            value === 1 ? itemFlag(row.is_kept) === true : itemFlag(row.is_kept) !== true,
+            `after setting is_kept=${value} on item ${id}, GET /artifacts.php (page 1) lists it with is_kept=${asJson(row.is_kept)}: every row carries the item's kept flag (§4 rule 3), which the toggle set (§3)`,
+            listed,
+          );
       }
     },
   );
@@ -541,7 +556,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       sections: ['§3', '§4'],
       title:
-        'a new kept value shows in list rows (also with fields "collection", and under kept true beside the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
+        'a new kept value shows in list rows (also with fields "collection", and under kept true beside the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists; kept true by cursor too), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
@@ -586,12 +601,17 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         // After the last toggle, the item is read beside the lists: the restore verifies by that read instead of one of its
         // own (where it fails, the restore reads again). After the first, the title page is read again beside them.
         const pageAgain = value === start ? [] : [t.api.list(pageBody).then((exchange) => ({ exchange }) as { row?: Row; exchange: Exchange })];
+        // And kept true once by cursor (§4: the filters hold whichever way the list pages): after the first toggle, where a
+        // kept flag read from anywhere but the item itself would still show the value before.
+        const cursorBody = { ...keptBody(true), cursor: null };
+        const byCursor = value === start ? [] : [listedRow(t, title, id, cursorBody)];
         const [lists] = await pair(
           together([
             listedRow(t, title, id, search),
             listedRow(t, title, id, keptBody(value === 1)),
             listedRow(t, title, id, keptBody(value !== 1)),
             ...pageAgain,
+            ...byCursor,
           ]),
           value === start ? readKept(t.api, id) : undefined,
         );
@@ -604,6 +624,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             problem === undefined,
             `after setting is_kept=${value} on item ${id} (${asJson(title)}), ${label} lists it out of its place in the title order: ${problem} (page mode orders by title, §4, and the toggle changes nothing but is_kept, §3)`,
             again,
+          );
+        }
+        if (byCursor.length > 0) {
+          const inCursor = lists()[4]!();
+          const what = `POST /artifacts.php ${JSON.stringify({ query: title, per_page: MAX_ROWS_PER_PAGE, ...cursorBody })}`;
+          ensure(
+            'C3.4',
+            value === 1 ? itemFlag(inCursor.row?.is_kept) === true : inCursor.row === undefined,
+            value === 1
+              ? `after setting is_kept=1 on item ${id}, ${what} ${inCursor.row ? `lists it with is_kept=${asJson(inCursor.row.is_kept)}` : 'does not list it'}: kept true keeps the kept items in cursor paging too (§4), and the item is kept now (§3)`
+              : `after setting is_kept=0 on item ${id}, ${what} still lists it (is_kept=${asJson(inCursor.row?.is_kept)}): the item is no longer kept (§3), and kept true keeps only kept items in cursor paging too (§4)`,
+            inCursor.exchange,
           );
         }
         const searched = lists()[0]!();

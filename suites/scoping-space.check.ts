@@ -178,7 +178,14 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
     fc.record({ cursor: itemId }),
     fc.record({ page: fc.integer({ min: 1, max: 2 }) }),
     fc.record({ id: itemId }),
-    tagged.chain((r) => fc.constantFrom(...(r.tags as unknown[]).map(String)).map((label) => ({ page: 1, tag: label }))),
+    // The tag carries a user id in the body as well (the query string's comes from decorate): a label lookup keyed on the
+    // body's user would list the second user's labelled items (§4 rule 1).
+    fc
+      .tuple(
+        tagged.chain((r) => fc.constantFrom(...(r.tags as unknown[]).map(String))),
+        userId,
+      )
+      .map(([label, user_id]) => ({ page: 1, tag: label, user_id })),
   ];
   if (has('list-filters'))
     focus.push(
@@ -237,13 +244,14 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   ];
   if (has('uses-player-filter'))
     others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
-  // The household read with a user id and a search for a name of the second user's household (q: no parameter of
-  // GET /players.php, §4, so a conforming server ignores or refuses it): a user search behind it (§1, §5: user
-  // enumeration is refused) lists players of another household, which no answer of the key may hold.
+  // The household read with a user id, a player field naming it (represents_user_id) and a search for a name of the
+  // second user's household (none is a parameter of GET /players.php, §4, so a conforming server ignores or refuses
+  // them): a user search behind them (§1, §5: user enumeration is refused) lists players of another household, which no
+  // answer of the key may hold.
   if (has('players'))
     others.push(
       fc
-        .record({ user_id: userId, q: pick(f.playerNames, 'conform') })
+        .record({ user_id: userId, represents_user_id: userId, q: pick(f.playerNames, 'conform') })
         .map((query): Drawn => drawn(`GET /players.php ${JSON.stringify(query)}`, (c) => c.api.players('primary', q(query)), true)),
     );
   return fc.tuple(...list, ...others);
@@ -289,7 +297,7 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
       accepts: [
         'any status for a drawn request (parameters may be refused); only 2xx answers are searched',
         'titles, types and records both users hold: only what the second user alone has counts as a leak',
-        "GET /players.php with a user id and q (a name of the second user's household; neither is a parameter of it, §4) ignored or refused; a player both households list is no leak",
+        "GET /players.php with a user id, represents_user_id and q (a name of the second user's household; none is a parameter of it, §4) ignored or refused; a player both households list is no leak",
       ],
     },
     async (t) => {

@@ -2,6 +2,7 @@ import {
   COLLECTION_FIELDS,
   DEFAULT_ROWS_PER_PAGE,
   knownFieldValue,
+  labelSet,
   describe,
   check,
   ensure,
@@ -330,7 +331,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       keptBlind: true,
       title:
-        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured (with fields \"collection\", whose row of that user's first item agrees with its record on which of the eight fields are known)",
+        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured; both name each item's title, type and labels as that user's cursor walk does (with fields \"collection\", whose row of that user's first item agrees with its record on which of the eight fields are known)",
       needsOtherKey: true,
       accepts: [
         "ids shared between users (per-user ids): an item counts as the other's only with the same id and title",
@@ -389,6 +390,36 @@ describe('user scoping (§4 rule 1, §5)', () => {
         `${wideLabel} returned ${wideRows.length} rows; per_page is honoured up to ${MAX_ROWS_PER_PAGE} for every key (that user's cursor walk holds ${other.rows.length} items, so ${upTo} were due)`,
         wide,
       );
+      // One item, one title, one type name and one set of labels (§2), whatever the mode that lists it: the second key's
+      // page rows (by title) name what that user's cursor walk names for the same item. A type blank in one and named in
+      // the other differs too (§4 rule 3: every row carries type, the item type name).
+      const walked = new Map(other.rows.map((r) => [idOf(r.id), r]));
+      const named = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+      const differs = (r: Row, w: Row): string | undefined =>
+        r.Title !== w.Title
+          ? 'Title'
+          : named(r.type) !== named(w.type) && (named(r.type) !== undefined || named(w.type) !== undefined)
+            ? 'type'
+            : Array.isArray(r.tags) && Array.isArray(w.tags) && labelSet(r.tags) !== labelSet(w.tags)
+              ? 'tags'
+              : undefined;
+      for (const [rows, exchange, label] of [
+        [wideRows, wide, wideLabel],
+        [theirs, viaGet, 'GET /artifacts.php with the second key'],
+      ] as const) {
+        const unlike = rows.find((r) => {
+          const w = walked.get(idOf(r.id));
+          return w !== undefined && differs(r, w) !== undefined;
+        });
+        const w = unlike ? walked.get(idOf(unlike.id))! : undefined;
+        const field = unlike && w ? differs(unlike, w)! : '';
+        ensure(
+          'C2.1',
+          unlike === undefined,
+          `${label}: row ${asJson(unlike?.id)} shows ${field} ${asJson(unlike?.[field])}, but that user's cursor walk shows ${asJson(w?.[field])} for the same item (§2: an item has one title, one type and one set of labels, whichever way it is listed)`,
+          exchange,
+        );
+      }
       const firstRow = first ? wideRows.find((r) => idOf(r.id) === idOf(first.id)) : undefined;
       if (first && firstRecord && firstRow) {
         const unlike = COLLECTION_FIELDS.filter(

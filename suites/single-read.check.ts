@@ -4,6 +4,8 @@ import {
   check,
   ensure,
   idOf,
+  is2xx,
+  recordOf,
   itemFieldOf,
   itemFlag,
   itemRefOf,
@@ -92,6 +94,28 @@ async function sample(t: CheckContext): Promise<Row[]> {
       .sort((a, b) => rank(kinds[a.i]!) - rank(kinds[b.i]!))[0];
     if (swap) kinds[swap.i] = swap.row!;
   }
+  // Likewise where no item read has a title holding a character beyond Latin-1 (such as a typographic dash), else beyond
+  // ASCII (an accented letter), where the data holds one: it is read too where the sample is not full, else a kind read
+  // that holds such an item is read through it (the record carries the item's own title, §4 GET /artifact.php; a
+  // conversion to a narrower character set shows there; neither a twin nor the edition is given up).
+  const titled = (pattern: RegExp) => (r: Row) => typeof r.Title === 'string' && pattern.test(r.Title);
+  const beyondAscii = rows.some(titled(/[^\u0000-\u00ff]/)) ? titled(/[^\u0000-\u00ff]/) : titled(/[^\u0000-\u007f]/);
+  // Only where the items read still show every trait they showed (a title beginning in lower case among them).
+  const shows = (r: Row) => [...traitsOf(r), ...(typeof r.Title === 'string' && /^\p{Ll}/u.test(r.Title) ? ['lower-case title'] : [])];
+  const keepsTraits = (i: number, row: Row) => {
+    const before = new Set([...kinds, ...twins].flatMap(shows));
+    const after = new Set([...kinds.map((k, j) => (j === i ? row : k)), ...twins].flatMap(shows));
+    return [...before].every((trait) => after.has(trait));
+  };
+  const extra = rows.find(beyondAscii);
+  if (![...kinds, ...twins].some(beyondAscii) && extra && kinds.length < SAMPLE) kinds.push(extra);
+  else if (![...kinds, ...twins].some(beyondAscii)) {
+    const swap = kindKeys
+      .map((key, i) => ({ i, row: rows.find((r) => kind(r) === key && beyondAscii(r)) }))
+      .filter(({ i, row }) => row !== undefined && kinds[i] !== edition && !twinIds.has(idOf(kinds[i]!.id)) && keepsTraits(i, row))
+      .sort((a, b) => rank(kinds[a.i]!) - rank(kinds[b.i]!))[0];
+    if (swap) kinds[swap.i] = swap.row!;
+  }
   // A lean (budgeted) run reads the row that shows the most traits (beside the title twins): the others found no mutant of their own.
   const picked = t.target.lean ? fewestCovering(kinds).slice(0, 1) : kinds;
   const ids = new Set(picked.map((r) => idOf(r.id)));
@@ -142,6 +166,24 @@ function fewestCovering(rows: Row[]): Row[] {
  * does), where a second key is configured and such a type exists: the first user's records never show that type's name, so a list that names it otherwise shows only
  * against this item's own record (read with its owner's key, §5).
  */
+/**
+ * An id no item of either user has, between two ids of the users' items (where every id is a number) and below the first
+ * user's highest: a read that looks an unknown id up as the next one up serves another item's record for it.
+ */
+async function gapId(t: CheckContext): Promise<number | undefined> {
+  const [{ ids: mine }, theirs] = await Promise.all([
+    t.discover.collection(),
+    t.target.keys.other !== undefined ? t.discover.collection('other').then(({ ids }) => ids) : [],
+  ]);
+  const numbers = [...mine, ...theirs].map(Number);
+  if (mine.length === 0 || !numbers.every(Number.isSafeInteger)) return undefined;
+  const highest = Math.max(...mine.map(Number));
+  const taken = new Set(numbers);
+  const sorted = [...taken].sort((a, b) => a - b);
+  const below = sorted.find((id, i) => i + 1 < sorted.length && sorted[i + 1]! > id + 1 && id + 1 < highest);
+  return below === undefined || taken.has(below + 1) ? undefined : below + 1;
+}
+
 async function foreignTyped(t: CheckContext): Promise<Row | undefined> {
   if (t.target.keys.other === undefined) return undefined;
   const [{ rows: mine }, { rows: theirs }] = await Promise.all([t.discover.collection(), t.discover.collection('other')]);
@@ -159,7 +201,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share, and for the second key\'s item of a type only its items have (one with tags where one is known); an item a record read marks to get rid of still lists its recorded uses under artifact_id',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share and for one whose title holds a character beyond Latin-1 (else beyond ASCII), and for the second key\'s item of a type only its items have (one with tags where one is known); an item a record read marks to get rid of still lists its recorded uses under artifact_id; an id between the items ids that no item has is not answered with another item record',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
@@ -177,10 +219,11 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       t.need(rows[0], 'the collection is empty, so there is no item to read');
       const collectionBody = { per_page: MAX_ROWS_PER_PAGE, fields: 'collection' };
       // The run's shared read of the first page with fields "collection" (FIELD-001 and LIST-002 read it too).
-      const [records, withCollection, foreign] = await Promise.all([
+      const [records, withCollection, foreign, gap] = await Promise.all([
         Promise.all(rows.map((row) => t.discover.record(idOf(row.id)!))),
         profiles[t.target.profile].has('list-fields') ? t.discover.list(collectionBody) : undefined,
         foreignTyped(t).then(async (row) => (row ? { row, record: await t.discover.record(idOf(row.id)!, 'other') } : undefined)),
+        t.target.lean ? undefined : gapId(t).then(async (id) => (id === undefined ? undefined : { id, exchange: await t.api.item(id) })),
       ]);
       const collectionRows = withCollection ? okRows('C2.4', withCollection, `POST /artifacts.php ${JSON.stringify(collectionBody)}`) : [];
       const collectionRow = new Map(collectionRows.map((r) => [idOf(r.id), r]));
@@ -259,6 +302,15 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
           ensure('C4.14', same, `${what}: tags are ${asJson(record.tags)}, its list row shows ${asJson(row.tags)}`);
         }
       }
+      // An id between the items' ids that no item has: whatever the status (not shown, §7), no other item's record answers
+      // it (§4: the read is of one item, by its id).
+      const served = gap && is2xx(gap.exchange) ? recordOf(gap.exchange.response.json) : undefined;
+      ensure(
+        'C4.14',
+        served === undefined || idOf(served.id) === undefined || idOf(served.id) === String(gap?.id),
+        `GET /artifact.php?id=${gap?.id}, an id between the items' ids that no item of either user has, served the record of item ${asJson(served?.id)} (${asJson(served?.Title)}): the single read reads the item of the id asked for, whatever it answers for an id no item has`,
+        gap?.exchange,
+      );
       // An item the records read mark to get rid of (a setting only the record shows, §3; its field's name is not shown,
       // so a field named for it, set), where the run's list of every use names uses of it: GET /uses.php?artifact_id= lists
       // those recorded uses (§4: artifact_id lists the uses of that item; the setting is the item's, not a reason to hide

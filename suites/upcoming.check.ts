@@ -222,7 +222,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       level: 'MUST',
       sections: ['§2', '§3', '§4'],
       title:
-        'an item listed in the upcoming interactions leaves them once it is no longer kept, and leaves the default proposal outcomes too unless it is in the secondary collection, while include_other=1 still counts its outcomes as before',
+        'an item listed in the upcoming interactions leaves them once it is no longer kept, and leaves the default proposal outcomes too unless it is in the secondary collection, while include_other=1 still counts its outcomes as before; kept again, the default outcomes count them as before; a kept item of the secondary collection unkept beside it stays covered by default',
       toggles: true,
       lane: 'own-items',
       accepts: [
@@ -250,11 +250,28 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       // proposal outcomes no longer cover it (§4: by default only kept and secondary-collection items).
       const judged = listed.find((ref) => proposed.has(ref) && itemFlag(mine.get(ref)!.is_in_secondary_collection) !== true);
       const id = t.need(judged ?? listed[0], "no item of this check's share of the collection is listed in the upcoming interactions");
+      // Beside it, where the share holds one, a kept item of the secondary collection that has outcome rows: unkept, the
+      // default proposal outcomes still cover it (§4: by default kept items and the secondary collection), as before.
+      const shelved =
+        judged === undefined
+          ? undefined
+          : share.find((r) => {
+              const ref = idOf(r.id);
+              return ref !== undefined && ref !== id && proposed.has(ref) && itemFlag(r.is_kept) === true && itemFlag(r.is_in_secondary_collection) === true;
+            });
+      const shelvedId = shelved === undefined ? undefined : idOf(shelved.id)!;
       // Its uses before the toggle, from the run's list of every use (the field naming their item is found by what it holds).
       const useField = itemFieldOf(everyUse.rows, new Set(ids), { ownId: true });
       const usesBefore = useField === undefined ? undefined : everyUse.rows.filter((u) => itemRefOf(u[useField]) === id).length;
-      const ex = await t.kept.set(id, 0);
+      const [ex, shelvedEx] = await Promise.all([t.kept.set(id, 0), shelvedId === undefined ? undefined : t.kept.set(shelvedId, 0)]);
       ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: 0} on item ${id}: expected success, got ${ex.response.status}`, ex);
+      if (shelvedEx)
+        ensure(
+          'C3.1',
+          is2xx(shelvedEx),
+          `POST /artifact-kept.php {is_kept: 0} on item ${shelvedId}: expected success, got ${shelvedEx.response.status}`,
+          shelvedEx,
+        );
       const [after, byDefault, usesAfter, wideAfter] = await Promise.all([
         t.api.upcoming(),
         judged === undefined ? undefined : t.api.proposals({}),
@@ -313,21 +330,51 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
           `after setting is_kept=0 on item ${id} (not in the secondary collection), GET /proposals.php still covers it: by default only kept and secondary-collection items are covered (§3: is_kept now equals 0)`,
           byDefault,
         );
+        const stillCovered = okRows('C4.18', byDefault, 'GET /proposals.php').some((r) => itemRefOf(r[outcomeField]) === shelvedId);
+        ensure(
+          'C4.18',
+          shelvedId === undefined || stillCovered,
+          `after setting is_kept=0 on item ${shelvedId} (in the secondary collection, with outcome rows), GET /proposals.php no longer covers it: by default kept items and the secondary collection are covered (§4), and the toggle changed only is_kept (§3)`,
+          byDefault,
+        );
       }
       // Kept again, the item's interact-by date is the one it had: it derives from recorded uses (§2), which neither
       // toggle changed. Judged where the date's field is plain: named for it, or the only date every row holds.
       const { complete } = interactByCandidates(rows);
       const due = complete.length === 1 || (complete[0] !== undefined && INTERACT_NAME.test(complete[0])) ? complete[0] : undefined;
-      if (due === undefined) return;
       const dates = (list: readonly Row[]) =>
         list
           .filter((r) => itemRefOf(r[itemField]) === id)
-          .map((r) => String(r[due]).slice(0, 10))
+          .map((r) => String(r[due ?? '']).slice(0, 10))
           .sort();
-      const back = await t.kept.set(id, 1);
+      const [back, shelvedBack] = await Promise.all([t.kept.set(id, 1), shelvedId === undefined ? undefined : t.kept.set(shelvedId, 1)]);
       ensure('C3.1', is2xx(back), `POST /artifact-kept.php {is_kept: 1} on item ${id}: expected success, got ${back.response.status}`, back);
-      // The read of the record is the check's last sight of its kept value: the restore needs no read of its own.
-      const [, again] = await Promise.all([t.discover.record(id), t.api.upcoming()]);
+      if (shelvedBack)
+        ensure(
+          'C3.1',
+          is2xx(shelvedBack),
+          `POST /artifact-kept.php {is_kept: 1} on item ${shelvedId}: expected success, got ${shelvedBack.response.status}`,
+          shelvedBack,
+        );
+      // The reads of the records are the check's last sight of the kept values: the restore needs no read of its own.
+      // Kept again, the item is covered by default once more, with the counts include_other=1 gave before the toggles (§3:
+      // the toggle changes only is_kept; §4: a row counts the item's recorded outcomes).
+      const [, , again, defaultAgain] = await Promise.all([
+        t.discover.record(id),
+        shelvedId === undefined ? undefined : t.discover.record(shelvedId),
+        due === undefined ? undefined : t.api.upcoming(),
+        judged === undefined ? undefined : t.api.proposals({}),
+      ]);
+      if (defaultAgain && before?.some(([, n]) => n > 0)) {
+        const now = JSON.stringify(counts(rowOf(okRows('C4.18', defaultAgain, 'GET /proposals.php'))) ?? null);
+        ensure(
+          'C3.2',
+          now === JSON.stringify(before),
+          `after setting is_kept=0 and back to 1 on item ${id}, GET /proposals.php counts its outcomes as ${now === 'null' ? 'no row' : now}, GET /proposals.php?include_other=1 before the toggles ${JSON.stringify(before)}: the toggle changes nothing else (§4), and an outcome is a recorded proposal`,
+          defaultAgain,
+        );
+      }
+      if (due === undefined || again === undefined) return;
       const datesAgain = dates(okRows('C4.23', again, 'GET /upcoming-interactions.php'));
       ensure(
         'C2.15',
