@@ -333,7 +333,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'PUT, PATCH and DELETE on every endpoint answer 403 and change nothing, also a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, one that restates the date of a real use and one that restates the name of a real player',
+        'PUT, PATCH and DELETE on every endpoint (and DELETE on the catalog path) answer 403 and change nothing, also a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, one that restates the date of a real use and one that restates the name of a real player',
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
@@ -344,7 +344,11 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
     (t) =>
       refusedWithForbidden(
         t,
-        applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path }))),
+        [
+          ...applicablePaths(t, ALL_PATHS).flatMap((path) => (['PUT', 'PATCH', 'DELETE'] as const).map((method) => ({ method, path }))),
+          // The catalog's path too (§1, §9: served at /api-docs; §7: any write other than the toggle answers 403).
+          { method: 'DELETE' as const, path: endpoints.catalog },
+        ],
         // A PUT of a real item's whole record (§1: a write, whatever it writes): a door that stores the body as the record
         // shows only on a real item, and wrongly accepting it writes what is there. It takes the place of the PUT for an id no item has.
         { method: 'PUT', path: endpoints.item },
@@ -386,7 +390,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       sections: ['§1', '§5'],
       keptBlind: true,
       title:
-        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash, in another letter case, with a .json suffix and with its dot percent-encoded, and a REST-style read of one user',
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash, in another letter case, with a .json suffix and with its dot percent-encoded, a REST-style read of one user, and the listing path with the second key',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
@@ -402,7 +406,17 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       ],
     },
     async (t) => {
-      const { answers, userIds, baseline, known } = await enumerationProbes(t, true);
+      // The main listing path with the second key too: whoever the key's user is, enumeration is refused (§5).
+      const [{ answers, userIds, baseline, known }, second] = await Promise.all([
+        enumerationProbes(t, true),
+        t.target.keys.other !== undefined ? t.api.get(USER_LISTING_PATHS[0], { ...LISTING_QUERY }, 'other') : undefined,
+      ]);
+      if (second) {
+        const what = `GET ${new URL(second.request.url).pathname} with the second key`;
+        ensureNo5xx('C7.2', second, what);
+        const leak = sameAnswer(second, baseline) ? undefined : userDataIn(second, known);
+        ensure('C1.3', leak === undefined, `${what} answered ${second.response.status} and ${leak}: enumerating users must be refused, for every key`, second);
+      }
       for (const [i, ex] of answers.entries()) {
         const what = `${ex.request.method} ${ex.request.url}`;
         ensureNo5xx('C7.2', ex, what);

@@ -13,6 +13,7 @@ import {
   isObject,
   isSet,
   itemFlag,
+  ROW_FIELDS,
   MAX_ROWS_PER_PAGE,
   okRows,
   profiles,
@@ -74,11 +75,23 @@ const LEAN_WITNESSES = 2;
  */
 function sameLabelsAsRow(rows: readonly Row[], id: string, record: Record<string, unknown>, exchange: Exchange): void {
   const row = rows.find((r) => (idOf(r.id) ?? String(r.id)) === id);
-  if (row === undefined || !Array.isArray(row.tags) || !Array.isArray(record.tags)) return;
+  if (row === undefined) return;
+  if (Array.isArray(row.tags) && Array.isArray(record.tags))
+    ensure(
+      'C4.14',
+      labelSet(record.tags) === labelSet(row.tags),
+      `GET /artifact.php?id=${id} holds tags ${asJson(record.tags)}, but the item's row in the collection walk carries ${asJson(row.tags)}: the single read returns the item's own labels (§4)`,
+      exchange,
+    );
+  // And the rest of the row: the record carries the list row's fields (§2), of the same item, so where the row shows a
+  // title, type or flag the record agrees (flags read as set or not; null as not set).
+  const differs = ROW_FIELDS.filter((name) => name !== 'tags' && name !== 'id' && name in record && row[name] !== undefined && row[name] !== null).find(
+    (name) => (name.startsWith('is_') ? (itemFlag(record[name]) ?? false) !== (itemFlag(row[name]) ?? false) : String(record[name]) !== String(row[name])),
+  );
   ensure(
     'C4.14',
-    labelSet(record.tags) === labelSet(row.tags),
-    `GET /artifact.php?id=${id} holds tags ${asJson(record.tags)}, but the item's row in the collection walk carries ${asJson(row.tags)}: the single read returns the item's own labels (§4)`,
+    differs === undefined,
+    `GET /artifact.php?id=${id} holds ${differs} ${asJson(record[differs ?? ''])}, but the item's row in the collection walk carries ${asJson(row[differs ?? ''])}: the single read returns the item the list row shows (§2, §4)`,
     exchange,
   );
 }
@@ -154,13 +167,18 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
     ...(typeof r.record.Title === 'string' && /^\p{Ll}/u.test(r.record.Title) ? ['Title lower-case'] : []),
   ];
   const shownBy = (set: readonly Read[], of: (r: Read) => string[]) => new Set(set.flatMap(of));
+  // At equal showing, the witnesses that are not kept cover more item types: keeping an item may run code of its type (a
+  // hook that sets a flag or drops the write for some types), which only a witness of that type kept by the check shows.
+  const unkeptTypes = (r: Read) => (isSet(r.record.is_kept) || idOf(r.record.type_id) === undefined ? [] : [`type ${idOf(r.record.type_id)}`]);
+  const score = (set: readonly Read[]) => [shownBy(set, alsoShows).size, shownBy(set, unkeptTypes).size] as const;
   const needed = shownBy(chosen, traits);
   for (let i = 0; i < chosen.length; i++)
     for (const other of records) {
       if (chosen.includes(other)) continue;
       const swapped = chosen.map((r, j) => (j === i ? other : r));
       const keeps = [...needed].every((f) => shownBy(swapped, traits).has(f));
-      if (keeps && shownBy(swapped, alsoShows).size > shownBy(chosen, alsoShows).size) chosen[i] = other;
+      const [now, then] = [score(swapped), score(chosen)];
+      if (keeps && (now[0] > then[0] || (now[0] === then[0] && now[1] > then[1]))) chosen[i] = other;
     }
   const newestRead = records.find((r) => r.id === newest);
   if (newestRead && !chosen.includes(newestRead)) chosen.push(newestRead);
@@ -222,7 +240,7 @@ const TOGGLE_FREEDOMS = [
  * Items KEPT-003's probes are spread over: each costs a read of its start value, each probe a read-back, and
  * each round of probes (one per item) two round trips on the run's longest chain.
  */
-const PROBE_ITEMS = 6;
+const PROBE_ITEMS = 2;
 
 /**
  * The empty string is sent to an item the rows show kept, so that a server that reads it as 0 (an integer cast) shows the
@@ -307,7 +325,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-001',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'the toggle sets is_kept to exactly the value sent, in both directions, as the single read and the GET listing show',
+      title:
+        'the toggle sets is_kept to exactly the value sent, in both directions (the first as JSON laid out over several lines), as the single read and the GET listing show',
       toggles: true,
       lane: 'own-items',
       accepts: TOGGLE_FREEDOMS,
@@ -330,8 +349,14 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       );
       const start = first.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
-        const ex = await t.kept.set(id, value);
-        ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${id}: expected success, got ${ex.response.status}`, ex);
+        // The first toggle goes as JSON laid out over several lines: any valid JSON body with id and is_kept is the toggle (§4).
+        const ex = await t.kept.set(id, value, { pretty: value !== start });
+        ensure(
+          'C3.1',
+          is2xx(ex),
+          `POST /artifact-kept.php {is_kept: ${value}} on item ${id}${value !== start ? ' (JSON laid out over several lines)' : ''}: expected success, got ${ex.response.status}`,
+          ex,
+        );
         const [now, listed] = await Promise.all([readKept(t.api, id), value !== start && onGet.has(id) ? t.api.list(undefined) : undefined]);
         ensure('C3.1', now.value === value, `after setting is_kept=${value} on item ${id}, a single read shows ${now.value}`, now.exchange);
         // Only where the page still lists the item (ties of titles may reorder it, §4 states no tie order) with its kept flag
@@ -398,6 +423,14 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
               read,
             );
             const after = t.discover.recordIn(read, id);
+            // And the value sent is the one the record shows (§3: is_kept equals the sent value), for every witness.
+            const shown = itemFlag(after.is_kept);
+            ensure(
+              'C3.1',
+              shown === undefined || (valueSent(witness) === 1 ? shown === true : shown !== true),
+              `POST /artifact-kept.php {is_kept: ${valueSent(witness)}} on item ${id} answered ${ex.response.status}, and then GET /artifact.php?id=${id} shows is_kept ${asJson(after.is_kept)}: after the toggle is_kept equals the value sent`,
+              read,
+            );
             const changed = changedFields(before, after);
             ensure(
               'C3.2',
@@ -793,12 +826,14 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-008',
       level: 'MUST',
       sections: ['§3', '§4', '§7'],
-      title: 'a toggle without an id is refused with a 4xx and changes no item; one whose id is a list of two items changes at most one of them',
+      title:
+        'a toggle without an id is refused with a 4xx and changes no item; one whose id is a list of two items changes at most one of them; one whose id is an item id plus one half changes no item',
       toggles: true,
       accepts: [
         'any 4xx (the status is not stated, §7), with any body',
         'is_kept as 0/1, a boolean or null (not set)',
         'a list of ids in id refused with any status, ignored, or read as one of its ids (the first or the last)',
+        'an id plus one half (no item has it) answered with any status but a 5xx, as long as no item changes',
       ],
     },
     async (t) => {
@@ -850,6 +885,20 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         ensureNo5xx('C7.2', ex, `POST /artifact-kept.php ${JSON.stringify(body)}`);
         listProbe = { body, ids: [x[0], y[0]], ex };
       }
+      // id is an item id (§4): a fraction of one names no item. The first item's id plus one half, sent the value other than
+      // the first item's, where the next integer up is no item of either user known here: a server that truncates the id
+      // writes the first item, journaled already and read after the toggles (§3: the toggle changes the item it names).
+      const taken = new Set([...rows.map((r) => idOf(r.id)), ...(t.target.keys.other === undefined ? [] : (await t.discover.collection('other')).ids)]);
+      const firstValue = before.get(firstId);
+      const fractionable =
+        typeof first.id === 'number' && Number.isSafeInteger(first.id) && !taken.has(String(first.id + 1)) && firstValue !== null && firstValue !== undefined;
+      let fractionProbe: { body: { id: number; is_kept: 0 | 1 }; ex: Exchange } | undefined;
+      if (fractionable) {
+        const body = { id: (first.id as number) + 0.5, is_kept: asBit(firstValue) === 1 ? (0 as const) : (1 as const) };
+        const ex = await t.kept.set(firstId, body.is_kept, { body });
+        ensureNo5xx('C7.2', ex, `POST /artifact-kept.php ${JSON.stringify(body)}`);
+        fractionProbe = { body, ex };
+      }
       // The read after the toggles only serves the restore: where it fails, the restore reads again.
       const [afterFlags] = await pair(keptOf(), readFirst());
       const after = afterFlags();
@@ -861,12 +910,19 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           `POST /artifact-kept.php ${JSON.stringify(listProbe.body)} (a list, not an item id) changed is_kept of both items ${listProbe.ids.join(' and ')}: one toggle changes at most the one item it names`,
           listProbe.ex,
         );
-      const named = new Set(listProbe?.ids ?? []);
+      if (fractionProbe)
+        ensure(
+          'C3.3',
+          !changed(firstId),
+          `after the toggles without an id and POST /artifact-kept.php ${JSON.stringify(fractionProbe.body)} (an id no item has), item ${firstId} went from is_kept ${asJson(before.get(firstId))} to ${asJson(after.get(firstId))}: none of them named it, and the toggle changes only the item its id names`,
+          fractionProbe.ex,
+        );
+      const named = new Set([...(listProbe?.ids ?? []), ...(fractionProbe ? [firstId] : [])]);
       const moved = [...before].filter(([id]) => !named.has(id) && changed(id)).map(([id]) => id);
       ensure(
         'C4.24',
         moved.length === 0,
-        `toggles without an id${listProbe ? ' or with a list as id' : ''} changed is_kept of item(s) ${moved.join(', ')}, which no toggle named`,
+        `toggles without an id${listProbe ? ' or with a list as id' : ''}${fractionProbe ? ' or with a fraction as id' : ''} changed is_kept of item(s) ${moved.join(', ')}, which no toggle named`,
       );
     },
   );

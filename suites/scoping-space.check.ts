@@ -4,6 +4,8 @@ import {
   check,
   asJson,
   idOf,
+  itemFieldOf,
+  itemRefOf,
   ensure,
   ensureNo5xx,
   is2xx,
@@ -48,6 +50,12 @@ interface Foreign {
   userIds: unknown[];
   /** The first user's answers read to learn this (uses, proposals with include_other=1, upcoming, types, players). */
   ownReads: { name: string; exchange: Exchange }[];
+  /** The second user's answers of the same reads that name items (uses, proposals with include_other=1, upcoming). */
+  theirReads: { name: string; exchange: Exchange }[];
+  /** Item ids of the first user that the second user lacks: the second key's answers name none of them. */
+  mineOnly: Set<string>;
+  /** Every item id of either user. */
+  everyId: Set<string>;
 }
 
 const rowsIn = (ex: Exchange): Row[] => rowsOf(ex.response.json) ?? [];
@@ -109,6 +117,13 @@ async function learnForeign(t: CheckContext): Promise<Foreign> {
     playerIds: otherPlayers.filter((p) => !ownPlayers.has(idOf(p.id))).map((p) => p.id),
     playerNames: namesToSearch(otherPlayers.filter((p) => !ownPlayers.has(idOf(p.id)))),
     userIds: [...new Set(otherPlayers.map((p) => p.represents_user_id).filter((x) => x != null)), 2],
+    theirReads: [
+      { name: 'GET /uses.php', exchange: otherUses.exchange },
+      { name: 'GET /proposals.php?include_other=1', exchange: reads[1]! },
+      { name: 'GET /upcoming-interactions.php', exchange: reads[3]! },
+    ],
+    mineOnly: new Set(own.ids.filter((id) => !other.ids.includes(id))),
+    everyId: new Set([...own.ids, ...other.ids]),
     ownReads: [
       { name: 'GET /uses.php', exchange: ownUses.exchange },
       ...reads
@@ -292,7 +307,7 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
       level: 'MUST',
       sections: ['§4', '§5'],
       title:
-        "no answer of any endpoint, under any parameters drawn from the second user's data, holds that user's items, uses, players, proposals or upcoming rows",
+        "no answer of any endpoint, under any parameters drawn from the second user's data, holds that user's items, uses, players, proposals or upcoming rows; nor do the second key's uses, proposals and upcoming rows name the first user's items",
       needsOtherKey: true,
       accepts: [
         'any status for a drawn request (parameters may be refused); only 2xx answers are searched',
@@ -310,6 +325,21 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
         if (!is2xx(exchange)) continue;
         const leak = leakIn(exchange, foreign);
         ensure('C5.2', leak === undefined, `${name} with the first user's key answered with ${leak}`, exchange);
+      }
+      // And the other way round: the second key's answers that name items (uses, outcome rows, upcoming rows) name none of
+      // the first user's items (§4: all results are scoped to the key's user, whichever key it is). The field naming the
+      // item is the one whose values all name an item of either user (field names are not shown, §2).
+      for (const { name, exchange } of foreign.theirReads) {
+        if (!is2xx(exchange)) continue;
+        const rows = rowsIn(exchange);
+        const field = itemFieldOf(rows, foreign.everyId, { ownId: name.includes('uses') });
+        const stray = field === undefined ? undefined : rows.find((r) => foreign.mineOnly.has(itemRefOf(r[field]) ?? ''));
+        ensure(
+          'C5.2',
+          stray === undefined,
+          `${name} with the second key lists a row of item ${asJson(stray?.[field ?? ''])}, an item of the first user's collection that the second user's lacks: ${canonical(stray ?? {}).slice(0, 200)}`,
+          exchange,
+        );
       }
       const foreignPlayers = new Set(foreign.playerIds.map((id) => idOf(id)).filter((id): id is string => id !== undefined));
       const send = readOnce(

@@ -26,6 +26,7 @@ import {
   asJson,
   asText,
   envelopeField,
+  foreignTyped,
   flag,
   isObject,
   sortedListsJson,
@@ -215,7 +216,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4', '§5'],
       keptBlind: true,
-      title: "another user's items cannot be read with the first key, also right after their owner read one",
+      title: "another user's items cannot be read with the first key, also right after their owner read one, nor the first user's with the second key",
       needsOtherKey: true,
       accepts: ["any status for another user's id (it is not shown, §7), 200 with null or an empty envelope included, as long as the record is not in it"],
     },
@@ -232,7 +233,21 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // must not reach another key (a cache keyed by the item id alone).
       // The run's shared read (SCOPE-005 compares that record with the item's row under fields "collection").
       await t.discover.item(foreign[0]!.id as string, 'other');
-      const exchanges = await Promise.all(probes.map(({ row, extra }) => t.api.item(row.id as string, 'primary', extra)));
+      // And the other way round: the first user's first item (by the walk) that the second user lacks, read with the second
+      // key (§4: every key reads its own user's items only; a check of ownership that holds one way only shows here).
+      const theirs = new Set((await t.discover.collection('other')).ids);
+      const mine = (await t.discover.collection()).rows.find((r) => idOf(r.id) !== undefined && !theirs.has(idOf(r.id)!) && typeof r.Title === 'string');
+      const [exchanges, reverse] = await Promise.all([
+        Promise.all(probes.map(({ row, extra }) => t.api.item(row.id as string, 'primary', extra))),
+        mine && !t.target.lean ? t.api.item(mine.id as string, 'other') : undefined,
+      ]);
+      if (mine && reverse) {
+        const what = `GET /artifact.php?id=${asText(mine.id)} with the second key (an item of the first user)`;
+        ensureNo5xx('C7.2', reverse, what);
+        const record = recordOf(reverse.response.json, String(mine.id));
+        const leaked = is2xx(reverse) && (record?.Title === mine.Title || reverse.response.text.includes(String(mine.Title)));
+        ensure('C5.2', !leaked, `${what} returned the first user's item "${asText(mine.Title)}" (status ${reverse.response.status})`, reverse);
+      }
       exchanges.forEach((ex, i) => {
         const { row, extra } = probes[i]!;
         const what = `GET /artifact.php?${new URLSearchParams({ id: String(row.id), ...extra } as Record<string, string>).toString()}`;
@@ -251,7 +266,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       keptBlind: true,
       title:
-        "another user's uses are not listed for the first key, and their owner still gets them right after, with the players and the participants' names its unfiltered list gives",
+        "another user's uses are not listed for the first key, and their owner still gets them right after (those of its item with the most uses), with the players and the participants' names its unfiltered list gives",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
@@ -261,7 +276,17 @@ describe('user scoping (§4 rule 1, §5)', () => {
       const foreignIds = new Set(foreign.map((r) => idOf(r.id)));
       const { rows: otherUses } = await t.discover.uses('other');
       const otherField = itemFieldOf(otherUses, new Set((await t.discover.collection('other')).ids), { ownId: true });
-      const usedForeign = otherField === undefined ? undefined : otherUses.map((u) => itemRefOf(u[otherField])).find((id) => id && foreignIds.has(id));
+      // The foreign item with the most uses (the first of them): its owner's answer under artifact_id lists them all (§4),
+      // however many, so an answer cut to a few recent uses shows there.
+      const counted = new Map<string, number>();
+      for (const u of otherUses) {
+        const id = otherField === undefined ? undefined : itemRefOf(u[otherField]);
+        if (id && foreignIds.has(id)) counted.set(id, (counted.get(id) ?? 0) + 1);
+      }
+      const usedForeign = [...counted].reduce<[string, number] | undefined>(
+        (best, next) => (best === undefined || next[1] > best[1] ? next : best),
+        undefined,
+      )?.[0];
       const probeId = usedForeign ?? idOf(foreign[0]!.id)!;
       const filtered = await t.api.uses({ artifact_id: probeId });
       ensureNo5xx('C7.2', filtered, `GET /uses.php?artifact_id=${probeId} (another user's item)`);
@@ -331,7 +356,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       keptBlind: true,
       title:
-        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured; both name each item's title, type and labels as that user's cursor walk does (with fields \"collection\", whose row of that user's first item agrees with its record on which of the eight fields are known)",
+        "another user's items never appear in the first user's list, nor the first user's in the second user's GET listing, which holds 50 rows (or the whole collection when smaller) and whose has_more says whether the second user's collection holds more; the second key's per_page 200 is honoured (with fields \"collection\", whose rows of that user's first item and of its item of a type only it has agree with their records on which of the eight fields are known); both pages name each item's title, type and labels as that user's cursor walk does",
       needsOtherKey: true,
       accepts: [
         "ids shared between users (per-user ids): an item counts as the other's only with the same id and title",
@@ -356,11 +381,15 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // same item (§2), whoever's key reads it, so they agree on which of the eight fields are known. A lean run reads no record.
       const withFields = profiles[t.target.profile].has('list-fields');
       const widest = { per_page: MAX_ROWS_PER_PAGE, ...(withFields ? { fields: 'collection' } : {}) };
+      // And the second user's item of a type none of the first user's items has (whose record READ-001 reads, the run's
+      // shared read): a row built from the first user's types shows there.
       const first = withFields && !t.target.lean ? (await foreignItems(t))[0] : undefined;
-      const [viaGet, wide, firstRecord] = await Promise.all([
+      const typed = withFields && !t.target.lean ? await foreignTyped(t) : undefined;
+      const [viaGet, wide, firstRecord, typedRecord] = await Promise.all([
         t.api.list(undefined, 'other'),
         t.api.list(widest, 'other'),
         first ? t.discover.record(idOf(first.id)!, 'other') : undefined,
+        typed && idOf(typed.id) !== idOf(first?.id) ? t.discover.record(idOf(typed.id)!, 'other') : undefined,
       ]);
       // Whether that GET answers with a page at all is PAGE-008's to judge (for the first key): here only what it holds.
       const theirs = is2xx(viaGet) ? (rowsOf(viaGet.response.json) ?? []) : [];
@@ -420,15 +449,17 @@ describe('user scoping (§4 rule 1, §5)', () => {
           exchange,
         );
       }
-      const firstRow = first ? wideRows.find((r) => idOf(r.id) === idOf(first.id)) : undefined;
-      if (first && firstRecord && firstRow) {
-        const unlike = COLLECTION_FIELDS.filter(
-          (name) => name in firstRecord && name in firstRow && knownFieldValue(firstRecord[name]) !== knownFieldValue(firstRow[name]),
-        );
+      for (const [item, record] of [
+        [first, firstRecord],
+        [typed, typedRecord],
+      ] as const) {
+        const row = item ? wideRows.find((r) => idOf(r.id) === idOf(item.id)) : undefined;
+        if (!item || !record || !row) continue;
+        const unlike = COLLECTION_FIELDS.filter((name) => name in record && name in row && knownFieldValue(record[name]) !== knownFieldValue(row[name]));
         ensure(
           'C2.4',
           unlike.length === 0,
-          `GET /artifact.php?id=${idOf(first.id)} with the second key: ${unlike.map((name) => `${name} is ${asJson(firstRecord[name])}`).join(', ')}, but its row in ${wideLabel} shows ${unlike.map((name) => `${name} ${asJson(firstRow[name])}`).join(', ')}: the same item's value known in one and not in the other (fields "collection" adds the item's own MnP … Acq to its row, whoever's key reads it)`,
+          `GET /artifact.php?id=${idOf(item.id)} with the second key: ${unlike.map((name) => `${name} is ${asJson(record[name])}`).join(', ')}, but its row in ${wideLabel} shows ${unlike.map((name) => `${name} ${asJson(row[name])}`).join(', ')}: the same item's value known in one and not in the other (fields "collection" adds the item's own MnP … Acq to its row, whoever's key reads it)`,
           wide,
         );
       }

@@ -3,6 +3,7 @@ import {
   describe,
   check,
   ensure,
+  foreignTyped,
   idOf,
   is2xx,
   recordOf,
@@ -182,16 +183,6 @@ async function gapId(t: CheckContext): Promise<number | undefined> {
   const sorted = [...taken].sort((a, b) => a - b);
   const below = sorted.find((id, i) => i + 1 < sorted.length && sorted[i + 1]! > id + 1 && id + 1 < highest);
   return below === undefined || taken.has(below + 1) ? undefined : below + 1;
-}
-
-async function foreignTyped(t: CheckContext): Promise<Row | undefined> {
-  if (t.target.keys.other === undefined) return undefined;
-  const [{ rows: mine }, { rows: theirs }] = await Promise.all([t.discover.collection(), t.discover.collection('other')]);
-  const myTypes = new Set(mine.map((r) => idOf(r.type_id)));
-  const fitting = theirs.filter((r) => idOf(r.type_id) !== undefined && !myTypes.has(idOf(r.type_id)) && idOf(r.id) !== undefined);
-  // One that carries tags where such an item is known: its record must carry the same tags (§4 GET /artifact.php: the
-  // record carries the item's tags), for the second key as for the first.
-  return fitting.find((r) => Array.isArray(r.tags) && r.tags.length > 0) ?? fitting[0];
 }
 
 describe('the single-item read (§4 GET /artifact.php)', () => {

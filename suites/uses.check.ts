@@ -287,13 +287,23 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       // frequent player took part in only some of, where the uses name their item in a field told apart.
       const itemField = itemFieldOf(uses, new Set((await t.discover.collection()).ids), { ownId: true });
       const itemOfUse = (use: Row) => (itemField === undefined ? undefined : itemRefOf(use[itemField]));
-      const player = sample[0]!;
-      const mixedItem = [...new Set(uses.map(itemOfUse))].find(
-        (item) =>
-          item !== undefined &&
-          uses.some((u) => itemOfUse(u) === item && tookPart(u).has(player)) &&
-          uses.some((u) => itemOfUse(u) === item && !tookPart(u).has(player)),
-      );
+      const mixedFor = (who: string) =>
+        [...new Set(uses.map(itemOfUse))].find(
+          (item) =>
+            item !== undefined &&
+            uses.some((u) => itemOfUse(u) === item && tookPart(u).has(who)) &&
+            uses.some((u) => itemOfUse(u) === item && !tookPart(u).has(who)),
+        );
+      // Preferably a player a use records twice among its participants, with that use's item where the player took part in
+      // only some of its uses: the answer's players list them once (§2: players is deduplicated), under both parameters too.
+      const twice = uses.flatMap((u) => {
+        const ids = participantIdsOf(u);
+        const item = itemOfUse(u);
+        return ids.filter((id, i) => ids.indexOf(id) !== i && item !== undefined && mixedFor(id) !== undefined).map((id) => ({ id, item: item! }));
+      });
+      const doubled = twice.find(({ id, item }) => uses.some((u) => itemOfUse(u) === item && !tookPart(u).has(id)));
+      const player = doubled?.id ?? sample[0]!;
+      const mixedItem = doubled?.item ?? mixedFor(player);
       // The second user's key under player_id too (§4: the key's user's uses the player took part in, whoever the key's
       // user is): the player who took part in most of that user's uses, read from the run's list of every use of it.
       const theirUses = theirs === undefined ? undefined : await t.discover.uses('other').catch(() => undefined);
@@ -313,6 +323,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       if (theirAnswer && theirUses && theirPlayer !== undefined) {
         const label = `GET /uses.php?player_id=${theirPlayer} with the second user's key`;
         const got = okRows('C4.15', theirAnswer, label);
+        ensureUseShapes(got, label, theirAnswer);
         const expected = theirUses.rows.filter((u) => tookPart(u).has(theirPlayer));
         const { missing, extra } = difference(expected, got, useKey(theirUses.rows));
         ensure(
@@ -335,6 +346,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       if (combined) {
         const label = `GET /uses.php?artifact_id=${mixedItem}&player_id=${player}`;
         const got = okRows('C4.15', combined, label);
+        ensureUseShapes(got, label, combined);
         const expected = uses.filter((u) => itemOfUse(u) === mixedItem && tookPart(u).has(player));
         const { missing, extra } = difference(expected, got, key);
         ensure(

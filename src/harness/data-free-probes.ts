@@ -13,7 +13,7 @@ export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collectio
 
 /**
  * A value of the wrong kind for each flag filter, that no reading of the filter could accept: a word (kept's in cursor
- * mode, rule 4 holds whichever way the list pages), an object in cursor mode, and a list holding a boolean beside a
+ * mode, rule 4 holds whichever way the list pages; digital's the word true, a string where §4 allows true or false), an object in cursor mode, and a list holding a boolean beside a
  * valid filter (one bad value is refused whatever else the body holds; kept's beside include uses_summary as well, which
  * only adds to each row); two invalid values in one body; type_id given a
  * boolean beside fields "collection" (the errors list holds whatever the rows would have held) and an object in cursor
@@ -21,7 +21,7 @@ export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collectio
  */
 export const WRONG_KIND_FILTER_BODIES: readonly Record<string, unknown>[] = [
   ...FLAG_FILTERS.flatMap((f) => [
-    { [f]: 'maybe', ...(f === 'kept' ? { cursor: null } : {}) },
+    { [f]: f === 'digital' ? 'true' : 'maybe', ...(f === 'kept' ? { cursor: null } : {}) },
     { [f]: { on: true }, cursor: null },
     { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true, ...(f === 'kept' ? { include: ['uses_summary'] } : {}) },
   ]),

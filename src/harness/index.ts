@@ -24,3 +24,4 @@ export * from '../spec/catalog.ts';
 export * from '../spec/lenient.ts';
 export { COLLECTION_FIELDS, DEFAULT_ROWS_PER_PAGE, LIST_BODY_FIELDS, MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 export { profiles } from '../spec/profiles.ts';
+export * from './foreign-items.ts';

@@ -65,17 +65,20 @@ export class KeptWriter {
   ) {}
 
   /**
-   * Sends `{ id, is_kept: value }` (or `body`) with the key of `as`; `value` may be deliberately invalid.
+   * Sends `{ id, is_kept: value }` (or `body`) with the key of `as`, on one line or laid out (`pretty`); `value` may be
+   * deliberately invalid.
    * `owner` is the user whose item it is (differs from `as` in cross-user probes): its value is read
    * first and restored afterwards.
    */
-  async set(id: string, value: unknown, options: { as?: Auth; owner?: KeyRef; body?: unknown } = {}): Promise<Exchange> {
+  async set(id: string, value: unknown, options: { as?: Auth; owner?: KeyRef; body?: unknown; pretty?: boolean } = {}): Promise<Exchange> {
     const owner = options.owner ?? (options.as === 'other' ? 'other' : 'primary');
     const as = options.as ?? owner;
     await this.journalChange(owner, id, value);
     const body = options.body ?? { id: this.idToSend(owner, id), is_kept: value };
     this.lastSet.delete(keptKey(owner, id));
-    const exchange = await this.sendOnce(() => this.api.setKept(body, as), owner, id);
+    // pretty: the same JSON laid out over several lines, as a client's serializer may write it.
+    const send = () => (options.pretty ? this.api.setKeptRaw(JSON.stringify(body, null, 2), as) : this.api.setKept(body, as));
+    const exchange = await this.sendOnce(send, owner, id);
     const status = exchange.response.status;
     const plain = options.body === undefined && as === owner && (value === 0 || value === 1);
     if (plain && status >= 200 && status < 300) this.lastSet.set(keptKey(owner, id), value);
