@@ -93,7 +93,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given and within a start/end window, and a window around every outcome date leaves out no item the default answer counts outcomes for',
+        'by default (and with include_other=0) only kept and secondary-collection items are covered, also when a sort is given and within a start/end window, and a window around every outcome date and include_other=0 with sort=chose_something_else leave out no item the default answer counts outcomes for; each answer lists an item once',
       requires: ['full-rows'],
       accepts: [...ROW_FREEDOMS, 'flags served as null read as not set', 'include_other=0 refused (any 4xx): only the value 1 is named'],
     },
@@ -109,26 +109,46 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         proposals('C4.18', t, {}),
         proposals('C4.18', t, { sort: 'explicit_declines' } as Query),
         // A lean (budgeted) run leaves out include_other=0: the request that found the fewest mutants of this check's.
-        t.target.lean ? undefined : t.api.proposals({ include_other: 0 }),
+        // It goes with sort=chose_something_else: a sort only orders the rows, so with it the coverage is still the default.
+        t.target.lean ? undefined : t.api.proposals({ include_other: 0, sort: 'chose_something_else' }),
         proposals('C4.18', t, window),
       ]);
-      if (zero) ensureNo5xx('C7.2', zero, 'GET /proposals.php?include_other=0');
+      const zeroLabel = 'GET /proposals.php?include_other=0&sort=chose_something_else';
+      if (zero) ensureNo5xx('C7.2', zero, zeroLabel);
       const answers = [
         { ...byDefault, label: 'the default proposal outcomes' },
         { ...sorted, label: 'the proposal outcomes with sort=explicit_declines (no include_other)' },
         { ...windowed, label: `the proposal outcomes within start=${window.start}&end=${window.end} (no include_other)` },
       ];
       if (zero && !is4xx(zero))
-        answers.push({ rows: okRows('C4.18', zero, 'GET /proposals.php?include_other=0'), exchange: zero, label: 'the outcomes with include_other=0' });
-      for (const { rows, exchange, label } of answers)
+        answers.push({ rows: okRows('C4.18', zero, zeroLabel), exchange: zero, label: 'the outcomes with include_other=0&sort=chose_something_else' });
+      for (const { rows, exchange, label } of answers) {
+        // One row per item (§2: counts per item), whatever the parameters.
+        const refs = rows.map((r) => itemRefOf(r[fields.item]));
+        const twice = refs.find((ref, i) => ref !== undefined && refs.indexOf(ref) !== i);
+        ensure('C2.13', twice === undefined, `${label} list item ${asText(twice)} in more than one row: the outcome counts are per item`, exchange);
         for (const row of rows) {
           const item = byId.get(itemRefOf(row[fields.item]));
           const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
           ensure('C4.18', covered, `${label} cover item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
         }
+      }
       // Nor does a window narrow the coverage: an item the default answer counts outcomes for keeps its row within the window
       // around every plausible outcome date (§4: by default kept items and the secondary collection are covered; start and
       // end only bound the outcomes counted, and this window bounds none). Items with no outcome may be listed or not.
+      // Nor does a sort (the answer with include_other=0 and sort=chose_something_else, where it is not refused).
+      if (zero && !is4xx(zero)) {
+        const sortedIn = new Set(okRows('C4.18', zero, zeroLabel).map((r) => itemRefOf(r[fields.item])));
+        const left = byDefault.rows.find(
+          (r) => (Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0) && !sortedIn.has(itemRefOf(r[fields.item])),
+        );
+        ensure(
+          'C4.18',
+          left === undefined,
+          `${zeroLabel} leaves out item ${asText(left?.[fields.item])}, which GET /proposals.php lists with ${Number(left?.[fields.declines])} explicit declines and ${Number(left?.[fields.elsewhere])} chose-something-else: a sort only orders the rows, and include_other=0 adds nothing`,
+          zero,
+        );
+      }
       const inWindow = new Set(windowed.rows.map((r) => itemRefOf(r[fields.item])));
       const dropped = byDefault.rows.find(
         (r) => (Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0) && !inWindow.has(itemRefOf(r[fields.item])),

@@ -85,6 +85,25 @@ function playersMismatchOf(use: Row): string | undefined {
   return same ? undefined : `use ${asText(use.id)}: players ${[...players].join(', ')} differ from the participants' ids ${[...participants].join(', ')}`;
 }
 
+/**
+ * Each use of a filtered answer names the same people as that use in the unfiltered list (matched by its own id, where
+ * every use has a distinct one): a participant is the same record whichever parameter chose its use (§2 Use, §4).
+ */
+function participantsAsListed(got: readonly Row[], listed: readonly Row[], label: string, listedLabel: string, ex: Exchange): void {
+  const ids = listed.map((u) => idOf(u.id));
+  if (ids.some((id) => id === undefined) || new Set(ids).size !== ids.length) return;
+  const byId = new Map(listed.map((u) => [idOf(u.id), u]));
+  const person = (p: unknown) => (isObject(p) ? `${asText(idOf(p.id))} ${asJson(p.FirstName)} ${asJson(p.LastName)}` : asJson(p));
+  const people = (u: Row) => (Array.isArray(u.participants) ? (u.participants as unknown[]).map(person).sort().join(', ') : asJson(u.participants));
+  const unlike = got.find((u) => byId.has(idOf(u.id)) && people(u) !== people(byId.get(idOf(u.id))!));
+  ensure(
+    'C2.9',
+    unlike === undefined,
+    `${label}: use ${asText(unlike?.id)} names participants [${unlike ? people(unlike) : ''}], but ${listedLabel} names [${unlike ? people(byId.get(idOf(unlike.id))!) : ''}] for it`,
+    ex,
+  );
+}
+
 /** Every use of a filtered answer carries what §2 says every use carries, as in the unfiltered list (§4: each use carries them). */
 function ensureUseShapes(got: readonly Row[], label: string, ex: Exchange): void {
   for (const use of got) {
@@ -237,7 +256,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player; the second key's too), each carrying players and participants as in §2",
+        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player; the second key's too), each carrying players and participants as in §2 and as the unfiltered list names them",
       requires: ['uses-player-filter'],
       accepts: [
         'any order of uses',
@@ -324,6 +343,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const label = `GET /uses.php?player_id=${theirPlayer} with the second user's key`;
         const got = okRows('C4.15', theirAnswer, label);
         ensureUseShapes(got, label, theirAnswer);
+        participantsAsListed(got, theirUses.rows, label, "the second user's GET /uses.php without a parameter", theirAnswer);
         const expected = theirUses.rows.filter((u) => tookPart(u).has(theirPlayer));
         const { missing, extra } = difference(expected, got, useKey(theirUses.rows));
         ensure(
@@ -347,6 +367,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const label = `GET /uses.php?artifact_id=${mixedItem}&player_id=${player}`;
         const got = okRows('C4.15', combined, label);
         ensureUseShapes(got, label, combined);
+        participantsAsListed(got, uses, label, 'GET /uses.php without a parameter', combined);
         const expected = uses.filter((u) => itemOfUse(u) === mixedItem && tookPart(u).has(player));
         const { missing, extra } = difference(expected, got, key);
         ensure(
@@ -378,6 +399,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const stranger = got.find((u) => !tookPart(u).has(id));
         ensure('C4.15', !stranger, `${label} returned use ${asText(stranger?.id)}, in which that player did not take part`, answers[i]);
         ensureUseShapes(got, label, answers[i]!);
+        participantsAsListed(got, uses, label, 'GET /uses.php without a parameter', answers[i]!);
         const expected = uses.filter((u) => tookPart(u).has(id));
         const { missing, extra } = difference(expected, got, key);
         ensure(

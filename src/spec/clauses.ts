@@ -102,7 +102,7 @@ export const clauses: readonly Clause[] = [
     section: '§2',
     statement:
       'A proposal outcome row counts explicit declines and chose-something-else per item; sort names item_name, explicit_declines, chose_something_else.',
-    checks: ['PROP-003'],
+    checks: ['PROP-003', 'PROP-001'],
   },
   { id: 'C2.14', section: '§2', statement: 'Field names of proposal outcome rows and upcoming interactions.', checks: [], untestable: NOT_SHOWN },
   {
