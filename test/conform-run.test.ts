@@ -106,7 +106,7 @@ describe('failures report whole, and say what they could not read', () => {
       expect(run.code).toBe(1);
       const byId = new Map(run.report().checks.map((c) => [c.id, c]));
       const write = byId.get('WRITE-001')!.message ?? '';
-      expect(write).toMatch(/^8 of 25 writes other than the kept toggle were not answered 403/);
+      expect(write).toMatch(/^9 of 26 writes other than the kept toggle were not answered 403/);
       for (const path of [
         '/artifacts.php',
         '/artifact-kept.php',
@@ -116,6 +116,7 @@ describe('failures report whole, and say what they could not read', () => {
         '/types.php',
         '/upcoming-interactions.php',
         '/players.php',
+        '/api-docs',
       ]) {
         expect(write).toContain(`DELETE ${path} → 404`);
       }
