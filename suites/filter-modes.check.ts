@@ -1,5 +1,9 @@
 import {
   asJson,
+  COLLECTION_FIELDS,
+  is2xx,
+  looseFieldValue,
+  rowsOf,
   check,
   commonTitleWord,
   cursorWindow,
@@ -232,6 +236,24 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
     `${label}: row ${asJson(changed?.id)} shows Title ${asJson(changed?.Title)} and tags ${asJson(changed?.tags)}, but the collection walk shows ${changed ? `${asJson(walked(changed)?.Title)} and ${asJson(walked(changed)?.tags)}` : ''} for that item (§2: an item has one title and one set of labels, whatever the request asks for)`,
     page.exchange,
   );
+  // And the eight fields "collection" adds are the item's own, as the run's shared read of them alone gives them (§2: MnP …
+  // Acq of the item; §4: fields adds them to each row, whatever else the body asks): compared loosely, their types are not shown.
+  if (body.fields === 'collection' && design.mode !== 'second key') {
+    const alone = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection' });
+    const own = new Map((is2xx(alone) ? (rowsOf(alone.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
+    const differing = (r: Row) => {
+      const o = own.get(idOf(r.id));
+      return o === undefined ? undefined : COLLECTION_FIELDS.find((f) => f in r && f in o && looseFieldValue(r[f]) !== looseFieldValue(o[f]));
+    };
+    const odd = page.rows.find((r) => differing(r) !== undefined);
+    const field = odd ? differing(odd)! : '';
+    ensure(
+      'C2.4',
+      odd === undefined,
+      `${label}: row ${asJson(odd?.id)} shows ${field} ${asJson(odd?.[field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(own.get(idOf(odd?.id))?.[field])} for that item (fields "collection" adds the item's own values, whatever the filters)`,
+      page.exchange,
+    );
+  }
   if (!Array.isArray(body.include)) return;
   const user = design.mode === 'second key' ? 'other' : 'primary';
   const uses = await t.discover.uses(user);
