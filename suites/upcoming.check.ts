@@ -263,15 +263,14 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       // Its uses before the toggle, from the run's list of every use (the field naming their item is found by what it holds).
       const useField = itemFieldOf(everyUse.rows, new Set(ids), { ownId: true });
       const usesBefore = useField === undefined ? undefined : everyUse.rows.filter((u) => itemRefOf(u[useField]) === id).length;
-      const [ex, shelvedEx] = await Promise.all([t.kept.set(id, 0), shelvedId === undefined ? undefined : t.kept.set(shelvedId, 0)]);
-      ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: 0} on item ${id}: expected success, got ${ex.response.status}`, ex);
-      if (shelvedEx)
-        ensure(
-          'C3.1',
-          is2xx(shelvedEx),
-          `POST /artifact-kept.php {is_kept: 0} on item ${shelvedId}: expected success, got ${shelvedEx.response.status}`,
-          shelvedEx,
-        );
+      // The item (and the shelved one beside it) set to `value` at once, each toggle held to succeed (§4).
+      const setBoth = async (value: 0 | 1): Promise<void> => {
+        const targets = [id, ...(shelvedId === undefined ? [] : [shelvedId])];
+        const sent = await Promise.all(targets.map((item) => t.kept.set(item, value)));
+        for (const [i, ex] of sent.entries())
+          ensure('C3.1', is2xx(ex), `POST /artifact-kept.php {is_kept: ${value}} on item ${targets[i]}: expected success, got ${ex.response.status}`, ex);
+      };
+      await setBoth(0);
       const [after, byDefault, usesAfter, wideAfter] = await Promise.all([
         t.api.upcoming(),
         judged === undefined ? undefined : t.api.proposals({}),
@@ -347,15 +346,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
           .filter((r) => itemRefOf(r[itemField]) === id)
           .map((r) => String(r[due ?? '']).slice(0, 10))
           .sort();
-      const [back, shelvedBack] = await Promise.all([t.kept.set(id, 1), shelvedId === undefined ? undefined : t.kept.set(shelvedId, 1)]);
-      ensure('C3.1', is2xx(back), `POST /artifact-kept.php {is_kept: 1} on item ${id}: expected success, got ${back.response.status}`, back);
-      if (shelvedBack)
-        ensure(
-          'C3.1',
-          is2xx(shelvedBack),
-          `POST /artifact-kept.php {is_kept: 1} on item ${shelvedId}: expected success, got ${shelvedBack.response.status}`,
-          shelvedBack,
-        );
+      await setBoth(1);
       // The reads of the records are the check's last sight of the kept values: the restore needs no read of its own.
       // Kept again, the item is covered by default once more, with the counts include_other=1 gave before the toggles (§3:
       // the toggle changes only is_kept; §4: a row counts the item's recorded outcomes).
