@@ -197,7 +197,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag (the digital one with a list of type ids too, kept and secondary_collection with a search), beside fields "collection", the kept one beside include uses_summary and beside another invalid value; a type_id list holding a list is such a value',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag (the digital one with a list of type ids too, kept and secondary_collection with a search), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value; a type_id list holding a list is such a value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',

@@ -14,8 +14,8 @@ export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collectio
 /**
  * A value of the wrong kind for each flag filter, that no reading of the filter could accept: a word (kept's in cursor
  * mode, rule 4 holds whichever way the list pages; digital's the word true, a string where §4 allows true or false), an object in cursor mode, and a list holding a boolean beside a
- * valid filter (one bad value is refused whatever else the body holds; kept's beside include uses_summary as well, which
- * only adds to each row); two invalid values in one body; type_id given a
+ * valid filter and include uses_summary, which only adds to each row (one bad value is refused whatever else the body
+ * holds); two invalid values in one body; type_id given a
  * boolean beside fields "collection" (the errors list holds whatever the rows would have held) and an object in cursor
  * mode (§4 rule 4).
  */
@@ -23,7 +23,7 @@ export const WRONG_KIND_FILTER_BODIES: readonly Record<string, unknown>[] = [
   ...FLAG_FILTERS.flatMap((f) => [
     { [f]: f === 'digital' ? 'true' : 'maybe', ...(f === 'kept' ? { cursor: null } : {}) },
     { [f]: { on: true }, cursor: null },
-    { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true, ...(f === 'kept' ? { include: ['uses_summary'] } : {}) },
+    { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true, include: ['uses_summary'] },
   ]),
   { kept: 'maybe', digital: 7 },
   { type_id: true, fields: 'collection' },
