@@ -48,7 +48,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§8'],
       keptBlind: true,
-      title: 'without per_page a page holds 50 rows (or the whole collection when smaller), paging by page or by cursor',
+      title: 'without per_page a page holds 50 rows (or the whole collection when smaller), paging by page (also beside include uses_summary) or by cursor',
       accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'],
     },
     async (t) => {
@@ -57,7 +57,9 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       // The default holds for both ways of paging and with a page number sent (§4 table: per_page defaults to 50
       // whatever else is sent). The pages are read together; a failure is reported in this order.
       // The first is the run's shared read of page 1 (PAGE-008 reads it too).
-      const bodies = [{}, { cursor: null }, { page: 1 }];
+      // The page number is sent beside include uses_summary where it is offered: include only adds fields to each row (§4).
+      const summary = profiles[t.target.profile].has('list-include') ? { include: ['uses_summary'] } : {};
+      const bodies = [{}, { cursor: null }, { page: 1, ...summary }];
       const pages = await Promise.all(bodies.map(async (body) => pageOf(await t.discover.list(body), body)));
       for (const [i, body] of bodies.entries()) {
         const page = pages[i]!;
