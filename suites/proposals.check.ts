@@ -337,10 +337,12 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const year = new Date().getUTCFullYear();
       // The latest leap year before this one: its 29 February is a date like any other (§4: YYYY-MM-DD).
       const leap = leapYearBefore(year);
-      // The first, a start alone on 30 December before that year. The second ends on 31 December from 1900 and the fifth
-      // starts on 30 December up to 2999: the two meet around 1 January and leave no day of the window around every
-      // outcome out, whether a bound counts its own day or not (they may share a day or two); each has both bounds, as a
-      // lone bound may reach only some months (§4 says nothing of one bound without the other). The third starts on its
+      // The first, a start alone on 30 December before that year, sorted by item_name, descending. The second ends on 5
+      // January of that year from 1900 and the fifth starts on 30 December up to 30 June 2999: the two meet around 1 January
+      // and leave no day of the window around every outcome out, whether a bound counts its own day or not (they share a
+      // week); each has both bounds, as a lone bound may reach only some months (§4 says nothing of one bound without the
+      // other). The second's end is a day of 12 or less in another month, and the fifth runs from a later day of the year
+      // to an earlier one of a later year: a date is YYYY-MM-DD (§4), read as such whatever its day and month. The third starts on its
       // 29 February, after the second's end (no day lies in both, whether a bound counts its own day or not) and after
       // the first's start, and ends on 30 June of that year: an end near the start, so that even a service whose lone
       // start reaches only some months ahead holds it. The fourth, an end alone on the third's end: it holds every day of
@@ -349,11 +351,11 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // whatever the sort), so its end still bounds them, and its rows are judged in that order as the last window's. The
       // fifth is sorted by item_name, descending: its start bounds the counts whatever the sort, and its rows are judged by name.
       const windows: Query[] = [
-        { start: `${leap - 1}-12-30` },
-        { start: '1900-01-01', end: `${leap - 1}-12-31`, sort: 'chose_something_else', direction: 'desc' },
+        { start: `${leap - 1}-12-30`, sort: 'item_name', direction: 'desc' },
+        { start: '1900-01-01', end: `${leap}-01-05`, sort: 'chose_something_else', direction: 'desc' },
         { start: `${leap}-02-29`, end: `${leap}-06-30` },
         { end: `${leap}-06-30` },
-        { start: `${leap - 1}-12-30`, end: '2999-12-31', sort: 'item_name', direction: 'desc' },
+        { start: `${leap - 1}-12-30`, end: '2999-06-30', sort: 'item_name', direction: 'desc' },
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort and a direction
       // too (§4: sort and direction only order the rows; desc is a direction), the start beside sort=explicit_declines
@@ -421,18 +423,18 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           exchange,
         );
       }
-      // The fifth window, sorted by item_name descending, is in that order (§4: sort orders the rows whatever the window;
+      // The first and fifth windows, sorted by item_name descending, are in that order (§4: sort orders the rows whatever the window;
       // item_name is a sort name, desc a direction), under any usual collation as PROP-003 judges item_name. Only rows that
       // carry a count are ordered: where a windowed row without one (null) sorts is not shown, as above.
-      if (fields.name !== undefined) {
-        const { rows, exchange } = answers[4]!;
+      for (const at of fields.name === undefined ? [] : [0, 4]) {
+        const { rows, exchange } = answers[at]!;
         const counted = (r: Row) => [fields.declines, fields.elsewhere].some((f) => r[f] !== null && r[f] !== undefined && r[f] !== '');
         const shown = rows.filter(counted).map((r) => String(r[fields.name!]));
         const names = [...shown].reverse();
         ensure(
           'C4.19',
           titleCollations.some((c) => names.every((n, k) => k === 0 || c.compare(names[k - 1]!, n) <= 0)),
-          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[4] } as Record<string, string>).toString()}: item names are not in descending order under any usual collation (the rows with a count run ${shown
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[at] } as Record<string, string>).toString()}: item names are not in descending order under any usual collation (the rows with a count run ${shown
             .slice(0, 4)
             .map((n) => JSON.stringify(n))
             .join(', ')}…): sort=item_name with direction=desc orders the rows by item name, with a window too`,
