@@ -280,6 +280,9 @@ const USER_SEARCH: { method: Method; path: string; query: Record<string, string 
   userId: undefined,
 };
 
+/** The listing path asked with OPTIONS (a CORS preflight handler may fall through to the listing behind it): a safe method. */
+const USER_OPTIONS: typeof USER_SEARCH = { method: 'OPTIONS', path: '/users.php', query: {}, userId: undefined };
+
 async function enumerationProbes(t: CheckContext, withSearch = false): Promise<EnumerationProbes> {
   const atRoot = atHostRoot(t.target.baseUrl);
   const listings = [...USER_LISTING_PATHS, ...(atRoot ? ROOT_ONLY_LISTING_PATHS : [])].map((path) => ({
@@ -308,7 +311,7 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
   const probes = [
     ...listings.filter((p) => !withSearch || byId.length === 0 || p.path !== USER_BY_ID_PATH),
     ...byId,
-    ...(withSearch ? [USER_SEARCH, ...variants, ...restById] : []),
+    ...(withSearch ? [USER_SEARCH, USER_OPTIONS, ...variants, ...restById] : []),
   ];
   // ENUM-001 and ENUM-002 send the same GETs: each is sent once for both (no write can change a path the spec does not name).
   const [{ rows }, baseline, ...answers] = await Promise.all([
@@ -317,7 +320,7 @@ async function enumerationProbes(t: CheckContext, withSearch = false): Promise<E
     // The REST-style read is ENUM-001's own (no other check sends it), so it is no shared read of the run.
     ...probes.map(({ method, path, query }) =>
       method !== 'GET'
-        ? t.api.probe(method, path, { query, json: {} })
+        ? t.api.probe(method, path, method === 'OPTIONS' ? { query } : { query, json: {} })
         : path.startsWith(`${USER_REST_PATH}/`)
           ? t.api.get(path, query)
           : t.discover.unnamedPath(path, query),
@@ -390,13 +393,14 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       sections: ['§1', '§5'],
       keptBlind: true,
       title:
-        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path with a trailing slash, in another letter case, with a .json suffix and with its dot percent-encoded, a REST-style read of one user, and the listing path with the second key',
+        'no attempt at user enumeration lists users or other user data, also a user search sent as a POST, the listing path asked with OPTIONS, the listing path with a trailing slash, in another letter case, with a .json suffix and with its dot percent-encoded, a REST-style read of one user, and the listing path with the second key',
       accepts: [
         'any status but a 5xx (the paths probed are not named by the spec)',
         "a 200 catch-all page that holds no records and none of the user's data",
         "the /api/… path is probed only under a base URL at a host's root",
         "/user.php asked for the second user's ids (from its household's represents_user_id): any answer without that user's record",
         'a POST /users.php (a user search) answered with any status, as long as it lists no users',
+        'OPTIONS /users.php answered with any status but a 5xx (a 204 preflight, a 405, the 403), as long as it lists no users',
         'GET /users.php/ answered with any status but a 5xx (a 404, a redirect, the 403), as long as it lists no users',
         'GET /Users.php answered with any status but a 5xx (a 404 where paths are case-sensitive, the 403), as long as it lists no users',
         'GET /users.json answered with any status but a 5xx (a 404 where no format suffix is routed, the 403), as long as it lists no users',

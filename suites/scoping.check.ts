@@ -481,14 +481,14 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-006',
       level: 'MUST',
       sections: ['§3', '§5'],
-      title: "the kept toggle cannot change another user's item, even when its body names that user",
+      title: "the kept toggle cannot change another user's item, even when its body and query string name that user",
       needsOtherKey: true,
       toggles: true,
       lane: 'second-user',
       accepts: [
         "any answer but a 5xx, a 2xx included, as long as the other user's item keeps its value (the status for an id the key's user lacks is not shown, §7)",
         'the single-item read bare or inside an envelope',
-        "the body's user_id (the second user's id, where its household names exactly one user the first user's does not; none sent otherwise) refused or ignored, as long as the item keeps its value",
+        "the body's and the query's user_id (the second user's id, where its household names exactly one user the first user's does not; none sent otherwise) refused or ignored, as long as the item keeps its value",
       ],
     },
     async (t) => {
@@ -502,16 +502,15 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // and a server that wrongly honours the body would then write the bystander's data, which no restore here covers.
       const candidates = await ownerIds(t);
       const userId = candidates.length === 1 ? candidates[0] : undefined;
+      // The same user id goes in the query string too: a handler that reads request values from query and body alike
+      // (PHP's $_REQUEST) must not let either pick the owner.
       const body = { id: target.id, is_kept: flipped, ...(userId === undefined ? {} : { user_id: userId }) };
-      const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body });
-      ensureNo5xx('C7.2', ex, `POST /artifact-kept.php ${JSON.stringify(body)} on another user's item`);
+      const query = userId === undefined ? undefined : { user_id: userId };
+      const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body, ...(query ? { query } : {}) });
+      const sent = `POST /artifact-kept.php${query ? `?user_id=${String(userId)}` : ''} ${JSON.stringify(body)}`;
+      ensureNo5xx('C7.2', ex, `${sent} on another user's item`);
       const after = (await readKept(t.api, id, 'other')).value;
-      ensure(
-        'C5.2',
-        after === value,
-        `another user's item ${id} went from is_kept=${value} to ${after} after the first key sent POST /artifact-kept.php ${JSON.stringify(body)}`,
-        ex,
-      );
+      ensure('C5.2', after === value, `another user's item ${id} went from is_kept=${value} to ${after} after the first key sent ${sent}`, ex);
     },
   );
 });

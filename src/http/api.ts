@@ -81,8 +81,8 @@ export class Api {
   }
 
   /** POST /artifact-kept.php. Checks reach this through KeptWriter, which journals and restores. */
-  setKept(body: unknown, auth: Auth = 'primary'): Promise<Exchange> {
-    return this.toggle({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle' });
+  setKept(body: unknown, auth: Auth = 'primary', query?: Query): Promise<Exchange> {
+    return this.toggle({ method: 'POST', path: endpoints.kept, json: body, auth, intent: 'kept-toggle', ...(query ? { query } : {}) });
   }
 
   setKeptRaw(rawBody: string, auth: Auth = 'primary'): Promise<Exchange> {

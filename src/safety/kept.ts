@@ -1,6 +1,6 @@
 import { assertMayToggle, currentCheck, keptKey, type CheckScope } from '../http/check-scope.ts';
 import { CheckFailure, TransportError } from '../core/errors.ts';
-import type { Api } from '../http/api.ts';
+import type { Api, Query } from '../http/api.ts';
 import { TRANSIENT_STATUSES } from '../http/client.ts';
 import type { Auth, Exchange } from '../http/exchange.ts';
 import type { Journal, KeyRef } from './journal.ts';
@@ -68,16 +68,16 @@ export class KeptWriter {
    * Sends `{ id, is_kept: value }` (or `body`) with the key of `as`, on one line or laid out (`pretty`); `value` may be
    * deliberately invalid.
    * `owner` is the user whose item it is (differs from `as` in cross-user probes): its value is read
-   * first and restored afterwards.
+   * first and restored afterwards. `query` goes in the query string beside the body (cross-user probes name the owner there).
    */
-  async set(id: string, value: unknown, options: { as?: Auth; owner?: KeyRef; body?: unknown; pretty?: boolean } = {}): Promise<Exchange> {
+  async set(id: string, value: unknown, options: { as?: Auth; owner?: KeyRef; body?: unknown; pretty?: boolean; query?: Query } = {}): Promise<Exchange> {
     const owner = options.owner ?? (options.as === 'other' ? 'other' : 'primary');
     const as = options.as ?? owner;
     await this.journalChange(owner, id, value);
     const body = options.body ?? { id: this.idToSend(owner, id), is_kept: value };
     this.lastSet.delete(keptKey(owner, id));
     // pretty: the same JSON laid out over several lines, as a client's serializer may write it.
-    const send = () => (options.pretty ? this.api.setKeptRaw(JSON.stringify(body, null, 2), as) : this.api.setKept(body, as));
+    const send = () => (options.pretty ? this.api.setKeptRaw(JSON.stringify(body, null, 2), as) : this.api.setKept(body, as, options.query));
     const exchange = await this.sendOnce(send, owner, id);
     const status = exchange.response.status;
     const plain = options.body === undefined && as === owner && (value === 0 || value === 1);
