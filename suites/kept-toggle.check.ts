@@ -167,10 +167,11 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
     ...(typeof r.record.Title === 'string' && /^\p{Ll}/u.test(r.record.Title) ? ['Title lower-case'] : []),
   ];
   const shownBy = (set: readonly Read[], of: (r: Read) => string[]) => new Set(set.flatMap(of));
-  // At equal showing, the witnesses that are not kept cover more item types: keeping an item may run code of its type (a
-  // hook that sets a flag or drops the write for some types), which only a witness of that type kept by the check shows.
-  const unkeptTypes = (r: Read) => (isSet(r.record.is_kept) || idOf(r.record.type_id) === undefined ? [] : [`type ${idOf(r.record.type_id)}`]);
-  const score = (set: readonly Read[]) => [shownBy(set, alsoShows).size, shownBy(set, unkeptTypes).size] as const;
+  // At equal showing, the witnesses cover more item types: keeping or unkeeping an item may run code of its type (a hook
+  // that sets a flag, refuses, or drops the write for some types), which only a witness of that type shows; every witness
+  // goes both ways.
+  const witnessTypes = (r: Read) => (idOf(r.record.type_id) === undefined ? [] : [`type ${idOf(r.record.type_id)}`]);
+  const score = (set: readonly Read[]) => [shownBy(set, alsoShows).size, shownBy(set, witnessTypes).size] as const;
   const needed = shownBy(chosen, traits);
   for (let i = 0; i < chosen.length; i++)
     for (const other of records) {

@@ -345,7 +345,8 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // to an earlier one of a later year: a date is YYYY-MM-DD (§4), read as such whatever its day and month. The third starts on its
       // 29 February, after the second's end (no day lies in both, whether a bound counts its own day or not) and after
       // the first's start, and ends on 30 June of that year: an end near the start, so that even a service whose lone
-      // start reaches only some months ahead holds it. The fourth, an end alone on the third's end: it holds every day of
+      // start reaches only some months ahead holds it; it is sorted by item_name, descending (a sort that dropped the start
+      // would count the second's outcomes again). The fourth, an end alone on the third's end: it holds every day of
       // the third (a lone end reaching only some months back too, as a lone start only some months ahead). The second is
       // sorted by chose_something_else, descending: a sort only orders the rows (§4: end bounds the outcomes counted
       // whatever the sort), so its end still bounds them, and its rows are judged in that order as the last window's. The
@@ -353,7 +354,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const windows: Query[] = [
         { start: `${leap - 1}-12-30`, sort: 'item_name', direction: 'desc' },
         { start: '1900-01-01', end: `${leap}-01-05`, sort: 'chose_something_else', direction: 'desc' },
-        { start: `${leap}-02-29`, end: `${leap}-06-30` },
+        { start: `${leap}-02-29`, end: `${leap}-06-30`, sort: 'item_name', direction: 'desc' },
         { end: `${leap}-06-30` },
         { start: `${leap - 1}-12-30`, end: '2999-06-30', sort: 'item_name', direction: 'desc' },
       ];
@@ -423,10 +424,10 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           exchange,
         );
       }
-      // The first and fifth windows, sorted by item_name descending, are in that order (§4: sort orders the rows whatever the window;
+      // The first, third and fifth windows, sorted by item_name descending, are in that order (§4: sort orders the rows whatever the window;
       // item_name is a sort name, desc a direction), under any usual collation as PROP-003 judges item_name. Only rows that
       // carry a count are ordered: where a windowed row without one (null) sorts is not shown, as above.
-      for (const at of fields.name === undefined ? [] : [0, 4]) {
+      for (const at of fields.name === undefined ? [] : [0, 2, 4]) {
         const { rows, exchange } = answers[at]!;
         const counted = (r: Row) => [fields.declines, fields.elsewhere].some((f) => r[f] !== null && r[f] !== undefined && r[f] !== '');
         const shown = rows.filter(counted).map((r) => String(r[fields.name!]));
