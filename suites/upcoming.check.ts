@@ -55,6 +55,69 @@ function interactByCandidates(rows: readonly Row[]): { candidates: string[]; com
   return { candidates, complete: [...complete.filter((k) => INTERACT_NAME.test(k)), ...complete.filter((k) => !INTERACT_NAME.test(k))] };
 }
 
+interface Gap {
+  whose: string;
+  item: string;
+  last: string;
+  expected: string;
+  interval: number;
+  from: string;
+  to: string;
+  exchange?: Exchange;
+}
+
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string): number => Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS;
+const dayOf = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A kept item with a use that the upcoming rows leave out although its date falls among theirs, judged only where
+ * every listed row lies one interval after its item's latest use (then the rule is that interval, and a window of
+ * dates, whatever it is, holds every date between its first and last). Returns true where judged and whole, or why not judged.
+ */
+function coverageGap(
+  rows: readonly Row[],
+  itemField: string,
+  uses: readonly Row[],
+  walk: readonly Row[],
+  ids: readonly string[],
+  exchange?: Exchange,
+  whose = 'the',
+): Gap | true | string {
+  const due = interactByCandidates(rows).complete[0];
+  const useItem = itemFieldOf(uses, new Set(ids), { ownId: true });
+  const useDate = useDateFieldOf(uses);
+  if (due === undefined || useItem === undefined || useDate === undefined)
+    return `${whose} upcoming rows or uses carry no recognisable interact-by date, item or use date`;
+  const latest = new Map<string, string>();
+  for (const use of uses) {
+    const item = itemRefOf(use[useItem]);
+    const day = String(use[useDate]).slice(0, 10);
+    if (item !== undefined && day > (latest.get(item) ?? '')) latest.set(item, day);
+  }
+  const listed = new Map<string, string>();
+  for (const row of rows) {
+    const item = itemRefOf(row[itemField]);
+    if (item !== undefined && latest.has(item)) listed.set(item, String(row[due]).slice(0, 10));
+  }
+  const intervals = new Set([...listed].map(([item, by]) => dayNumber(by) - dayNumber(latest.get(item)!)));
+  if (listed.size < 2 || intervals.size !== 1)
+    return `${whose} upcoming rows show no one interval after the latest use (${listed.size} row(s) with a use, ${intervals.size} interval(s))`;
+  if (!walk.some((r) => 'is_kept' in r)) return `${whose} list rows carry no is_kept`;
+  const interval = [...intervals][0]!;
+  const dates = [...listed.values()].sort();
+  const [from, to] = [dates[0]!, dates.at(-1)!];
+  for (const row of walk) {
+    const item = idOf(row.id);
+    const last = item === undefined ? undefined : latest.get(item);
+    if (last === undefined || listed.has(item!) || itemFlag(row.is_kept) !== true) continue;
+    const expected = dayOf(dayNumber(last) + interval);
+    if (expected >= from && expected <= to)
+      return { whose: whose === 'the' ? 'The' : `With ${whose}, the`, item: item!, last, expected, interval, from, to, exchange };
+  }
+  return true;
+}
+
 describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () => {
   check(
     {
@@ -213,6 +276,45 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
           exchange,
         );
       }
+    },
+  );
+
+  check(
+    {
+      id: 'UPCOMING-006',
+      level: 'MUST',
+      sections: ['§2', '§3', '§4'],
+      title:
+        "where every listed interact-by date lies the same number of days after its item's latest use, no kept item with a use whose date would fall between the first and last listed ones is left out, the second key's list too",
+      accepts: [
+        'any interval after the latest use, when it is one for every listed row (a rule that differs by item is not judged)',
+        'any window of dates: overdue dates and dates beyond a horizon may be left out (which dates are upcoming is not shown)',
+        "a use's date and the interact-by date under any name, as a date or a date-time",
+      ],
+    },
+    async (t) => {
+      const [{ rows, itemField, exchange }, uses, walk] = await Promise.all([upcoming(t), t.discover.uses(), t.discover.collection()]);
+      const judged = [coverageGap(rows, itemField, uses.rows, walk.rows, walk.ids)];
+      if (t.target.keys.other !== undefined) {
+        const [theirs, theirUses, theirWalk] = await Promise.all([
+          t.discover.shared('GET /upcoming-interactions.php (second user)'),
+          t.discover.uses('other'),
+          t.discover.collection('other'),
+        ]);
+        const theirRows = okRows('C4.23', theirs, 'GET /upcoming-interactions.php with the second key');
+        const theirField = itemFieldOf(theirRows, new Set(theirWalk.ids));
+        if (theirField !== undefined) judged.push(coverageGap(theirRows, theirField, theirUses.rows, theirWalk.rows, theirWalk.ids, theirs, 'the second key'));
+      }
+      const gaps = judged.filter((g): g is Gap => typeof g === 'object');
+      t.need(gaps.length > 0 || judged.includes(true), judged.filter((g) => typeof g === 'string').join('; '));
+      const gap = gaps[0];
+      if (gap === undefined) return;
+      ensure(
+        'C4.23',
+        false,
+        `${gap.whose} upcoming interactions list every date ${gap.interval} day(s) after its item's latest use, from ${gap.from} to ${gap.to}, but leave out kept item ${gap.item}, last used on ${gap.last}: its date, ${gap.expected}, falls among theirs (interact-by dates are listed for kept items and derive from their uses; a use restarts the time since last use)`,
+        gap.exchange ?? exchange,
+      );
     },
   );
 

@@ -258,7 +258,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.23',
     section: '§4',
     statement: 'GET /upcoming-interactions.php lists interact-by dates of kept items, from uses.',
-    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004', 'UPCOMING-005'],
+    checks: ['UPCOMING-001', 'UPCOMING-002', 'UPCOMING-003', 'UPCOMING-004', 'UPCOMING-005', 'UPCOMING-006'],
   },
   {
     id: 'C4.24',

@@ -197,6 +197,10 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C4.22 each type carries an id': [['TYPE-002'], ['types-without-ids']],
   'C4.23 kept items only': [['UPCOMING-001'], ['upcoming-includes-unkept']],
   'C4.23 an interact-by date per row': [['UPCOMING-002'], ['upcoming-date-missing', 'upcoming-dates-day-first', 'upcoming-date-missing-beside-reminder']],
+  'C4.23 a kept item with a use whose date falls among the listed dates is listed': [
+    ['UPCOMING-006'],
+    ['upcoming-drops-a-kept-item', 'blind48-upcoming-drops-books', 'blind36-upcoming-drops-kept-secondary'],
+  ],
   'C4.23 from uses': [['UPCOMING-003'], ['upcoming-from-proposals']],
   'C4.24 id required': [['KEPT-008'], ['kept-missing-id-accepted']],
   'C4.24 is_kept required': [['KEPT-003'], ['kept-missing-value-accepted']],

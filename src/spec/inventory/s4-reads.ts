@@ -98,6 +98,7 @@ export const readSentences: readonly InventorySentence[] = [
       rule('kept items only'),
       field('an interact-by date per row'),
       rule('a used secondary-collection item that is not kept is not listed'),
+      rule('a kept item with a use whose date falls among the listed dates is listed'),
     ]),
   ]),
   prose('9ed6f312', 'the upcoming endpoint takes no parameter'),
