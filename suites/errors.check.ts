@@ -231,8 +231,9 @@ describe('invalid requests (§4 rule 4, §7)', () => {
               ...(f === 'digital' && typeIds.length > 0 ? { type_id: typeIds } : f !== 'digital' && typeId !== undefined ? { type_id: typeId } : {}),
               ...((f === 'kept' || f === 'secondary_collection') && word !== undefined ? { query: word } : {}),
             })),
-            // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php).
-            ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'] }] : []),
+            // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php); the list of one such word goes
+            // beside a valid kept filter, which makes no invalid value valid.
+            ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'], kept: true }] : []),
             // A list holding a list of a real id is neither one id nor a list of ids, whatever the kind of the ids (§4 table).
             ...(typeId !== undefined ? [{ type_id: [[typeId]] }] : []),
           ];

@@ -31,6 +31,7 @@ import {
   asText,
   asJson,
   labelSet,
+  typeIdsOf,
 } from '../src/harness/index.ts';
 
 /**
@@ -171,7 +172,10 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   // that sets a flag, refuses, or drops the write for some types), which only a witness of that type shows; every witness
   // goes both ways.
   const witnessTypes = (r: Read) => (idOf(r.record.type_id) === undefined ? [] : [`type ${idOf(r.record.type_id)}`]);
-  const score = (set: readonly Read[]) => [shownBy(set, alsoShows).size, shownBy(set, witnessTypes).size] as const;
+  // Then more of the owner's labels: a toggle that drops or adds one label (an automatic label of a view) shows only on an
+  // item that carries it, or on one that lacks it.
+  const witnessLabels = (r: Read) => (Array.isArray(r.record.tags) ? r.record.tags.map((label) => `label ${String(label)}`) : []);
+  const score = (set: readonly Read[]) => [shownBy(set, alsoShows).size, shownBy(set, witnessTypes).size, shownBy(set, witnessLabels).size] as const;
   const needed = shownBy(chosen, traits);
   for (let i = 0; i < chosen.length; i++)
     for (const other of records) {
@@ -179,11 +183,28 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
       const swapped = chosen.map((r, j) => (j === i ? other : r));
       const keeps = [...needed].every((f) => shownBy(swapped, traits).has(f));
       const [now, then] = [score(swapped), score(chosen)];
-      if (keeps && (now[0] > then[0] || (now[0] === then[0] && now[1] > then[1]))) chosen[i] = other;
+      const better = now[0] - then[0] || now[1] - then[1] || now[2] - then[2];
+      if (keeps && better > 0) chosen[i] = other;
     }
   const newestRead = records.find((r) => r.id === newest);
   if (newestRead && !chosen.includes(newestRead)) chosen.push(newestRead);
   return chosen.length > 0 ? chosen : [records[0]!];
+}
+
+/** Every type the collection's items carry that GET /types.php listed before the toggles of `toggled` is listed after them. */
+async function typeListKept(t: CheckContext, after: Exchange, toggled: readonly string[]): Promise<void> {
+  const [{ rows }, before] = await Promise.all([t.discover.collection(), t.discover.shared('GET /types.php')]);
+  if (!is2xx(before)) return;
+  const used = [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
+  const listedBefore = typeIdsOf(rowsOf(before.response.json) ?? [], used) ?? new Set<string>();
+  const listedAfter = typeIdsOf(okRows('C4.22', after, 'GET /types.php'), used) ?? new Set<string>();
+  const gone = used.filter((id) => listedBefore.has(id) && !listedAfter.has(id));
+  ensure(
+    'C3.2',
+    gone.length === 0,
+    `after toggling item(s) ${toggled.join(', ')}, GET /types.php no longer lists type_id(s) ${gone.join(', ')}, which the collection's items carry and which it listed before: the toggle changes only is_kept (§3), and the user's types are listed (§4)`,
+    after,
+  );
 }
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
@@ -399,6 +420,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       // The records read are the witnesses' values before their first toggles, though another witness's toggle goes out first.
       t.kept.remember(chosen.map(({ id }) => id));
       const outcomes: (() => void)[] = chosen.map(() => () => {});
+      let typesAfter: Promise<Exchange> | undefined;
       for (const back of [false, true]) {
         const playing = chosen.filter((_, i) => succeeded(outcomes[i]!));
         const valueSent = ({ record }: (typeof chosen)[number]) => (isSet(record.is_kept) === back ? 1 : 0);
@@ -410,6 +432,9 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             return ex;
           }),
         );
+        // After the last toggles, the type list beside the records (a full run): the toggle changes no item's type (§3), so
+        // every type the items carry is listed as before (§4: GET /types.php lists the user's types).
+        if (back && !t.target.lean) typesAfter = t.api.types();
         const judged = await together(
           playing.map(async (witness, j) => {
             const ex = sent[j]!();
@@ -446,6 +471,12 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         });
       }
       for (const outcome of outcomes) outcome();
+      if (typesAfter)
+        await typeListKept(
+          t,
+          await typesAfter,
+          chosen.map(({ id }) => id),
+        );
     },
   );
 

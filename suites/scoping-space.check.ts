@@ -259,14 +259,21 @@ function requestSpace(t: CheckContext, f: Foreign): fc.Arbitrary<Drawn[]> {
   ];
   if (has('uses-player-filter'))
     others.push(fc.record({ player_id: playerId }).map((query): Drawn => drawn(`GET /uses.php ${JSON.stringify(query)}`, (c) => c.api.uses(q(query)))));
-  // The household read with a user id, a player field naming it (represents_user_id), a search for a name of the
-  // second user's household and all=1 (none is a parameter of GET /players.php, §4, so a conforming server ignores or
-  // refuses them): a user search or an every-household listing behind them (§1, §5: user enumeration is refused) lists
-  // players of another household, which no answer of the key may hold.
+  // The household read with a user id (and the names a household or an owner goes by), a player field naming it
+  // (represents_user_id), a search for a name of the second user's household and all=1 (none is a parameter of GET
+  // /players.php, §4, so a conforming server ignores or refuses them): a user search or an every-household listing behind
+  // them (§1, §5: user enumeration is refused) lists players of another household, which no answer of the key may hold.
   if (has('players'))
     others.push(
       fc
-        .record({ user_id: userId, represents_user_id: userId, q: pick(f.playerNames, 'conform'), all: fc.constant(1) })
+        .record({
+          user_id: userId,
+          household_id: userId,
+          owner_id: userId,
+          represents_user_id: userId,
+          q: pick(f.playerNames, 'conform'),
+          all: fc.constant(1),
+        })
         .map((query): Drawn => drawn(`GET /players.php ${JSON.stringify(query)}`, (c) => c.api.players('primary', q(query)), true)),
     );
   return fc.tuple(...list, ...others);
@@ -312,7 +319,7 @@ describe('user scoping over the request space (§4 "all results are scoped", §5
       accepts: [
         'any status for a drawn request (parameters may be refused); only 2xx answers are searched',
         'titles, types and records both users hold: only what the second user alone has counts as a leak',
-        "GET /players.php with a user id, represents_user_id, q (a name of the second user's household) and all=1 (none is a parameter of it, §4) ignored or refused; a player both households list is no leak",
+        "GET /players.php with a user id (as user_id, household_id and owner_id), represents_user_id, q (a name of the second user's household) and all=1 (none is a parameter of it, §4) ignored or refused; a player both households list is no leak",
       ],
     },
     async (t) => {

@@ -5,8 +5,8 @@
  * (prefetchedReads) and the client hands each answer to the check that sends the same request.
  */
 
-/** Bodies that are not JSON, or JSON that is not an object (§7). */
-export const MALFORMED_LIST_BODIES: readonly string[] = ['{', '{"page": }', '[1, 2]', '"text"', '42', 'true', 'not json at all'];
+/** Bodies that are not JSON, or JSON that is not an object (§7): one of each kind (cut short, a list, a text, a number, no JSON). */
+export const MALFORMED_LIST_BODIES: readonly string[] = ['{', '[1, 2]', '"text"', '42', 'not json at all'];
 
 /** The list filters that take true or false (§4). */
 export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collection'] as const;
