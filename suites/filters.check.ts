@@ -1019,6 +1019,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           `query ${JSON.stringify(word)} finds ${found.length} items, more than the default page of ${DEFAULT_ROWS_PER_PAGE}, yet page 1 says has_more false (§4 rule 2: it says whether another page exists)`,
           plain.exchange,
         );
+        // And the other way: a page 1 that holds every item the search finds has no page after it.
+        ensure(
+          'C4.4',
+          found.length > DEFAULT_ROWS_PER_PAGE || plain.hasMore !== true,
+          `query ${JSON.stringify(word)} finds ${found.length} items, which the default page of ${DEFAULT_ROWS_PER_PAGE} holds, yet page 1 says has_more true (§4 rule 2: it says whether another page exists)`,
+          plain.exchange,
+        );
         ensure(
           'C4.3',
           plain.rows.length === expected,
