@@ -268,7 +268,7 @@ const PROBE_ITEMS = 2;
  * The empty string is sent to an item the rows show kept, so that a server that reads it as 0 (an integer cast) shows the
  * change (§4: is_kept is the integer 0 or 1, other values are invalid; §3: the transition only for 0 or 1).
  */
-const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', '', 'yes', null, [], {}, [1]];
+const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', '', 'yes', null, [], { value: 1 }, [1]];
 /** A lean (budgeted) run's KEPT-003: one invalid value of each kind (a number, a boolean, a string, null), over two items. */
 const LEAN_INVALID_VALUES: readonly unknown[] = [2, true, '1', null];
 const LEAN_PROBE_ITEMS = 2;

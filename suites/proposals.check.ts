@@ -353,9 +353,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // fifth is sorted by item_name, descending: its start bounds the counts whatever the sort, and its rows are judged by name.
       const windows: Query[] = [
         { start: `${leap - 1}-12-30`, sort: 'item_name', direction: 'desc' },
-        { start: '1900-01-01', end: `${leap}-01-05` },
+        { start: '1900-01-01', end: `${leap}-01-05`, sort: 'chose_something_else', direction: 'desc' },
         { start: `${leap}-02-29`, end: `${leap}-06-30`, sort: 'item_name', direction: 'desc' },
-        { end: `${leap}-06-30`, sort: 'chose_something_else', direction: 'desc' },
+        { end: `${leap}-06-30` },
         { start: `${leap - 1}-12-30`, end: '2999-06-30', sort: 'item_name', direction: 'desc' },
       ];
       // One bound past every recorded outcome on either side: each bound must act on its own, with a sort and a direction
@@ -411,16 +411,16 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
           exchange,
         );
       });
-      // The fourth window, sorted by chose_something_else descending, is in that order among the rows that carry a count
+      // The second window, sorted by chose_something_else descending, is in that order among the rows that carry a count
       // (§4: sort names chose_something_else, desc is a direction); any order among equal counts, nulls anywhere.
       {
-        const { rows, exchange } = answers[3]!;
+        const { rows, exchange } = answers[1]!;
         const rise = firstRise(rows, fields.elsewhere);
         const [above, below] = rise ?? [undefined, undefined];
         ensure(
           'C4.19',
           rise === undefined,
-          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[3] } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
+          `GET /proposals.php?${new URLSearchParams({ include_other: '1', ...windows[1] } as Record<string, string>).toString()}: row ${(above?.j ?? 0) + 1} (item ${asText(above?.r[fields.item])}) counts ${above?.n} chose-something-else and row ${(below?.j ?? 0) + 1} after it (item ${asText(below?.r[fields.item])}) ${below?.n}: sort=chose_something_else with direction=desc orders the rows by that count, descending, with a window too`,
           exchange,
         );
       }
