@@ -197,7 +197,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag and a type filter (the digital one a list of type ids, kept and secondary_collection with a search too, secondary_collection with a page size), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value; a type_id list holding a list is such a value',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag and a type filter (the digital one a list of type ids), each with a search too (secondary_collection with a page size), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value; a type_id list holding a list is such a value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -223,13 +223,12 @@ describe('invalid requests (§4 rule 4, §7)', () => {
             // A number other than 0 and 1 beside a label some item carries: refused like one alone. Beside a valid type filter
             // too (digital's a list of the walk's type ids, the others one id): rule 4 refuses the invalid value whatever valid
             // filter comes with it (§4 table: type_id is one id or a list).
-            // kept's and secondary_collection's beside a search as well (a word of a title): the search chooses among the items,
-            // it makes no invalid value valid.
+            // Each beside a search as well (a word of a title): the search chooses among the items, it makes no invalid value valid.
             ...FLAG_FILTERS.map((f) => ({
               [f]: 7,
               ...(tag !== undefined ? { tag } : {}),
               ...(f === 'digital' && typeIds.length > 0 ? { type_id: typeIds } : f !== 'digital' && typeId !== undefined ? { type_id: typeId } : {}),
-              ...((f === 'kept' || f === 'secondary_collection') && word !== undefined ? { query: word } : {}),
+              ...(word !== undefined ? { query: word } : {}),
               // secondary_collection's with a page size too: paging only cuts the answer, it makes no invalid value valid.
               ...(f === 'secondary_collection' ? { per_page: 20 } : {}),
             })),
