@@ -197,7 +197,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag and a type filter (the digital one a list of type ids), each with a search too (secondary_collection with a page size), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value; a type_id list holding a list is such a value',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag and a type filter (the digital one a list of type ids), each with a search too (secondary_collection with a page size, physical with fields "collection"), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value; a type_id list holding a list is such a value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',
@@ -229,8 +229,9 @@ describe('invalid requests (§4 rule 4, §7)', () => {
               ...(tag !== undefined ? { tag } : {}),
               ...(f === 'digital' && typeIds.length > 0 ? { type_id: typeIds } : f !== 'digital' && typeId !== undefined ? { type_id: typeId } : {}),
               ...(word !== undefined ? { query: word } : {}),
-              // secondary_collection's with a page size too: paging only cuts the answer, it makes no invalid value valid.
-              ...(f === 'secondary_collection' ? { per_page: 20 } : {}),
+              // secondary_collection's with a page size too, physical's with fields "collection": paging only cuts the answer and
+              // fields only adds to each row, neither makes an invalid value valid.
+              ...(f === 'secondary_collection' ? { per_page: 20 } : f === 'physical' ? { fields: 'collection' } : {}),
             })),
             // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php); the list of one such word goes
             // beside a valid kept filter, which makes no invalid value valid.

@@ -174,7 +174,11 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   const witnessTypes = (r: Read) => (idOf(r.record.type_id) === undefined ? [] : [`type ${idOf(r.record.type_id)}`]);
   // Then more of the owner's labels: a toggle that drops or adds one label (an automatic label of a view) shows only on an
   // item that carries it, or on one that lacks it.
-  const witnessLabels = (r: Read) => (Array.isArray(r.record.tags) ? r.record.tags.map((label) => `label ${String(label)}`) : []);
+  // A label on a kept witness and on an unkept one too: a toggle that clears labels on keeping, or on unkeeping, shows only there.
+  const witnessLabels = (r: Read) =>
+    Array.isArray(r.record.tags) && r.record.tags.length > 0
+      ? [...r.record.tags.map((label) => `label ${String(label)}`), `labelled while is_kept=${isSet(r.record.is_kept) ? 1 : 0}`]
+      : [];
   const score = (set: readonly Read[]) => [shownBy(set, alsoShows).size, shownBy(set, witnessTypes).size, shownBy(set, witnessLabels).size] as const;
   const needed = shownBy(chosen, traits);
   for (let i = 0; i < chosen.length; i++)
@@ -281,8 +285,12 @@ const LEAN_PROBE_ITEMS = 2;
  */
 async function eachValueAsItHas(t: CheckContext): Promise<boolean> {
   const rows = (await t.discover.toggleRows()).slice(0, MAX_ROWS_PER_PAGE - 1);
-  const unkept = rows.find((r) => 'is_kept' in r && !isSet(r.is_kept));
-  const kept = rows.find((r) => isSet(r.is_kept));
+  // Of each kept value, the item whose row shows the most (independent flags set, labels): sending the value an item has
+  // changes nothing else either (§3, §4), which shows only on a field that holds something.
+  const shows = (r: Row) => INDEPENDENT_FLAGS.filter((f) => isSet(r[f])).length + (Array.isArray(r.tags) && r.tags.length > 0 ? 1 : 0);
+  const richest = (list: readonly Row[]) => list.reduce<Row | undefined>((a, b) => (a === undefined || shows(b) > shows(a) ? b : a), undefined);
+  const unkept = richest(rows.filter((r) => 'is_kept' in r && !isSet(r.is_kept)));
+  const kept = richest(rows.filter((r) => isSet(r.is_kept)));
   if (!unkept || !kept) return false;
   const ids = [String(unkept.id), String(kept.id)];
   const starts = await together(ids.map((id) => readKept(t.api, id)));
@@ -296,6 +304,14 @@ async function eachValueAsItHas(t: CheckContext): Promise<boolean> {
     ensureNo5xx('C7.2', again, `POST /artifact-kept.php {is_kept: ${value}} on item ${id}, which is already ${value}`);
     const read = now[value]!();
     ensure('C3.1', read.value === value, `item ${id} was is_kept=${value}; sending is_kept=${value} made it ${read.value}`, again);
+    const [before, after] = [starts[value]!().exchange, read.exchange].map((ex) => recordOf(ex.response.json, id) ?? {});
+    const changed = changedFields(before!, after!);
+    ensure(
+      'C3.2',
+      changed.length === 0,
+      `sending is_kept=${value} to item ${id}, which already had it, also changed: ${changed.map((f) => `${f} ${asJson(before![f])} → ${asJson(after![f])}`).join(', ')}`,
+      again,
+    );
   });
   return true;
 }
