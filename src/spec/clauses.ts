@@ -122,7 +122,7 @@ export const clauses: readonly Clause[] = [
     id: 'C3.2',
     section: '§3',
     statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.',
-    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006'],
+    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006', 'KEPT-007'],
   },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005', 'KEPT-008'] },
   {
@@ -253,7 +253,7 @@ export const clauses: readonly Clause[] = [
     checks: [],
     untestable: `${NOT_SHOWN}; PROP-003 accepts asc when offered`,
   },
-  { id: 'C4.22', section: '§4', statement: "GET /types.php lists the user's item types.", checks: ['TYPE-001', 'TYPE-002'] },
+  { id: 'C4.22', section: '§4', statement: "GET /types.php lists the user's item types.", checks: ['TYPE-001', 'TYPE-002', 'KEPT-002'] },
   {
     id: 'C4.23',
     section: '§4',
