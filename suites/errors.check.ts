@@ -57,6 +57,18 @@ function invalidFilters(numericTypeIds: boolean): { field: string; values: fc.Ar
  * boolean beside fields "collection" and, where type ids are numeric, a word): the bodies that found the most
  * self-test mutants per request in the budget table's lean run.
  */
+/**
+ * What one flag's invalid value goes beside besides a tag, a type and a search: secondary_collection's a page size,
+ * physical's fields "collection". Paging only cuts the answer and fields only adds to each row: neither makes an invalid
+ * value valid (§4 rule 4).
+ */
+const BESIDE_INVALID_FLAG: Readonly<Record<(typeof FLAG_FILTERS)[number], Record<string, unknown>>> = {
+  kept: {},
+  physical: { fields: 'collection' },
+  digital: {},
+  secondary_collection: { per_page: 20 },
+};
+
 function leanWrongKindBodies(numericTypeIds: boolean): Record<string, unknown>[] {
   return [
     { kept: 'maybe', cursor: null },
@@ -229,9 +241,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
               ...(tag !== undefined ? { tag } : {}),
               ...(f === 'digital' && typeIds.length > 0 ? { type_id: typeIds } : f !== 'digital' && typeId !== undefined ? { type_id: typeId } : {}),
               ...(word !== undefined ? { query: word } : {}),
-              // secondary_collection's with a page size too, physical's with fields "collection": paging only cuts the answer and
-              // fields only adds to each row, neither makes an invalid value valid.
-              ...(f === 'secondary_collection' ? { per_page: 20 } : f === 'physical' ? { fields: 'collection' } : {}),
+              ...BESIDE_INVALID_FLAG[f],
             })),
             // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php); the list of one such word goes
             // beside a valid kept filter, which makes no invalid value valid.

@@ -31,6 +31,7 @@ import {
   asText,
   asJson,
   labelSet,
+  typeIdsCarried,
   typeIdsOf,
 } from '../src/harness/index.ts';
 
@@ -172,9 +173,8 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
   // that sets a flag, refuses, or drops the write for some types), which only a witness of that type shows; every witness
   // goes both ways.
   const witnessTypes = (r: Read) => (idOf(r.record.type_id) === undefined ? [] : [`type ${idOf(r.record.type_id)}`]);
-  // Then more of the owner's labels: a toggle that drops or adds one label (an automatic label of a view) shows only on an
-  // item that carries it, or on one that lacks it.
-  // A label on a kept witness and on an unkept one too: a toggle that clears labels on keeping, or on unkeeping, shows only there.
+  // Then more of the owner's labels, on a kept witness and on an unkept one: a toggle that drops or adds one label (an
+  // automatic label of a view), or clears them on keeping or unkeeping, shows only on an item that carries them.
   const witnessLabels = (r: Read) =>
     Array.isArray(r.record.tags) && r.record.tags.length > 0
       ? [...r.record.tags.map((label) => `label ${String(label)}`), `labelled while is_kept=${isSet(r.record.is_kept) ? 1 : 0}`]
@@ -199,7 +199,7 @@ async function witnesses(t: CheckContext): Promise<{ id: string; record: Record<
 async function typeListKept(t: CheckContext, after: Exchange, toggled: readonly string[]): Promise<void> {
   const [{ rows }, before] = await Promise.all([t.discover.collection(), t.discover.shared('GET /types.php')]);
   if (!is2xx(before)) return;
-  const used = [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
+  const used = typeIdsCarried(rows);
   const listedBefore = typeIdsOf(rowsOf(before.response.json) ?? [], used) ?? new Set<string>();
   const listedAfter = typeIdsOf(okRows('C4.22', after, 'GET /types.php'), used) ?? new Set<string>();
   const gone = used.filter((id) => listedBefore.has(id) && !listedAfter.has(id));
@@ -304,12 +304,13 @@ async function eachValueAsItHas(t: CheckContext): Promise<boolean> {
     ensureNo5xx('C7.2', again, `POST /artifact-kept.php {is_kept: ${value}} on item ${id}, which is already ${value}`);
     const read = now[value]!();
     ensure('C3.1', read.value === value, `item ${id} was is_kept=${value}; sending is_kept=${value} made it ${read.value}`, again);
-    const [before, after] = [starts[value]!().exchange, read.exchange].map((ex) => recordOf(ex.response.json, id) ?? {});
-    const changed = changedFields(before!, after!);
+    const before = recordOf(starts[value]!().exchange.response.json, id) ?? {};
+    const after = recordOf(read.exchange.response.json, id) ?? {};
+    const changed = changedFields(before, after);
     ensure(
       'C3.2',
       changed.length === 0,
-      `sending is_kept=${value} to item ${id}, which already had it, also changed: ${changed.map((f) => `${f} ${asJson(before![f])} → ${asJson(after![f])}`).join(', ')}`,
+      `sending is_kept=${value} to item ${id}, which already had it, also changed: ${changed.map((f) => `${f} ${asJson(before[f])} → ${asJson(after[f])}`).join(', ')}`,
       again,
     );
   });

@@ -1,9 +1,9 @@
-import { asJson, describe, check, ensure, idOf, okRows, typeIdsOf, type CheckContext } from '../src/harness/index.ts';
+import { asJson, describe, check, ensure, okRows, typeIdsCarried, typeIdsOf, type CheckContext } from '../src/harness/index.ts';
 
 /** The type ids the collection's items carry (none on staging rows, which have no type_id). */
 async function usedTypeIds(t: CheckContext, user: 'primary' | 'other' = 'primary'): Promise<string[]> {
   const { rows } = await t.discover.collection(user);
-  return [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
+  return typeIdsCarried(rows);
 }
 
 /** A type record's fields are not shown beyond its id being usable as type_id (§2). */

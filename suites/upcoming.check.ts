@@ -55,6 +55,17 @@ function interactByCandidates(rows: readonly Row[]): { candidates: string[]; com
   return { candidates, complete: [...complete.filter((k) => INTERACT_NAME.test(k)), ...complete.filter((k) => !INTERACT_NAME.test(k))] };
 }
 
+/** The day (YYYY-MM-DD) of each item's latest use, the uses naming their item in `useItem` and their date in `useDate`. */
+function latestUseByItem(uses: readonly Row[], useItem: string, useDate: string): Map<string, string> {
+  const latest = new Map<string, string>();
+  for (const use of uses) {
+    const item = itemRefOf(use[useItem]);
+    const day = String(use[useDate]).slice(0, 10);
+    if (item !== undefined && day > (latest.get(item) ?? '')) latest.set(item, day);
+  }
+  return latest;
+}
+
 interface Gap {
   whose: string;
   item: string;
@@ -89,12 +100,7 @@ function coverageGap(
   const useDate = useDateFieldOf(uses);
   if (due === undefined || useItem === undefined || useDate === undefined)
     return `${whose} upcoming rows or uses carry no recognisable interact-by date, item or use date`;
-  const latest = new Map<string, string>();
-  for (const use of uses) {
-    const item = itemRefOf(use[useItem]);
-    const day = String(use[useDate]).slice(0, 10);
-    if (item !== undefined && day > (latest.get(item) ?? '')) latest.set(item, day);
-  }
+  const latest = latestUseByItem(uses, useItem, useDate);
   const listed = new Map<string, string>();
   for (const row of rows) {
     const item = itemRefOf(row[itemField]);
@@ -258,12 +264,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       const due = t.need(complete[0], 'no field holds an interact-by date in every upcoming row (UPCOMING-002 judges that)');
       const useItem = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), 'no use is recorded, or the uses name their item in no recognisable field');
       const useDate = t.need(useDateFieldOf(uses), 'the uses carry no field recognisable as their date (their fields are not shown, §2)');
-      const latest = new Map<string, string>();
-      for (const use of uses) {
-        const item = itemRefOf(use[useItem]);
-        const day = String(use[useDate]).slice(0, 10);
-        if (item !== undefined && day > (latest.get(item) ?? '')) latest.set(item, day);
-      }
+      const latest = latestUseByItem(uses, useItem, useDate);
       for (const row of rows) {
         const item = itemRefOf(row[itemField]);
         const last = item === undefined ? undefined : latest.get(item);

@@ -394,6 +394,11 @@ export function typeIdsOf(types: readonly Row[], used: readonly string[] = []): 
   return key === undefined ? undefined : new Set(idsUnder(key) as string[]);
 }
 
+/** The distinct type ids the rows carry (none on staging rows, which have no type_id). */
+export function typeIdsCarried(rows: readonly Row[]): string[] {
+  return [...new Set(rows.map((r) => idOf(r.type_id)).filter((id): id is string => id !== undefined))];
+}
+
 /** Whether the collection's type ids are numeric (numbers or digit strings): then a non-numeric string is no valid type_id. */
 export function typeIdsAreNumeric(rows: readonly Row[]): boolean {
   const typeIds = rows.map((r) => r.type_id).filter((v) => v !== null && v !== undefined);
