@@ -10,6 +10,7 @@ import {
   readKept,
   rowsOf,
   userDataIn,
+  commonTitleWord,
   credentialSends,
   listRequest,
   MALFORMED_HEADERS,
@@ -39,10 +40,12 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind
   // Beside the key, a user id in the same body (rule 1: a user id in the body is ignored; §5: the key is still required): a
   // user the key's household names (represents_user_id: a user of the service, often the key's own), else 1.
   const userId = players.map((p) => p.represents_user_id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number') ?? 1;
+  // And a search (a word of the titles, else a letter): the refusal holds whatever the body asks (§5).
+  const query = commonTitleWord(rows) ?? 'a';
   if (keyInBody)
     probes.push({
-      name: `POST /artifacts.php with the key as api_key and user_id ${JSON.stringify(userId)} in the body`,
-      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId }, auth),
+      name: `POST /artifacts.php with the key as api_key, user_id ${JSON.stringify(userId)} and query ${JSON.stringify(query)} in the body`,
+      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId, query }, auth),
       dataFree: false,
     });
   const exchanges = await Promise.all(
@@ -77,7 +80,7 @@ describe('authentication (§5)', () => {
       sections: ['§5'],
       keptBlind: true,
       title:
-        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key and a user id in a list body and for the uses of a real item with a player of the household',
+        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key, a user id and a search in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
     (t) => refusedEverywhere(t, NO_HEADER, true),

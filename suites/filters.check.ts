@@ -444,11 +444,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const wordsOf = (title: string) => title.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
       const apart = (r: Row) => wordsOf(String(r.Title)).length > 0 && wordsOf(String(r.Title)).every((w) => !carriersShow.some((c) => c.includes(w)));
       const untitled = rows.filter((r) => tagsOf(r).length === 0 && typeof r.Title === 'string' && r.Title.trim() !== '');
-      const untagged = untitled.find(apart) ?? untitled[0];
       // Where type_id is offered, the untagged item's own type beside the tag: the tag must still hold when another
       // filter that the item satisfies comes with it (both filters apply, §4), not widen into either of them.
       const typeOf = (r: Row): { type_id?: unknown } =>
         profiles[t.target.profile].has('list-filters') && idOf(r.type_id) !== undefined ? { type_id: r.type_id } : {};
+      // Of the items apart, preferably one whose type (where it goes beside the tag) some carrier has: a query dropped
+      // beside the tag then lists that carrier, which the search alone does not find.
+      const carrierTypes = new Set(rows.filter((r) => tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase())).map((r) => idOf(r.type_id)));
+      const sharesACarrierType = (r: Row) => !('type_id' in typeOf(r)) || carrierTypes.has(idOf(r.type_id));
+      const untagged = untitled.find((r) => apart(r) && sharesACarrierType(r)) ?? untitled.find(apart) ?? untitled[0];
       const probes: Record<string, unknown>[] = [
         ...(allTags.has(part.toLowerCase()) ? [] : [{ tag: part }]),
         ...(untagged ? [{ tag, query: untagged.Title, ...typeOf(untagged) }] : []),
@@ -854,7 +858,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters and search keep their meaning under both ways of paging: three flags in page mode, one type id on page 2 one row short of the items of that type holding the one left, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary and fields collection, holding only what the search alone finds) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
+        'filters and search keep their meaning under both ways of paging: three flags in page mode, one type id on page 2 one row short of the items of that type holding the one left and saying has_more false, kept false with fields collection in page mode one row short of the unkept items holding only unkept items on pages 1 and 2 and saying has_more true, a search with a type filter (and include uses_summary and fields collection, holding only what the search alone finds) and with each flag (digital true where a found item is not digital), a search read by page and by small cursor pages, a search without per_page in pages of 50, and a broad search in a page of 200, both in the order the title-ordered listing gives their items',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         ...FILTER_FREEDOMS,
@@ -941,6 +945,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
             .map((r) => asText(r.id))
             .slice(0, 6)
             .join(', ')})${stranger ? `, among them item ${asText(stranger.id)} the walk does not show of that type` : ''}`,
+          page.exchange,
+        );
+        // Holding the one left, page 2 is the last page of the type: no other page exists (§4 rule 2).
+        ensure(
+          'C4.4',
+          page.hasMore !== true,
+          `${label}: the walk shows ${mostTyped.count} items of type ${asJson(mostTyped.id)}, and page 2 at ${body.per_page} a page holds the one left, yet it says has_more ${asJson(page.hasMore)} (§4 rule 2: has_more says whether another page exists, whatever the filters)`,
           page.exchange,
         );
       }

@@ -276,6 +276,12 @@ const INVALID_VALUES: readonly unknown[] = [2, -1, 0.5, true, false, '1', '0', '
 /** A lean (budgeted) run's KEPT-003: one invalid value of each kind (a number, a boolean, a string, null), over two items. */
 const LEAN_INVALID_VALUES: readonly unknown[] = [2, true, '1', null];
 const LEAN_PROBE_ITEMS = 2;
+/**
+ * Invalid values sent right after another to the same item and judged by the same read-back: after 2 (on an item the
+ * rows show not kept), 10, an integer whose first digit is 1, which a server that checks the first character alone takes
+ * for 1, and "on", a checkbox's value, which a server that reads form values takes for 1.
+ */
+const SENT_AFTER: ReadonlyMap<unknown, readonly unknown[]> = new Map([[2, [10, 'on']]]);
 
 /**
  * KEPT-007 where the rows show an item of each kept value: each is sent the value it has (0 to the one, 1 to
@@ -502,13 +508,14 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-003',
       level: 'MUST',
       sections: ['§4', '§7'],
-      title: 'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing',
+      title:
+        'is_kept values other than the integers 0 and 1 are refused with a 4xx and change nothing, and a GET or a HEAD of the toggle path with id and is_kept in its query changes nothing',
       toggles: true,
       lane: 'own-items',
       accepts: [
         'any 4xx for an invalid is_kept or a missing one (the status is not stated, §7); a body without is_kept is missing it whatever else the body carries; is_kept in the query string is not probed (§4 does not speak of it; frameworks merge query and body input)',
         'any answer but a 5xx to malformed JSON or to an id no item has, provided nothing changes (their statuses are not shown, §7)',
-        'any answer but a 5xx to a GET of the toggle path with id and is_kept in the query, provided nothing changes (the toggle is a POST, §1)',
+        'any answer but a 5xx to a GET or a HEAD of the toggle path with id and is_kept in the query, provided nothing changes (the toggle is a POST, §1)',
         'the single-item read with is_kept in its query answered as a plain read, or refused (then a plain read follows): it must change nothing',
       ],
     },
@@ -517,12 +524,26 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       t.need(rows[0], 'the collection is empty, so there is no item to toggle');
       // Refused (a 4xx) and no change: invalid values and a missing one (C7.3). Malformed JSON: any answer but
       // a 5xx (its status is not shown), no change (C4.24); it sends the value the item does not have.
-      const probes: { label: string; refused: boolean; clause?: ClauseId; send: (item: Row, start: 0 | 1) => Promise<Exchange> }[] = [
-        ...(t.target.lean ? LEAN_INVALID_VALUES : INVALID_VALUES).map((value) => ({
-          label: `is_kept ${JSON.stringify(value)}`,
-          refused: true,
-          send: (item: Row) => t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } }),
-        })),
+      type Send = (item: Row, start: 0 | 1) => Promise<Exchange>;
+      const sendValue =
+        (value: unknown): Send =>
+        (item) =>
+          t.kept.set(String(item.id), value, { body: { id: item.id, is_kept: value } });
+      // A probe may have requests sent right after it to the same item, one after another (`followedBy`), each judged as it
+      // is and all by the same read-back.
+      type Followed = { sentAs: string; label: string; send: Send };
+      const probes: { label: string; refused: boolean; clause?: ClauseId; send: Send; followedBy?: readonly Followed[] }[] = [
+        ...(t.target.lean ? LEAN_INVALID_VALUES : INVALID_VALUES).map((value) => {
+          const after = SENT_AFTER.get(value);
+          return {
+            label: `is_kept ${JSON.stringify(value)}`,
+            refused: true,
+            send: sendValue(value),
+            ...(after === undefined
+              ? {}
+              : { followedBy: after.map((v) => ({ sentAs: `POST ${endpoints.kept}`, label: `is_kept ${JSON.stringify(v)}`, send: sendValue(v) })) }),
+          };
+        }),
         // is_kept is a required field of the JSON body (§4): a body without it is refused, even one that carries the
         // value under the list filter's name (kept). It carries the value the item has, so a server that wrongly
         // reads it changes nothing. Not probed: is_kept in the query string beside such a body, which a server whose
@@ -544,6 +565,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           clause: 'C1.2',
           send: (item: Row, start: 0 | 1) =>
             t.kept.sendOther(String(item.id), `GET is_kept=${1 - start}`, () => t.api.get(endpoints.kept, { id: String(item.id), is_kept: 1 - start })),
+          // Then a HEAD of the same (§1: a read method; a server that routes HEAD to its GET handler, or writes before it
+          // looks at the method, shows the change).
+          followedBy: [
+            {
+              sentAs: `HEAD ${endpoints.kept}`,
+              label: 'id and is_kept in the query',
+              send: (item: Row, start: 0 | 1) =>
+                t.kept.sendOther(String(item.id), `HEAD is_kept=${1 - start}`, () =>
+                  t.api.probe('HEAD', endpoints.kept, { query: { id: String(item.id), is_kept: 1 - start } }),
+                ),
+            },
+          ],
         },
       ];
       // The probes are spread over several items (one after another, each item's in turn) and go out in rounds: in each round
@@ -579,26 +612,35 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       t.kept.remember(items.map((item) => String(item.id)));
       /** Sends one probe to an item; returns what reads the item back and judges the probe by it. */
       const probe = async (index: number, k: number): Promise<() => Promise<void>> => {
-        const { label, refused, clause, send } = probes[index]!;
+        const { label, refused, clause, send, followedBy } = probes[index]!;
         const start = starts[k]!().value;
         const id = String(items[k]!.id);
-        const ex = await send(items[k]!, start);
         const sentAs = clause === 'C1.2' ? `GET ${endpoints.kept}` : `POST ${endpoints.kept}`;
-        ensureNo5xx('C7.2', ex, `${sentAs} with ${label}`);
-        if (refused) ensure('C7.3', is4xx(ex), `POST /artifact-kept.php with ${label}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        const judgeAnswer = (ex: Exchange, what: string, method: string) => {
+          ensureNo5xx('C7.2', ex, `${method} with ${what}`);
+          if (refused) ensure('C7.3', is4xx(ex), `${method} with ${what}: expected a 4xx refusal, got ${ex.response.status}`, ex);
+        };
+        const ex = await send(items[k]!, start);
+        judgeAnswer(ex, label, sentAs);
+        let sentAll = `${sentAs} with ${label}${refused ? '' : ` (${ex.response.status})`}`;
+        for (const next of followedBy ?? []) {
+          const answer = await next.send(items[k]!, start);
+          judgeAnswer(answer, next.label, next.sentAs);
+          sentAll += `, then ${next.sentAs} with ${next.label}${refused ? '' : ` (${answer.response.status})`}`;
+        }
         return async () => {
           // After the GET of the toggle's path the read-back itself carries the new value in its query (§1: the single
           // read writes nothing either), journaled like a toggle; where it is no readable record, a plain read follows.
           const carried = clause === 'C1.2' ? await readBackCarryingKept(t, id, start === 1 ? 0 : 1) : undefined;
           const now = carried ?? (await readKept(t.api, id));
-          const changed = `${sentAs} with ${label}${refused ? '' : ` (${ex.response.status})`} changed is_kept of item ${id} from ${start} to ${now.value}`;
+          const changed = `${sentAll} changed is_kept of item ${id} from ${start} to ${now.value}`;
           if (refused) ensure('C7.3', now.value === start, changed, ex);
           else if (clause === 'C1.2')
             ensure(
               'C1.2',
               now.value === start,
               carried
-                ? `GET ${endpoints.kept} and the read-back GET ${endpoints.item}, both with id ${id} and is_kept=${1 - start} in the query, left is_kept of item ${id} at ${now.value}, not ${start}: neither may write (§1: the only write is the POST toggle). Both were journaled; the check puts the value back with the toggle and verifies it by a read`
+                ? `${sentAll} and the read-back GET ${endpoints.item}, each with id ${id} and is_kept=${1 - start} in the query, left is_kept of item ${id} at ${now.value}, not ${start}: none may write (§1: the only write is the POST toggle). All were journaled; the check puts the value back with the toggle and verifies it by a read`
                 : `${changed}; it was journaled, and the check puts the value back with the toggle and verifies it by a read`,
               carried?.exchange ?? ex,
             );

@@ -84,7 +84,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     },
     async (t) => {
       const { rows } = await t.discover.collection();
-      for (const perPage of [201, 250, 1000, 1_000_000]) {
+      for (const perPage of [201, 250, 1_000_000]) {
         for (const paging of [{}, { cursor: null }]) {
           const body = { per_page: perPage, ...paging };
           const ex = await t.discover.list(body);
@@ -115,7 +115,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     async (t) => {
       const { rows } = await t.discover.collection();
       t.need(rows[0], 'the collection is empty, so page sizes cannot be observed');
-      for (const perPage of [1, 2, 7, MAX_ROWS_PER_PAGE]) {
+      for (const perPage of [1, 7, MAX_ROWS_PER_PAGE]) {
         // Shared reads: SCOPE-001 reads the page of 200 too.
         const page = pageOf(await t.discover.list({ per_page: perPage }), { per_page: perPage });
         ensure(

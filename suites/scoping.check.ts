@@ -77,8 +77,9 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-001',
       level: 'MUST',
       sections: ['§4'],
-      title: "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary)",
-      accepts: ['userId or user (names the spec does not use) refused with 400 as unknown fields'],
+      title:
+        "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary), also under the names userId and user (the last beside all_users true)",
+      accepts: ['userId, user or all_users (names the spec does not use) refused with 400 as unknown fields'],
     },
     async (t) => {
       // The spec's own name carries the id as text (a user id in any form is ignored, §4 rule 1): a body sanitiser that
@@ -91,10 +92,13 @@ describe('user scoping (§4 rule 1, §5)', () => {
       // key's own user's too (§4 rule 1: the key's own user is always read; §2: plays counts the item's recorded uses),
       // judged against the run's shared read of the same page with include and without user_id.
       const summary = profiles[t.target.profile].has('list-include') ? { include: ['uses_summary'] } : {};
+      // The last spelling goes with all_users true, a flag an admin listing of the same service might honour: no body
+      // widens what the key reads (§4: all results are scoped to the key's user).
       const bodyOf = ({ userId, field }: { userId: string | number; field: string }) => ({
         per_page: MAX_ROWS_PER_PAGE,
         [field]: userId,
         ...(field === 'user_id' ? summary : {}),
+        ...(field === 'user' ? { all_users: true } : {}),
       });
       const summaryBody = { per_page: MAX_ROWS_PER_PAGE, ...summary };
       // The run's shared read of the page with include (FIELD-002 and LIST-002 read it too), where include is offered.

@@ -6,6 +6,8 @@ import {
   foreignTyped,
   idOf,
   is2xx,
+  is4xx,
+  ensureNo5xx,
   recordOf,
   itemFieldOf,
   itemFlag,
@@ -192,7 +194,7 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share and for one whose title holds a character beyond Latin-1 (else beyond ASCII), and for the second key\'s item of a type only its items have (one with tags where one is known); an item a record read marks to get rid of still lists its recorded uses under artifact_id; an id between the items ids that no item has is not answered with another item record',
+        'the single read returns the list row\'s fields, is_kept, the three independent flags and tags, agreeing with the list row (and with its row under fields "collection" on the player counts and the year both carry and on which of the eight fields are known), also for both items of a title two items share and for one whose title holds a character beyond Latin-1 (else beyond ASCII), and for the second key\'s item of a type only its items have (one with tags where one is known); an item a record read marks to get rid of still lists its recorded uses under artifact_id; an id between the items ids that no item has is not answered with another item record, nor an id with another item id beside it as artifact_id',
       accepts: [
         'flags as 0/1, booleans or null (not set)',
         'the record bare or inside an envelope',
@@ -210,12 +212,29 @@ describe('the single-item read (§4 GET /artifact.php)', () => {
       t.need(rows[0], 'the collection is empty, so there is no item to read');
       const collectionBody = { per_page: MAX_ROWS_PER_PAGE, fields: 'collection' };
       // The run's shared read of the first page with fields "collection" (FIELD-001 and LIST-002 read it too).
-      const [records, withCollection, foreign, gap] = await Promise.all([
+      // The first item read once more with another item's id beside it as artifact_id (the uses' parameter, §4), not in a
+      // lean run: the read is by id, so the answer is the first item's record, or a refusal of the parameter (a 4xx).
+      const besideIt = rows.find((r) => r.Title !== rows[0]!.Title && idOf(r.id) !== undefined);
+      const paired = t.target.lean || !besideIt ? undefined : { row: rows[0]!, other: idOf(besideIt.id)! };
+      const [records, withCollection, foreign, gap, pairedRead] = await Promise.all([
         Promise.all(rows.map((row) => t.discover.record(idOf(row.id)!))),
         profiles[t.target.profile].has('list-fields') ? t.discover.list(collectionBody) : undefined,
         foreignTyped(t).then(async (row) => (row ? { row, record: await t.discover.record(idOf(row.id)!, 'other') } : undefined)),
         t.target.lean ? undefined : gapId(t).then(async (id) => (id === undefined ? undefined : { id, exchange: await t.api.item(id) })),
+        paired ? t.api.item(idOf(paired.row.id)!, 'primary', { artifact_id: paired.other }) : undefined,
       ]);
+      if (paired && pairedRead) {
+        const id = idOf(paired.row.id)!;
+        const what = `GET /artifact.php?id=${id}&artifact_id=${paired.other}`;
+        ensureNo5xx('C7.2', pairedRead, what);
+        const record = is4xx(pairedRead) ? undefined : recordOf(pairedRead.response.json, id);
+        ensure(
+          'C4.14',
+          is4xx(pairedRead) || record?.Title === paired.row.Title,
+          `${what} answered ${pairedRead.response.status} with ${record ? `the record titled ${asJson(record.Title)}` : 'no record'}, not item ${id}'s (${asJson(paired.row.Title)}): the read is by id (§4)`,
+          pairedRead,
+        );
+      }
       const collectionRows = withCollection ? okRows('C2.4', withCollection, `POST /artifacts.php ${JSON.stringify(collectionBody)}`) : [];
       const collectionRow = new Map(collectionRows.map((r) => [idOf(r.id), r]));
       const judged: { row: Row; record: Row; what: string; own?: true }[] = [

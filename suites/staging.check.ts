@@ -24,8 +24,10 @@ import {
   resolvePointer,
   rowsOf,
   sameUnordered,
+  typeIdsOf,
   shapeOf,
   userDataIn,
+  type CheckContext,
   type ClauseId,
   type Exchange,
   type Row,
@@ -101,6 +103,16 @@ function offeredNames(doc: unknown, path: string, method: string): Set<string> {
 
 /** What the catalog names is not shown (§1), so its description of the subset is advice. */
 const CATALOG_ADVICE = "advice (the catalog's content is not shown, §1): ";
+
+/** A record's type_id, where it has one, is listed by GET /types.php read with the same key (§2), the run's shared read. */
+async function typeListed(t: CheckContext, record: Row, what: string, user: 'primary' | 'other'): Promise<void> {
+  const typeId = idOf(record.type_id);
+  if (typeId === undefined) return;
+  const read = user === 'primary' ? 'GET /types.php' : 'GET /types.php (second user)';
+  const ex = await t.discover.shared(read);
+  const listed = typeIdsOf(okRows('C4.22', ex, read), [typeId]) ?? new Set<string>();
+  ensure('C2.2', listed.has(typeId), `${what}: type_id ${asJson(record.type_id)} is not listed by ${read} (ids ${[...listed].slice(0, 12).join(', ')})`, ex);
+}
 
 describe('staging subset (§2, §4, §9)', () => {
   const staging = { appliesTo: ['staging'] as const };
@@ -387,7 +399,8 @@ describe('staging subset (§2, §4, §9)', () => {
       level: 'MUST',
       sections: ['§2'],
       keptBlind: true,
-      title: "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags",
+      title:
+        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id is one GET /types.php lists for the same key",
       ...staging,
       accepts: [
         'the record bare or inside an envelope',
@@ -407,6 +420,9 @@ describe('staging subset (§2, §4, §9)', () => {
         ensure('C4.14', itemFlag(record[field]) !== undefined, `GET /artifact.php: ${field} is ${asJson(record[field])}, not a flag`);
       }
       ensure('C4.14', Array.isArray(record.tags), `GET /artifact.php: tags is ${asJson(record.tags)}, not a list`);
+      // Its type_id, where it has one, is an id GET /types.php lists (§2: type ids come from it), read with the same key (the
+      // run's shared read): only records show an item's type on staging.
+      await typeListed(t, record, `GET /artifact.php?id=${asText(item.id)}`, 'primary');
       // The second key's item whose row (the run's walk with the second key) carries labels: its record, read with that key,
       // carries the same labels (§4 GET /artifact.php: the item record with its tags; §2 Staging: the single read returns the
       // rest of the record; rows carry the owner's tags). Where no second key is configured, that part is left out, and in a
@@ -423,6 +439,7 @@ describe('staging subset (§2, §4, §9)', () => {
         `GET /artifact.php?id=${id} with the second key on staging: tags ${asJson(theirs.tags)}; that key's list row of the item carries tags ${asJson(labelled.tags)} (the single read returns the item record with its tags)`,
         read,
       );
+      await typeListed(t, theirs, `GET /artifact.php?id=${id} with the second key`, 'other');
     },
   );
 });

@@ -256,12 +256,12 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player; the second key's too), each carrying players and participants as in §2 and as the unfiltered list names them",
+        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player, nor for an id no player has that begins like one who took part; the second key's too), each carrying players and participants as in §2 and as the unfiltered list names them",
       requires: ['uses-player-filter'],
       accepts: [
         'any order of uses',
         'ids as numbers or strings',
-        'a player_id of another household (sent beside the artifact_id of a used item) refused with any 4xx, or answered with no use',
+        'a player_id of another household (sent beside the artifact_id of a used item), or one no player has, refused with any 4xx, or answered with no use',
       ],
     },
     async (t) => {
@@ -333,12 +333,29 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       // part in none of that item's uses either, so the answer holds none (a filter that widens an empty answer shows).
       const usedItem = mixedItem ?? uses.map(itemOfUse).find((item) => item !== undefined);
       const strangerQuery = { ...(usedItem === undefined ? {} : { artifact_id: usedItem }), player_id: foreign };
-      const [answers, combined, stranger, theirAnswer] = await Promise.all([
+      // An id that only begins like that of a player who took part in a use, which no player of either household has (not in
+      // a lean run): player_id names one player (§4), so the answer holds no use, whatever a filter by prefix would find.
+      const theirIds = (theirs && is2xx(theirs) ? (rowsOf(theirs.response.json) ?? []) : []).map((p) => idOf(p.id));
+      const knownPlayers = new Set([...own, ...theirIds, ...counts.keys()]);
+      const prefix = t.target.lean ? undefined : [...counts.keys()].map((id) => id.slice(0, -1)).find((p) => /\d$/.test(p) && !knownPlayers.has(p));
+      const [answers, combined, stranger, theirAnswer, prefixed] = await Promise.all([
         Promise.all(sample.map((id) => t.api.uses({ player_id: id }))),
         mixedItem === undefined ? undefined : t.api.uses({ artifact_id: mixedItem, player_id: player }),
         foreign === undefined ? undefined : t.api.uses(strangerQuery),
         theirPlayer === undefined ? undefined : t.api.uses({ player_id: theirPlayer }, 'other'),
+        prefix === undefined ? undefined : t.api.uses({ player_id: prefix }),
       ]);
+      if (prefixed) {
+        const label = `GET /uses.php?player_id=${prefix} (no player has that id; it begins like the id of one who took part)`;
+        ensureNo5xx('C7.2', prefixed, label);
+        const got = is4xx(prefixed) ? [] : okRows('C4.15', prefixed, label);
+        ensure(
+          'C4.15',
+          got.length === 0,
+          `${label} returned ${got.length} use(s), e.g. ${asText(got[0]?.id)}: player_id keeps the uses of the player it names, and no player has that id`,
+          prefixed,
+        );
+      }
       if (theirAnswer && theirUses && theirPlayer !== undefined) {
         const label = `GET /uses.php?player_id=${theirPlayer} with the second user's key`;
         const got = okRows('C4.15', theirAnswer, label);

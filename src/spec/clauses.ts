@@ -56,7 +56,7 @@ export const clauses: readonly Clause[] = [
     statement: 'An item carries id, Title, type, type_id, is_kept, the three independent flags and tags.',
     checks: ['FILT-004', 'STAGE-006', 'READ-001', 'LIST-002', 'FILT-006', 'FILT-008', 'SCOPE-005'],
   },
-  { id: 'C2.2', section: '§2', statement: 'type_id is an id listed by GET /types.php.', checks: ['TYPE-001', 'TYPE-002'] },
+  { id: 'C2.2', section: '§2', statement: 'type_id is an id listed by GET /types.php.', checks: ['TYPE-001', 'TYPE-002', 'STAGE-006'] },
   { id: 'C2.3', section: '§2', statement: 'tags is a list of labels, empty when the owner added none.', checks: ['FILT-004', 'FILT-003'] },
   {
     id: 'C2.4',
@@ -253,7 +253,7 @@ export const clauses: readonly Clause[] = [
     checks: [],
     untestable: `${NOT_SHOWN}; PROP-003 accepts asc when offered`,
   },
-  { id: 'C4.22', section: '§4', statement: "GET /types.php lists the user's item types.", checks: ['TYPE-001', 'TYPE-002', 'KEPT-002'] },
+  { id: 'C4.22', section: '§4', statement: "GET /types.php lists the user's item types.", checks: ['TYPE-001', 'TYPE-002', 'KEPT-002', 'STAGE-006'] },
   {
     id: 'C4.23',
     section: '§4',
@@ -340,6 +340,8 @@ export const clauses: readonly Clause[] = [
       'FILT-003',
       'PROP-001',
       'LIST-001',
+      'READ-001',
+      'USES-004',
     ],
   },
   { id: 'C7.3', section: '§7', statement: 'is_kept outside 0 and 1 is refused.', checks: ['KEPT-003'] },
