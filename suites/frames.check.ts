@@ -14,6 +14,7 @@ import {
   rowsOf,
   sameUnordered,
   sortedListsJson,
+  typeIdsCarried,
   MAX_ROWS_PER_PAGE,
   type CheckContext,
   type CursorWindow,
@@ -120,16 +121,24 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       // Journals the other user's item at the value just read (no write needed), so that a wrong door that toggled it
       // is put back when the check ends.
       if (foreign) await t.kept.atRisk(foreignId, 'a toggle body naming it as artifact_id', 'other');
-      const extra = (values: (value: unknown) => unknown): Row => ({
+      const extra = (values: (value: unknown, name: string) => unknown): Row => ({
         ...Object.fromEntries(
           Object.entries(before)
             .filter(([name]) => watched(name))
-            .map(([name, value]) => [name, values(value)]),
+            .map(([name, value]) => [name, values(value, name)]),
         ),
         user_id: userId,
         artifact_id: foreign?.id ?? foreignId,
       });
-      const changedBody = { ...extra(otherValue), id: item.id, is_kept: 1 - start };
+      // type_id changes to another type the collection's items carry, in the form served: a server that applies only a
+      // type_id its types hold shows it too (and the same door puts the original back).
+      const otherType = typeIdsCarried((await t.discover.collection()).rows).find((typeId) => typeId !== idOf(before.type_id));
+      const changedType = otherType === undefined || typeof before.type_id !== 'number' ? otherType : Number(otherType);
+      const changedBody = {
+        ...extra((value, name) => (name === 'type_id' && changedType !== undefined && idOf(value) !== undefined ? changedType : otherValue(value))),
+        id: item.id,
+        is_kept: 1 - start,
+      };
       // The same door with the original values: a server that wrongly applies the fields puts them back.
       const originalBody = { ...extra((v) => v), id: item.id, is_kept: start };
       const sent = await t.kept.set(id, 1 - start, { body: changedBody });

@@ -279,9 +279,10 @@ const LEAN_PROBE_ITEMS = 2;
 /**
  * Invalid values sent right after another to the same item and judged by the same read-back: after 2 (on an item the
  * rows show not kept), 10, an integer whose first digit is 1, which a server that checks the first character alone takes
- * for 1, and "on", a checkbox's value, which a server that reads form values takes for 1.
+ * for 1, "on", a checkbox's value, which a server that reads form values takes for 1, and 257, which a server that
+ * stores the value in a byte takes for 1.
  */
-const SENT_AFTER: ReadonlyMap<unknown, readonly unknown[]> = new Map([[2, [10, 'on']]]);
+const SENT_AFTER: ReadonlyMap<unknown, readonly unknown[]> = new Map([[2, [10, 'on', 257]]]);
 
 /**
  * KEPT-007 where the rows show an item of each kept value: each is sent the value it has (0 to the one, 1 to

@@ -31,10 +31,10 @@ import {
 const SHORT_LISTING_PAGES = 25;
 /**
  * The small-page cursor walk of PAGE-006: about this many pages over at most this many items (each
- * boundary between them is a place a cursor could lose, repeat or leak a row; past ten, more of them
+ * boundary between them is a place a cursor could lose, repeat or leak a row; past eight, more of them
  * killed no further mutant in the self-test).
  */
-const SMALL_WALK_PAGES = 10;
+const SMALL_WALK_PAGES = 8;
 const SMALL_WALK_ITEMS = 125;
 /** PAGE-007 reads the listing by title in about this many pages (fewer for a short one: at least 5 rows a page). */
 const TITLE_WALK_PAGES = 10;
@@ -84,21 +84,20 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     },
     async (t) => {
       const { rows } = await t.discover.collection();
-      for (const perPage of [201, 250, 1_000_000]) {
-        for (const paging of [{}, { cursor: null }]) {
-          const body = { per_page: perPage, ...paging };
-          const ex = await t.discover.list(body);
-          ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
-          if (is4xx(ex)) continue;
-          const got = okRows('C8.1', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
-          ensure(
-            'C8.1',
-            got.length <= MAX_ROWS_PER_PAGE,
-            `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most ${MAX_ROWS_PER_PAGE} are allowed`,
-            ex,
-          );
-          ensure('C4.3', got.length > 0 || rows.length === 0, `POST /artifacts.php ${JSON.stringify(body)} returned no rows from a non-empty collection`, ex);
-        }
+      // Each size in page mode, and the least and the largest by cursor.
+      const bodies = [201, 250, 1_000_000].flatMap((perPage) => [{ per_page: perPage }, ...(perPage === 250 ? [] : [{ per_page: perPage, cursor: null }])]);
+      for (const body of bodies) {
+        const ex = await t.discover.list(body);
+        ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
+        if (is4xx(ex)) continue;
+        const got = okRows('C8.1', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
+        ensure(
+          'C8.1',
+          got.length <= MAX_ROWS_PER_PAGE,
+          `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows; at most ${MAX_ROWS_PER_PAGE} are allowed`,
+          ex,
+        );
+        ensure('C4.3', got.length > 0 || rows.length === 0, `POST /artifacts.php ${JSON.stringify(body)} returned no rows from a non-empty collection`, ex);
       }
     },
   );

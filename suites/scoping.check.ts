@@ -270,7 +270,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       sections: ['§4', '§5'],
       keptBlind: true,
       title:
-        "another user's uses are not listed for the first key, and their owner still gets them right after (those of its item with the most uses), with the players and the participants' names its unfiltered list gives",
+        "another user's uses are not listed for the first key (under artifact_id, also beside a player_id of theirs), and their owner still gets them right after (those of its item with the most uses), with the players and the participants' names its unfiltered list gives",
       needsOtherKey: true,
       accepts: ["an empty list or any 4xx for another user's artifact_id", 'the item a use names under any field, as an id or a nested item'],
     },
@@ -292,13 +292,26 @@ describe('user scoping (§4 rule 1, §5)', () => {
         undefined,
       )?.[0];
       const probeId = usedForeign ?? idOf(foreign[0]!.id)!;
-      const filtered = await t.api.uses({ artifact_id: probeId });
-      ensureNo5xx('C7.2', filtered, `GET /uses.php?artifact_id=${probeId} (another user's item)`);
-      if (is2xx(filtered)) {
-        const rows = okRows('C5.2', filtered, `GET /uses.php?artifact_id=${probeId}`);
-        ensure('C5.2', rows.length === 0, `GET /uses.php?artifact_id=${probeId} listed ${rows.length} use(s) of another user's item`, filtered);
-      } else {
-        ensure('C5.2', is4xx(filtered), `GET /uses.php?artifact_id=${probeId}: expected an empty list or a 4xx, got ${filtered.response.status}`, filtered);
+      // Beside it, the same item with a player who took part in its uses (a player of the other household): the two
+      // parameters together still read the key's own user's uses only (§4, §5).
+      const theirPlayer =
+        usedForeign !== undefined && otherField !== undefined
+          ? otherUses.filter((u) => itemRefOf(u[otherField]) === usedForeign).flatMap((u) => playerIdsOf(u).map(String))[0]
+          : undefined;
+      const queries: Record<string, string>[] = [
+        { artifact_id: probeId },
+        ...(theirPlayer === undefined ? [] : [{ artifact_id: probeId, player_id: theirPlayer }]),
+      ];
+      const answers = await Promise.all(queries.map((query) => t.api.uses(query)));
+      for (const [i, filtered] of answers.entries()) {
+        const what = `GET /uses.php?${new URLSearchParams(queries[i]!).toString()}`;
+        ensureNo5xx('C7.2', filtered, `${what} (another user's item)`);
+        if (is2xx(filtered)) {
+          const rows = okRows('C5.2', filtered, what);
+          ensure('C5.2', rows.length === 0, `${what} listed ${rows.length} use(s) of another user's item`, filtered);
+        } else {
+          ensure('C5.2', is4xx(filtered), `${what}: expected an empty list or a 4xx, got ${filtered.response.status}`, filtered);
+        }
       }
       // Right after the first key asked for it, the item's owner asks for the same used item: it gets that item's uses,
       // as its own unfiltered list names them (§4: artifact_id lists the item's uses; §5: each key its own user's data),
