@@ -1,4 +1,5 @@
 import {
+  OVERSIZED_PAGE_BODIES,
   DEFAULT_ROWS_PER_PAGE,
   describe,
   check,
@@ -84,9 +85,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
     },
     async (t) => {
       const { rows } = await t.discover.collection();
-      // Each size in page mode, and the least and the largest by cursor.
-      const bodies = [201, 250, 1_000_000].flatMap((perPage) => [{ per_page: perPage }, ...(perPage === 250 ? [] : [{ per_page: perPage, cursor: null }])]);
-      for (const body of bodies) {
+      for (const body of OVERSIZED_PAGE_BODIES) {
         const ex = await t.discover.list(body);
         ensureNo5xx('C7.2', ex, `POST /artifacts.php ${JSON.stringify(body)}`);
         if (is4xx(ex)) continue;

@@ -9,7 +9,7 @@ import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
 import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
 import { dataFreeUnnamedReads, unnamedPathKey } from './unnamed-paths.ts';
-import { MALFORMED_LIST_BODIES, WRONG_KIND_FILTER_BODIES } from './data-free-probes.ts';
+import { MALFORMED_LIST_BODIES, OVERSIZED_PAGE_BODIES, WRONG_KIND_FILTER_BODIES } from './data-free-probes.ts';
 import { dataFreeCredentialRequests } from './credentials.ts';
 
 /**
@@ -69,13 +69,9 @@ const DATA_FREE_LIST_BODIES: readonly (Record<string, unknown> | undefined)[] = 
   { per_page: 1 },
   { per_page: 5, cursor: null },
   { per_page: 200 },
-  { per_page: 201 },
-  { per_page: 201, cursor: null },
-  { per_page: 250 },
+  ...OVERSIZED_PAGE_BODIES,
   { per_page: 500 },
   { per_page: 500, cursor: null },
-  { per_page: 1000000 },
-  { per_page: 1000000, cursor: null },
   { per_page: 200, fields: 'collection' },
   { per_page: 200, include: ['uses_summary'] },
   { per_page: 200, fields: 'collection', include: ['uses_summary'] },
