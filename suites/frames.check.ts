@@ -85,6 +85,25 @@ async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row
   return titled.reduce((best, r) => (score(r) > score(best) ? r : best), titled[0]!);
 }
 
+/**
+ * An item of the second user for that key's own toggle: none SCOPE-006 or FRAME-001 names (they run beside it), an
+ * unkept one first (the toggle then keeps it and the put-back unkeeps it), then a labelled one, with the most flags set, so that a
+ * toggle that clears one has one to clear.
+ */
+async function secondUsersOwn(t: CheckContext): Promise<Row | undefined> {
+  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
+  const ownIds = new Set(own.ids);
+  const foreign = other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? ''));
+  const taken = new Set([foreign[0], foreign.at(-1)].map((row) => idOf(row?.id)));
+  const free = other.rows.filter((row) => idOf(row.id) !== undefined && !taken.has(idOf(row.id)));
+  const score = (r: Row) =>
+    (isSet(r.is_kept) ? 0 : 1000) +
+    (Array.isArray(r.tags) && r.tags.length > 0 ? 100 : 0) +
+    ['is_physical', 'is_digital', 'is_in_secondary_collection'].filter((f) => isSet(r[f])).length * 10 +
+    Math.min(9, Array.isArray(r.tags) ? r.tags.length : 0);
+  return free.reduce<Row | undefined>((best, r) => (best === undefined || score(r) > score(best) ? r : best), undefined);
+}
+
 describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
   check(
     {
@@ -190,6 +209,44 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
         `sending is_kept=${start} with the original values left item ${id} at is_kept=${asJson(after.is_kept)}`,
         back,
       );
+    },
+  );
+
+  check(
+    {
+      id: 'FRAME-003',
+      level: 'MUST',
+      sections: ['§3', '§4', '§5'],
+      title: "the second key's toggle of that user's own item sets is_kept, there and back, and changes nothing else of the item",
+      needsOtherKey: true,
+      toggles: true,
+      lane: 'second-user',
+      accepts: [
+        'any 2xx with any body for the toggle',
+        'the single-item read bare or inside an envelope; is_kept as 0/1, a boolean or null; a modification stamp or a stamp of the kept state that moves',
+      ],
+    },
+    async (t) => {
+      // Every agent key may toggle its own user's items (§5), not only the first: the second key keeps one of its
+      // user's items and puts it back, and the record, read with that key, shows is_kept set and every other field as it was.
+      const item = t.need(await secondUsersOwn(t), 'the second user has no item apart from those SCOPE-006 and FRAME-001 name');
+      const id = idOf(item.id)!;
+      const before = await t.discover.record(id, 'other');
+      const start = isSet(before.is_kept) ? 1 : 0;
+      for (const value of [1 - start, start]) {
+        const sent = await t.kept.set(id, value, { as: 'other' });
+        const what = `POST /artifact-kept.php {"id": ${asJson(item.id)}, "is_kept": ${value}} with the second key`;
+        ensure('C3.1', is2xx(sent), `${what} (that user's own item): expected success, got ${sent.response.status}`, sent);
+        const now = await t.discover.record(id, 'other');
+        ensure('C3.1', isSet(now.is_kept) === (value === 1), `${what}: a single read with that key shows is_kept ${asJson(now.is_kept)}`, sent);
+        const changed = changedFields(before, now);
+        ensure(
+          'C3.2',
+          changed.length === 0,
+          `${what}${value === start ? ' (putting the item back)' : ''} changed item ${id}: ${describeChanges(before, now, changed)}`,
+          sent,
+        );
+      }
     },
   );
 

@@ -116,13 +116,13 @@ export const clauses: readonly Clause[] = [
     id: 'C3.1',
     section: '§3',
     statement: 'The kept toggle sets is_kept to exactly the value sent (0 or 1).',
-    checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007', 'FRAME-001', 'UPCOMING-005'],
+    checks: ['KEPT-001', 'KEPT-006', 'KEPT-002', 'KEPT-004', 'KEPT-005', 'KEPT-007', 'FRAME-001', 'UPCOMING-005', 'FRAME-003'],
   },
   {
     id: 'C3.2',
     section: '§3',
     statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.',
-    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006', 'KEPT-007'],
+    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006', 'KEPT-007', 'FRAME-003'],
   },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005', 'KEPT-008'] },
   {
