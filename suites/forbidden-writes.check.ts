@@ -64,6 +64,7 @@ async function refusedWithForbidden(
   restatingUse?: WriteProbe,
   restatingPlayer?: WriteProbe,
   restatingInstead = false,
+  flagPaths: readonly { path: string; field: string }[] = [],
 ): Promise<void> {
   const absentId = await t.discover.unusedId();
   const payload = { id: absentId, artifact_id: absentId, Title: 'conform probe (must be refused)', is_kept: 0 };
@@ -92,13 +93,15 @@ async function refusedWithForbidden(
   const player = household.find((p) => idOf(p.id) !== undefined && typeof p.name === 'string');
   const playerEdit = restatingPlayer && player ? { query: { id: idOf(player.id)! }, json: { ...player } } : undefined;
   const payloadOf = (p: WriteProbe) =>
-    useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
-      ? useEdit
-      : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
-        ? playerEdit
-        : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
-          // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id.
-          { query: { id: absentId, artifact_id: absentId }, json: payload };
+    flagsRestated && p.method === 'PATCH' && p.path === endpoints.list
+      ? flagsRestated
+      : useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
+        ? useEdit
+        : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
+          ? playerEdit
+          : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
+            // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id.
+            { query: { id: absentId, artifact_id: absentId }, json: payload };
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
@@ -109,6 +112,17 @@ async function refusedWithForbidden(
   // toggle's alone, and a value read now must not be written back over a kept write of another moment.
   const whole = real && realId !== undefined ? withoutKept({ ...real, ...(await t.discover.record(realId).catch(() => ({}))), id: real.id }) : undefined;
   const flip = flipping && whole && flipped(real!.is_physical) !== undefined ? { ...whole, is_physical: real!.is_physical } : undefined;
+  // Where a real item is named, the PATCH of the list path restates its flags as its row and record show them, beside a
+  // search no title matches: an edit door keyed by a real id shows only there and writes what is there, and a bulk-edit
+  // door that applies is_kept to the items its list filters find finds none.
+  const flags = whole ? Object.fromEntries(INDEPENDENT_FLAGS.filter((f) => flipped(whole[f]) !== undefined).map((f) => [f, whole[f]])) : {};
+  const kept = real && flipped(real.is_kept) !== undefined ? { is_kept: real.is_kept } : {};
+  const flagsRestated =
+    whole && Object.keys(flags).length > 0 ? { query: { id: realId! }, json: { id: real!.id, ...flags, ...kept, query: payload.Title } } : undefined;
+  // `flagPaths`: toggle-shaped paths of the independent flags, each sent the real item and its flag's value (judged below).
+  const flagWrites = whole
+    ? flagPaths.filter(({ field }) => flipped(whole[field]) !== undefined).map(({ path, field }) => ({ path, json: { id: real!.id, [field]: whole[field] } }))
+    : [];
   // `labelling` is a tag-writing path the spec does not name, sent the one label an item already carries (judged below).
   const labelled = labelling
     ? (await t.discover.toggleRows()).find((r) => Array.isArray(r.tags) && r.tags.length === 1 && typeof r.tags[0] === 'string')
@@ -119,6 +133,7 @@ async function refusedWithForbidden(
   // that accepts a write shows on a real item as surely; a door that edits only real items shows there alone).
   const sent = restates && restatingInstead ? probes.filter((p) => p.method !== restating.method || p.path !== restating.path) : probes;
   const before = await sharedStateSnapshot(t.api, t.discover, t.target.profile, traces);
+  const flagSent = Promise.all(flagWrites.map(({ path, json }) => t.api.probe('POST', path, { json })));
   const exchanges = await Promise.all([
     ...sent.map(async (p) => ({ p, ex: await t.api.probe(p.method, p.path, payloadOf(p)) })),
     ...(restates
@@ -138,6 +153,7 @@ async function refusedWithForbidden(
         ]
       : []),
   ]);
+  const flagAnswers = await flagSent;
   const labelAnswer = labelling && label ? await t.api.probe('POST', labelling, { json: label }) : undefined;
   const labelled2xx = labelAnswer !== undefined && is2xx(labelAnswer) && labelling !== undefined && label !== undefined;
   // A label door that answered 2xx may have toggled the label off: the item's own record shows it (the snapshot of a
@@ -158,6 +174,7 @@ async function refusedWithForbidden(
   // The path is not named by the spec, so a 404 (or any refusal) is as good as the 403; a 2xx is the write accepted,
   // unless it is the answer a POST to a path no API serves gets (a catch-all page, judged by catchAllAnswer).
   const labelBaseline = labelled2xx ? await t.api.probe('POST', NO_SUCH_PATH, { json: label }) : undefined;
+  const flagBaseline = flagAnswers.some(is2xx) ? (labelBaseline ?? (await t.api.probe('POST', NO_SUCH_PATH, { json: flagWrites[0]!.json }))) : undefined;
   const wrong = exchanges.filter(({ ex }) => ex.response.status !== 403);
   // The state is compared, and put back where it moved, before any verdict: a failure leaves no accepted write in place.
   // After a flip of a real item the comparison is what decides the put-back, so it too is read once --budget is spent.
@@ -171,6 +188,19 @@ async function refusedWithForbidden(
       return stateSnapshot(t.api, 'primary', t.target.profile, traces);
     });
     putBack = again === before ? '; the same door with the original value put it back' : '; the same door with the original value did not put it back';
+  }
+  // A flag door that answered 2xx and moved the collection flipped its flag: sending the same again flips it back.
+  // Sent even once --budget is spent.
+  const flagDoors = flagWrites.filter((_, i) => is2xx(flagAnswers[i]!));
+  if (after !== before && flagDoors.length > 0) {
+    const again = await t.putBack(async () => {
+      await Promise.all(flagDoors.map(({ path, json }) => t.api.probe('POST', path, { json })));
+      return stateSnapshot(t.api, 'primary', t.target.profile, traces);
+    });
+    putBack +=
+      again === before
+        ? `; ${flagDoors.map((w) => `POST ${w.path}`).join(', ')} sent again put it back`
+        : `; ${flagDoors.map((w) => `POST ${w.path}`).join(', ')} sent again did not put it back`;
   }
   // Where the record cannot be read, a changed collection stands for a lost label.
   if (labelSeen === undefined && labelled2xx && after !== before) labelLost = await putLabelBack('the collection changed');
@@ -187,13 +217,24 @@ async function refusedWithForbidden(
       `POST ${labelling} ${JSON.stringify(label)} was accepted (${labelAnswer.response.status}), while POST ${NO_SUCH_PATH} got ${labelBaseline.response.status}: a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before && !labelLost ? '; the collection did not change' : `${putBack}${labelNote}`}`,
       labelAnswer,
     );
-  const flipNote = `${restates ? `, ${restating.method} ${restating.path}?id=${realId} restating its record` : ''}${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}`;
+  const flipNote = `${restates ? `, ${restating.method} ${restating.path}?id=${realId} restating its record` : ''}${flipping && flip ? `, ${flipping.method} ${flipping.path}?id=${realId} flipping is_physical` : ''}${label ? `, POST ${labelling} restating a label` : ''}${flagWrites.map((w) => `, POST ${w.path} restating a flag`).join('')}`;
   ensure(
     'C1.2',
     after === before && !labelLost,
     `the collection changed after the forbidden-write probes (${sent.map((p) => `${p.method} ${p.path}`).join(', ')}${flipNote})${putBack}${labelNote}`,
     exchanges.at(-1)?.ex,
   );
+  for (const [i, { path, json }] of flagWrites.entries()) {
+    const answer = flagAnswers[i]!;
+    if (flagBaseline)
+      ensure(
+        'C1.3',
+        !is2xx(answer) || catchAllAnswer(answer, flagBaseline),
+        `POST ${path} ${JSON.stringify(json)} (a path the spec does not name, restating the item's flag) was accepted (${answer.response.status}), while POST ${NO_SUCH_PATH} got ${flagBaseline.response.status}: a write other than the kept toggle must be refused (403, or 404 where the path is not served)${after === before ? '; the collection did not change' : putBack}`,
+        answer,
+      );
+  }
+  for (const [i, { path, json }] of flagWrites.entries()) ensureNo5xx('C7.2', flagAnswers[i]!, `POST ${path} ${JSON.stringify(json)}`);
 }
 
 /** Whether the labelled item's record lacks the label; undefined where the record cannot be read. */
@@ -228,6 +269,21 @@ function catchAllAnswer(answer: Exchange, baseline: Exchange): boolean {
  * (adding, or setting the item's labels to it), or, toggling the label, takes it back when sent the same again.
  */
 const TAGS_PATH = '/tags.php';
+
+/**
+ * Paths the spec does not name, shaped like the kept toggle's, one for each independent flag (§3: this interface does
+ * not change them; §1: the toggle is the only write). Each is sent a real item's id and the flag's value as the item's
+ * record shows it, so that a door wrongly accepting it writes what is there (one that flips whatever it is sent is
+ * flipped back by sending the same again).
+ */
+const FLAG_TOGGLE_PATHS = [
+  { path: '/artifact-physical.php', field: 'is_physical' },
+  { path: '/artifact-digital.php', field: 'is_digital' },
+  { path: '/artifact-secondary.php', field: 'is_in_secondary_collection' },
+] as const;
+
+/** The independent flags (§2), restated by the PATCH of the list path with their current values. */
+const INDEPENDENT_FLAGS = ['is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
 
 function applicablePaths(t: CheckContext, paths: readonly string[]): string[] {
   return paths.filter((p) => p !== endpoints.players || profiles[t.target.profile].has('players'));
@@ -336,12 +392,13 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'PUT, PATCH and DELETE on every endpoint (and DELETE on the catalog path) answer 403 and change nothing, also a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, one that restates the date of a real use and one that restates the name of a real player',
+        'PUT, PATCH and DELETE on every endpoint (and DELETE on the catalog path) answer 403 and change nothing, also a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, a PATCH of the list path that restates its flags, one that restates the date of a real use and one that restates the name of a real player',
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
         'PATCH /players.php sent for the first player of the household with an id and a name, restating its whole record as listed (primary profile); for an id no item has where no player has both',
         'PUT /artifact.php sent for the first item the check may write, restating its whole record as the single read serves it (the list row where it cannot be read), kept flag left out; for an id no item has where the collection is empty',
+        'PATCH /artifacts.php sent for the same item with its kept flag and its three independent flags as its row and record show them, beside a search no title matches; for an id no item has where the collection is empty',
       ],
     },
     (t) =>
@@ -369,11 +426,12 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item, and a POST /tags.php (a path the spec does not name) restating the one label of a real item is not accepted',
+        'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item; a POST /tags.php restating the one label of a real item and POSTs to /artifact-physical.php, /artifact-digital.php and /artifact-secondary.php restating its flags (paths the spec does not name) are not accepted',
       accepts: [
         'any body with the 403',
         'POST /tags.php answered with any status but a 2xx (a 404 where the path is not served, 405, the 403), or with the answer a POST to a path no API serves gets (a catch-all page: the very same, or, carrying a fresh token, one of the same status and media type, neither JSON)',
         'no item with exactly one label: then /tags.php is not probed',
+        'the flag paths answered with any status but a 2xx (a 404 where they are not served, 405, the 403), or with the catch-all answer of a path no API serves',
       ],
     },
     (t) =>
@@ -383,6 +441,10 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         { method: 'POST', path: endpoints.item },
         undefined,
         TAGS_PATH,
+        undefined,
+        undefined,
+        false,
+        FLAG_TOGGLE_PATHS,
       ),
   );
 

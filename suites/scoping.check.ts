@@ -78,8 +78,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary), also under the names userId and user (the last beside all_users true)",
-      accepts: ['userId, user or all_users (names the spec does not use) refused with 400 as unknown fields'],
+        "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary), also under the names userId (beside owner_id) and user (the last beside all_users true)",
+      accepts: ['userId, owner_id, user or all_users (names the spec does not use) refused with 400 as unknown fields'],
     },
     async (t) => {
       // The spec's own name carries the id as text (a user id in any form is ignored, §4 rule 1): a body sanitiser that
@@ -99,6 +99,8 @@ describe('user scoping (§4 rule 1, §5)', () => {
         [field]: userId,
         ...(field === 'user_id' ? summary : {}),
         ...(field === 'user' ? { all_users: true } : {}),
+        // owner_id rides beside userId: another name a user id goes by, as unknown to the spec (rule 1 ignores any).
+        ...(field === 'userId' ? { owner_id: userId } : {}),
       });
       const summaryBody = { per_page: MAX_ROWS_PER_PAGE, ...summary };
       // The run's shared read of the page with include (FIELD-002 and LIST-002 read it too), where include is offered.
@@ -130,7 +132,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
         ensure(
           'C4.9',
           JSON.stringify(got.map((r) => r.id)) === JSON.stringify(baseline.map((r) => r.id)),
-          `${what} returned different rows than POST /artifacts.php ${JSON.stringify(baselineBody)}, the same body without ${field}=${userId} (${got.length} vs ${baseline.length})`,
+          `${what} returned different rows than POST /artifacts.php ${JSON.stringify(baselineBody)}, the same body without ${field}=${userId}${field === 'userId' ? ` and owner_id=${userId}` : ''} (${got.length} vs ${baseline.length})`,
           ex,
         );
         if (field !== 'user_id' || !('include' in summary)) continue;

@@ -104,6 +104,9 @@ function offeredNames(doc: unknown, path: string, method: string): Set<string> {
 /** What the catalog names is not shown (§1), so its description of the subset is advice. */
 const CATALOG_ADVICE = "advice (the catalog's content is not shown, §1): ";
 
+/** How many records beside the first STAGE-006 reads to see the collection's types (staging rows carry none). */
+const TYPE_SAMPLE = 8;
+
 /** A record's type_id, where it has one, is listed by GET /types.php read with the same key (§2), the run's shared read. */
 async function typeListed(t: CheckContext, record: Row, what: string, user: 'primary' | 'other'): Promise<void> {
   const typeId = idOf(record.type_id);
@@ -124,7 +127,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search and the label filtered for in the second key's list under a tag, and a search honours per_page (and says has_more where a title two items share finds both), holds on page 2 only items it finds and without per_page holds the default 50",
+        "staging list rows carry exactly id, Title and tags, the item's own tags also in a search and the label filtered for in the second key's list under a tag, a label two items carry says has_more at one row a page, and a search honours per_page (and says has_more where a title two items share finds both), holds on page 2 only items it finds and without per_page holds the default 50",
       ...staging,
       accepts: [
         'ids as numbers or strings',
@@ -200,6 +203,28 @@ describe('staging subset (§2, §4, §9)', () => {
             ex,
           );
         }
+      }
+      // The same label at one row a page: where two items or more of the walk carry it, page 1 is followed by another
+      // (§4 rule 2: has_more says whether another page exists; §4 Staging: tag and per_page are offered). A tag filter that
+      // ignores case keeps those items too.
+      if (label !== undefined && (labels.get(label) ?? 0) >= 2) {
+        const body = { tag: label, per_page: 1 };
+        const what = `POST /artifacts.php ${JSON.stringify(body)}`;
+        const ex = await t.api.list(body);
+        const rows = okRows('C4.3', ex, what);
+        ensure(
+          'C4.3',
+          rows.length === 1,
+          `${what}: ${labels.get(label)} items of the collection carry that label; page 1 at per_page 1 holds ${rows.length} rows`,
+          ex,
+        );
+        const { hasMore } = pageOf(ex, body);
+        ensure(
+          'C4.4',
+          hasMore === true,
+          `${what}: ${labels.get(label)} items of the collection carry that label, so another page follows page 1; has_more is ${asJson(hasMore)}`,
+          ex,
+        );
       }
       // A search at per_page 1 for the word most titles share (three letters or more, in two titles or more): staging
       // offers per_page with a search too (§4 Staging: page, per_page, query, cursor and tag), so page 1 holds at most one row.
@@ -400,7 +425,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2'],
       keptBlind: true,
       title:
-        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id is one GET /types.php lists for the same key",
+        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id (of nine items spread over the collection, and the second key's) is one GET /types.php lists for the same key",
       ...staging,
       accepts: [
         'the record bare or inside an envelope',
@@ -423,6 +448,15 @@ describe('staging subset (§2, §4, §9)', () => {
       // Its type_id, where it has one, is an id GET /types.php lists (§2: type ids come from it), read with the same key (the
       // run's shared read): only records show an item's type on staging.
       await typeListed(t, record, `GET /artifact.php?id=${asText(item.id)}`, 'primary');
+      // Only records show an item's type on staging, so a type missing from /types.php shows only on a record of that type:
+      // the records of items spread over the collection (every n-th of the walk, read together) show more types than one.
+      if (!t.target.lean) {
+        const { rows } = await t.discover.collection();
+        const step = Math.max(1, Math.floor(rows.length / TYPE_SAMPLE));
+        const spread = rows.filter((r, i) => i % step === 0 && idOf(r.id) !== undefined && idOf(r.id) !== idOf(item.id)).slice(0, TYPE_SAMPLE);
+        const records = await Promise.all(spread.map((r) => t.discover.record(idOf(r.id)!)));
+        for (const [i, other] of records.entries()) await typeListed(t, other, `GET /artifact.php?id=${asText(spread[i]!.id)}`, 'primary');
+      }
       // The second key's item whose row (the run's walk with the second key) carries labels: its record, read with that key,
       // carries the same labels (§4 GET /artifact.php: the item record with its tags; §2 Staging: the single read returns the
       // rest of the record; rows carry the owner's tags). Where no second key is configured, that part is left out, and in a

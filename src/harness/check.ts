@@ -57,8 +57,10 @@ export function check(info: CheckInfo, body: (t: CheckContext) => Promise<void>)
   const meta: CheckMeta = { ...info, area: areaBeingDeclared() };
   test.concurrent(`${info.id} ${info.level} ${info.title}`, { meta: { conform: meta } }, async (ctx) => {
     const s = session();
-    // A lean (budgeted) run deals the own-items shares as the budget table's run of every check did.
-    if (!s.schedule && s.target.lean) s.discovery.declareOwnItemChecks(declaredOwnItemChecks(ctx.task.file));
+    // Every run deals the own-items shares as a run of every check does: a check toggles and watches the same items in a
+    // partial run (--only, the self-test's kills), in a lean one (as the budget table measured it) and in a full one, so
+    // that a failure seen in a full run is seen again with --only.
+    if (!s.schedule) s.discovery.declareOwnItemChecks(declaredOwnItemChecks(ctx.task.file));
     s.schedule ??= new Schedule(
       selectedChecks(ctx.task.file),
       (lane, checks) => s.discovery.laneAvailable(lane, checks),

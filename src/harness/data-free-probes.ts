@@ -5,8 +5,8 @@
  * (prefetchedReads) and the client hands each answer to the check that sends the same request.
  */
 
-/** Bodies that are not JSON, or JSON that is not an object (§7): one of each kind (cut short, a list, a text, a number, no JSON). */
-export const MALFORMED_LIST_BODIES: readonly string[] = ['{', '[1, 2]', '"text"', '42', 'not json at all'];
+/** Bodies that are not JSON, or JSON that is not an object (§7): one of each kind (cut short, a list, a scalar, no JSON). */
+export const MALFORMED_LIST_BODIES: readonly string[] = ['{', '[1, 2]', '42', 'not json at all'];
 
 /**
  * PAGE-002's page sizes above 200 (§8): each in page mode, the least and the largest by cursor. They are shared reads,
@@ -15,7 +15,6 @@ export const MALFORMED_LIST_BODIES: readonly string[] = ['{', '[1, 2]', '"text"'
 export const OVERSIZED_PAGE_BODIES: readonly Record<string, unknown>[] = [
   { per_page: 201 },
   { per_page: 201, cursor: null },
-  { per_page: 250 },
   { per_page: 1000000 },
   { per_page: 1000000, cursor: null },
 ];

@@ -309,6 +309,8 @@ export const clauses: readonly Clause[] = [
     section: '§7',
     statement: 'Client input never causes a server error.',
     checks: [
+      'WRITE-001',
+      'WRITE-002',
       'ERR-002',
       'ERR-003',
       'PAGE-004',

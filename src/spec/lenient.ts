@@ -383,6 +383,12 @@ const TYPE_ID_NAMES = ['id', 'type_id', 'typeId', 'type', 'code', 'key'];
  * every type holds with distinct values that covers `used`, the type ids of the collection's items.
  */
 export function typeIdsOf(types: readonly Row[], used: readonly string[] = []): Set<string> | undefined {
+  const key = typeIdKeyOf(types, used);
+  return key === undefined ? undefined : new Set(types.map((t) => idOf(t[key])) as string[]);
+}
+
+/** The field of the type records that holds their ids, as typeIdsOf finds it. */
+export function typeIdKeyOf(types: readonly Row[], used: readonly string[] = []): string | undefined {
   const keys = [...new Set(types.flatMap((t) => Object.keys(t)))];
   const ordered = [...TYPE_ID_NAMES.filter((k) => k === 'id' || keys.includes(k)), ...keys.filter((k) => !TYPE_ID_NAMES.includes(k))];
   const idsUnder = (key: string) => types.map((t) => idOf(t[key]));
@@ -390,8 +396,7 @@ export function typeIdsOf(types: readonly Row[], used: readonly string[] = []): 
     const values = idsUnder(key);
     return values.every((v) => v !== undefined) && new Set(values).size === values.length;
   });
-  const key = usable.find((k) => used.every((id) => idsUnder(k).includes(id))) ?? usable[0];
-  return key === undefined ? undefined : new Set(idsUnder(key) as string[]);
+  return usable.find((k) => used.every((id) => idsUnder(k).includes(id))) ?? usable[0];
 }
 
 /** The distinct type ids the rows carry (none on staging rows, which have no type_id). */
