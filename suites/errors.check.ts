@@ -243,9 +243,11 @@ describe('invalid requests (§4 rule 4, §7)', () => {
               ...(word !== undefined ? { query: word } : {}),
               ...BESIDE_INVALID_FLAG[f],
             })),
-            // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php); the list of one such word goes
-            // beside a valid kept filter, which makes no invalid value valid.
-            ...(numericTypes ? [{ type_id: 'board-game' }, { type_id: ['board-game'], kept: true }] : []),
+            // Type ids are numeric here, so a word cannot be one (§2: ids come from GET /types.php); the word goes beside a label
+            // some item carries too, and the list of one such word beside a valid kept filter, which make no invalid value valid.
+            ...(numericTypes
+              ? [{ type_id: 'board-game' }, { type_id: 'board-game', ...(tag !== undefined ? { tag } : {}) }, { type_id: ['board-game'], kept: true }]
+              : []),
             // A list holding a list of a real id is neither one id nor a list of ids, whatever the kind of the ids (§4 table); asked
             // at the largest page size, which changes nothing of that.
             ...(typeId !== undefined ? [{ type_id: [[typeId]], per_page: MAX_ROWS_PER_PAGE }] : []),

@@ -280,6 +280,13 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
     await judgeRows(t, design, body, page, label);
     const wrong = page.rows.find((r) => satisfies(r, filters) === 'no');
     ensure('C4.8', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which the filters exclude ${WHY}`, page.exchange);
+    // Holding fewer rows than its size, page 2 is the last page (§4 rule 2: has_more says whether another page exists).
+    ensure(
+      'C4.4',
+      page.rows.length >= body.per_page || page.hasMore !== true,
+      `${label} holds ${page.rows.length} rows, fewer than the ${body.per_page} a page asks for, so no other page exists, yet it says has_more ${asJson(page.hasMore)} (§4 rule 2: has_more says whether another page exists, whatever the filters)`,
+      page.exchange,
+    );
     ensure(
       'C4.8',
       page.rows.length >= 1 && page.rows.length <= 1 + either.length,
@@ -333,6 +340,14 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
     window.pages[overfull]?.exchange,
   );
   for (const [i, page] of window.pages.entries()) await judgeRows(t, design, firstBody, page, label(i));
+  // A page-mode page holding fewer rows than its size is the last one: it says no other page exists (§4 rule 2).
+  const lone = cursor ? undefined : window.pages[0];
+  ensure(
+    'C4.4',
+    lone === undefined || lone.rows.length >= firstBody.per_page || lone.hasMore !== true,
+    `${label(0)} holds ${lone?.rows.length} rows, fewer than the ${firstBody.per_page} a page asks for, so no other page exists, yet it says has_more ${asJson(lone?.hasMore)} (§4 rule 2: has_more says whether another page exists, whatever the filters)`,
+    lone?.exchange,
+  );
   // A cursor page continues after the one before it (§4: a cursor pages by id): no item is on two pages.
   const firstOn = new Map<string, number>();
   let twice: { id: string; first: number; again: number } | undefined;

@@ -884,6 +884,13 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const after = witnessedAfter();
         const moved = [...before].filter(([other, was]) => other !== id && after.has(other) && after.get(other) !== was).map(([other]) => other);
         ensure('C3.3', moved.length === 0, `setting is_kept=${value} on item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
+        // And the item itself, where those pages list it, carries the value set (§4 rule 3: every row carries is_kept; §3).
+        ensure(
+          'C3.4',
+          !after.has(id) || Boolean(after.get(id)) === (value === 1),
+          `after setting is_kept=${value} on item ${id}, the first cursor pages read afresh list it with is_kept ${after.get(id) ? 'set' : 'not set'}: every row carries the item's kept flag, which the toggle set`,
+          ex,
+        );
       }
     },
   );

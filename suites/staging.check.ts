@@ -24,6 +24,7 @@ import {
   resolvePointer,
   rowsOf,
   sameUnordered,
+  typeIdKeyOf,
   typeIdsOf,
   shapeOf,
   userDataIn,
@@ -115,6 +116,23 @@ async function typeListed(t: CheckContext, record: Row, what: string, user: 'pri
   const ex = await t.discover.shared(read);
   const listed = typeIdsOf(okRows('C4.22', ex, read), [typeId]) ?? new Set<string>();
   ensure('C2.2', listed.has(typeId), `${what}: type_id ${asJson(record.type_id)} is not listed by ${read} (ids ${[...listed].slice(0, 12).join(', ')})`, ex);
+  // Where the type record carries the record's type name in another letter case or Unicode form, and nowhere as given, one
+  // of the two misspells the type's name (§2: type is the item type's name; a type record's fields are not shown, so a
+  // record naming it nowhere is not judged).
+  const types = okRows('C4.22', ex, read);
+  const key = typeIdKeyOf(types, [typeId]);
+  const type = key === undefined ? undefined : types.find((r) => idOf(r[key]) === typeId);
+  const name = typeof record.type === 'string' ? record.type : undefined;
+  if (!type || name === undefined) return;
+  const fold = (v: string) => v.normalize('NFC').toLowerCase();
+  const names = Object.values(type).filter((v): v is string => typeof v === 'string');
+  const alike = names.find((v) => fold(v) === fold(name));
+  ensure(
+    'C2.2',
+    alike === undefined || names.includes(name),
+    `${what}: type ${asJson(name)}, but ${read} names type ${typeId} ${asJson(alike)}: the record carries the type's name as its type lists it`,
+    ex,
+  );
 }
 
 describe('staging subset (§2, §4, §9)', () => {
@@ -425,7 +443,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2'],
       keptBlind: true,
       title:
-        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id (of nine items spread over the collection, and the second key's) is one GET /types.php lists for the same key",
+        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id (of nine items spread over the collection, and the second key's) is one GET /types.php lists for the same key, and its type is spelt as that type's record spells it where the record holds it in another case or form",
       ...staging,
       accepts: [
         'the record bare or inside an envelope',

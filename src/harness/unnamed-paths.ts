@@ -8,8 +8,8 @@
 /** A path no API serves: how a target answers it shows how it answers the paths it does not serve. */
 export const NO_SUCH_PATH = '/conform-no-such-endpoint-5e0c7a.php';
 
-/** Paths a user listing could live at, relative to the base URL (users by their usual names, and as accounts); each asked with `all=1`. */
-export const USER_LISTING_PATHS = ['/users.php', '/user.php', '/users', '/accounts.php'] as const;
+/** Paths a user listing could live at, relative to the base URL (users by their usual names, as accounts and as members); each asked with `all=1`. */
+export const USER_LISTING_PATHS = ['/users.php', '/user.php', '/users', '/accounts.php', '/members.php'] as const;
 /** Only plausible where the base URL is a host's root: under a base that names a path (the API root) it would repeat it. */
 export const ROOT_ONLY_LISTING_PATHS = ['/api/users.php'] as const;
 /** The query a listing path is asked with. */

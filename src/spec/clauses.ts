@@ -129,7 +129,7 @@ export const clauses: readonly Clause[] = [
     id: 'C3.4',
     section: '§3',
     statement: 'The new kept value is what reads show afterwards, in rows and in the kept filter.',
-    checks: ['KEPT-004', 'KEPT-006', 'KEPT-001'],
+    checks: ['KEPT-004', 'KEPT-006', 'KEPT-001', 'KEPT-005'],
   },
   { id: 'C3.5', section: '§3', statement: 'Any states of items and proposals beyond those described.', checks: [], untestable: NOT_SHOWN },
   { id: 'C3.6', section: '§3', statement: 'Unsuccessful proposals do not count as uses.', checks: ['FIELD-003'] },
