@@ -362,9 +362,9 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // too (§4: sort and direction only order the rows; desc is a direction), the start beside sort=explicit_declines
       // with direction=desc named, the end beside sort=item_name (a sort name, §2, §4). Their order is not judged. The start
       // goes without include_other: the dates bound the outcomes counted for the kept and secondary items too (§4).
-      // The start falls in August (a month written 08, which is no octal numeral) and the second key's in September.
+      // The start falls on 8 August (a day and a month written 08, which is no octal numeral) and the second key's on 9 September.
       const beyond: Query[] = [
-        { start: '2999-08-01', sort: 'explicit_declines', direction: 'desc' },
+        { start: '2999-08-08', sort: 'explicit_declines', direction: 'desc' },
         { end: '1900-01-01', sort: 'item_name' },
       ];
       // A window around every plausible outcome date counts what no window counts (§4: the dates bound the outcomes counted).
@@ -380,7 +380,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       // The start past every outcome with the second key too, sorted by chose_something_else: a start bounds the outcomes
       // counted whatever the key and the sort (§4: all results are scoped to the key's user; a sort only orders the rows).
       // Where a second key is configured; a lean (budgeted) run leaves it out.
-      const theirBeyond: Query = { include_other: 1, start: '2999-09-01', sort: 'chose_something_else' };
+      const theirBeyond: Query = { include_other: 1, start: '2999-09-09', sort: 'chose_something_else' };
       const [theirAnswer, theirWhole, ...answers] = await Promise.all([
         t.target.keys.other === undefined || t.target.lean ? undefined : t.api.proposals(theirBeyond, 'other'),
         aroundTheirs ? t.discover.shared('GET /proposals.php?include_other=1 (second user)') : undefined,

@@ -106,7 +106,7 @@ function offeredNames(doc: unknown, path: string, method: string): Set<string> {
 const CATALOG_ADVICE = "advice (the catalog's content is not shown, §1): ";
 
 /** How many records beside the first STAGE-006 reads to see the collection's types (staging rows carry none). */
-const TYPE_SAMPLE = 8;
+const TYPE_SAMPLE = 12;
 
 /** A record's type_id, where it has one, is listed by GET /types.php read with the same key (§2), the run's shared read. */
 async function typeListed(t: CheckContext, record: Row, what: string, user: 'primary' | 'other'): Promise<void> {
@@ -133,6 +133,19 @@ async function typeListed(t: CheckContext, record: Row, what: string, user: 'pri
     `${what}: type ${asJson(name)}, but ${read} names type ${typeId} ${asJson(alike)}: the record carries the type's name as its type lists it`,
     ex,
   );
+}
+
+/**
+ * Only records show an item's type on staging, so a type missing from /types.php shows only on a record of that type: the
+ * records of items spread over the user's collection (every n-th of the walk, read together) show more types than one.
+ */
+async function typesOfSpreadRecords(t: CheckContext, user: 'primary' | 'other', skip: string | undefined): Promise<void> {
+  const { rows } = await t.discover.collection(user);
+  const step = Math.max(1, Math.floor(rows.length / TYPE_SAMPLE));
+  const spread = rows.filter((r, i) => i % step === 0 && idOf(r.id) !== undefined && idOf(r.id) !== skip).slice(0, TYPE_SAMPLE);
+  const records = await Promise.all(spread.map((r) => t.discover.record(idOf(r.id)!, user)));
+  const key = user === 'other' ? ' with the second key' : '';
+  for (const [i, record] of records.entries()) await typeListed(t, record, `GET /artifact.php?id=${asText(spread[i]!.id)}${key}`, user);
 }
 
 describe('staging subset (§2, §4, §9)', () => {
@@ -443,7 +456,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2'],
       keptBlind: true,
       title:
-        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id (of nine items spread over the collection, and the second key's) is one GET /types.php lists for the same key, and its type is spelt as that type's record spells it where the record holds it in another case or form",
+        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id (of thirteen items spread over each user's collection) is one GET /types.php lists for the same key, and its type is spelt as that type's record spells it where the record holds it in another case or form",
       ...staging,
       accepts: [
         'the record bare or inside an envelope',
@@ -466,15 +479,7 @@ describe('staging subset (§2, §4, §9)', () => {
       // Its type_id, where it has one, is an id GET /types.php lists (§2: type ids come from it), read with the same key (the
       // run's shared read): only records show an item's type on staging.
       await typeListed(t, record, `GET /artifact.php?id=${asText(item.id)}`, 'primary');
-      // Only records show an item's type on staging, so a type missing from /types.php shows only on a record of that type:
-      // the records of items spread over the collection (every n-th of the walk, read together) show more types than one.
-      if (!t.target.lean) {
-        const { rows } = await t.discover.collection();
-        const step = Math.max(1, Math.floor(rows.length / TYPE_SAMPLE));
-        const spread = rows.filter((r, i) => i % step === 0 && idOf(r.id) !== undefined && idOf(r.id) !== idOf(item.id)).slice(0, TYPE_SAMPLE);
-        const records = await Promise.all(spread.map((r) => t.discover.record(idOf(r.id)!)));
-        for (const [i, other] of records.entries()) await typeListed(t, other, `GET /artifact.php?id=${asText(spread[i]!.id)}`, 'primary');
-      }
+      if (!t.target.lean) await typesOfSpreadRecords(t, 'primary', idOf(item.id));
       // The second key's item whose row (the run's walk with the second key) carries labels: its record, read with that key,
       // carries the same labels (§4 GET /artifact.php: the item record with its tags; §2 Staging: the single read returns the
       // rest of the record; rows carry the owner's tags). Where no second key is configured, that part is left out, and in a
@@ -492,6 +497,8 @@ describe('staging subset (§2, §4, §9)', () => {
         read,
       );
       await typeListed(t, theirs, `GET /artifact.php?id=${id} with the second key`, 'other');
+      // And, as for the first key, the records of the second user's items spread over that user's collection.
+      await typesOfSpreadRecords(t, 'other', id);
     },
   );
 });
