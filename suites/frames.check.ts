@@ -2,6 +2,7 @@ import {
   describe,
   check,
   ensure,
+  foreignItems,
   ensureNo5xx,
   idOf,
   is2xx,
@@ -62,10 +63,7 @@ async function otherUserId(t: CheckContext): Promise<string | number> {
 
 /** An item of the second user whose id the first user lacks (ids may be per user); the last one, away from SCOPE-006's. */
 async function foreignItem(t: CheckContext): Promise<Row | undefined> {
-  if (t.target.keys.other === undefined) return undefined;
-  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
-  const ownIds = new Set(own.ids);
-  return other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? '')).at(-1);
+  return (await foreignItems(t)).at(-1);
 }
 
 /**
@@ -91,9 +89,7 @@ async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row
  * toggle that clears one has one to clear.
  */
 async function secondUsersOwn(t: CheckContext): Promise<Row | undefined> {
-  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
-  const ownIds = new Set(own.ids);
-  const foreign = other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? ''));
+  const [other, foreign] = await Promise.all([t.discover.collection('other'), foreignItems(t)]);
   const taken = new Set([foreign[0], foreign.at(-1)].map((row) => idOf(row?.id)));
   const free = other.rows.filter((row) => idOf(row.id) !== undefined && !taken.has(idOf(row.id)));
   const score = (r: Row) =>

@@ -24,6 +24,7 @@ import {
   statedPageSize,
   titleCollations,
   type Page,
+  asJson,
   asText,
   profiles,
 } from '../src/harness/index.ts';
@@ -49,7 +50,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§8'],
       keptBlind: true,
-      title: 'without per_page a page holds 50 rows (or the whole collection when smaller), paging by page (also beside include uses_summary) or by cursor',
+      title:
+        'without per_page a page holds 50 rows (or the whole collection when smaller), paging by page or by cursor; page 1 of kept false beside include uses_summary holds at most 50 rows, and fewer only as the last page',
       accepts: ['any envelope key for the rows; has_more as a boolean or 0/1'],
     },
     async (t) => {
@@ -60,10 +62,24 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       // The first is the run's shared read of page 1 (PAGE-008 reads it too).
       // The page number is sent beside include uses_summary where it is offered: include only adds fields to each row (§4).
       const summary = profiles[t.target.profile].has('list-include') ? { include: ['uses_summary'] } : {};
-      const bodies = [{}, { cursor: null }, { page: 1, ...summary }];
-      const pages = await Promise.all(bodies.map(async (body) => pageOf(await t.discover.list(body), body)));
+      // The page number goes with kept false as well: a filter chooses the rows, not the page size. How many items are
+      // unkept at the moment of the read is not known (other checks toggle), so that page is judged by itself: at most 50
+      // rows, and a page of fewer is the last one (§4 rule 2: has_more says whether another page exists).
+      // Where the filters are offered; the page of the filter is this check's own read, not a shared one.
+      const unkept = profiles[t.target.profile].has('list-filters') ? { kept: false } : {};
+      const bodies: Record<string, unknown>[] = [{}, { cursor: null }, { page: 1, ...unkept, ...summary }];
+      const pages = await Promise.all(bodies.map(async (body) => pageOf(await ('kept' in body ? t.api.list(body) : t.discover.list(body)), body)));
       for (const [i, body] of bodies.entries()) {
         const page = pages[i]!;
+        if ('kept' in body) {
+          ensure(
+            'C4.3',
+            page.rows.length <= DEFAULT_ROWS_PER_PAGE && (page.rows.length === DEFAULT_ROWS_PER_PAGE || page.hasMore !== true),
+            `POST /artifacts.php ${JSON.stringify(body)} returned ${page.rows.length} rows with has_more ${asJson(page.hasMore)}; the default page size is ${DEFAULT_ROWS_PER_PAGE}, so a page of fewer rows is the last one`,
+            page.exchange,
+          );
+          continue;
+        }
         ensure(
           'C4.3',
           page.rows.length === expected,

@@ -6,6 +6,7 @@ import {
   describe,
   check,
   ensure,
+  foreignItems,
   ensureNo5xx,
   idOf,
   is2xx,
@@ -62,13 +63,6 @@ function shown(ex: Exchange): string {
   const value = rowsOf(ex.response.json) ?? recordOf(ex.response.json) ?? ex.response.json;
   // Lists of plain values (tags, players) have no stated order: only their content is compared.
   return `[${JSON.stringify(ex.response.status)},${sortedListsJson(value)}]`;
-}
-
-/** Items of the second user whose ids the first user does not also have (ids may be per user). */
-async function foreignItems(t: CheckContext): Promise<Row[]> {
-  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
-  const ownIds = new Set(own.ids);
-  return other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? ''));
 }
 
 describe('user scoping (§4 rule 1, §5)', () => {

@@ -16,3 +16,11 @@ export async function foreignTyped(t: CheckContext): Promise<Row | undefined> {
   const kept = (r: Row) => itemFlag(r.is_kept) === true;
   return tagged.find(kept) ?? tagged[0] ?? fitting.find(kept) ?? fitting[0];
 }
+
+/** The second user's items whose ids the first user does not also have (ids may be per user): none where no second key is given. */
+export async function foreignItems(t: CheckContext): Promise<Row[]> {
+  if (t.target.keys.other === undefined) return [];
+  const [own, other] = await Promise.all([t.discover.collection('primary'), t.discover.collection('other')]);
+  const ownIds = new Set(own.ids);
+  return other.rows.filter((row) => !ownIds.has(idOf(row.id) ?? ''));
+}
