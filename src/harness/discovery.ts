@@ -65,7 +65,6 @@ const DATA_FREE_LIST_BODIES: readonly (Record<string, unknown> | undefined)[] = 
   undefined,
   {},
   { cursor: null },
-  { page: 1, include: ['uses_summary'] },
   { per_page: 1 },
   { per_page: 5, cursor: null },
   { per_page: 200 },
