@@ -21,6 +21,7 @@ import {
   type CheckContext,
   type CredentialKind,
   type Exchange,
+  type Row,
 } from '../src/harness/index.ts';
 
 /**
@@ -40,12 +41,14 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind
   // Beside the key, a user id in the same body (rule 1: a user id in the body is ignored; §5: the key is still required): a
   // user the key's household names (represents_user_id: a user of the service, often the key's own), else 1.
   const userId = players.map((p) => p.represents_user_id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number') ?? 1;
-  // And a search (a word of the titles, else a letter): the refusal holds whatever the body asks (§5).
+  // And a search (a word of the titles, else a letter), with a label an item it finds carries (so that a server that
+  // serves labelled items without a key answers with rows): the refusal holds whatever the body asks (§5).
   const query = commonTitleWord(rows) ?? 'a';
+  const tag = labelOfTitleWord(rows, query);
   if (keyInBody)
     probes.push({
-      name: `POST /artifacts.php with the key as api_key, user_id ${JSON.stringify(userId)} and query ${JSON.stringify(query)} in the body`,
-      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId, query }, auth),
+      name: `POST /artifacts.php with the key as api_key, user_id ${JSON.stringify(userId)}, query ${JSON.stringify(query)}${tag === undefined ? '' : ` and tag ${JSON.stringify(tag)}`} in the body`,
+      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId, query, ...(tag === undefined ? {} : { tag }) }, auth),
       dataFree: false,
     });
   const exchanges = await Promise.all(
@@ -57,6 +60,15 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind
     const leak = userDataIn(ex, known);
     ensure('C5.1', leak === undefined, `${probe.name} with ${label}: refused, but ${leak}`, ex);
   }
+}
+
+/** The label most often carried by the items whose titles hold `word`; none where they carry no label. */
+function labelOfTitleWord(rows: readonly Row[], word: string): string | undefined {
+  const counts = new Map<string, number>();
+  for (const row of rows)
+    if (typeof row.Title === 'string' && row.Title.toLowerCase().includes(word) && Array.isArray(row.tags))
+      for (const label of row.tags) if (typeof label === 'string' && label !== '') counts.set(label, (counts.get(label) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }
 
 /**
@@ -80,7 +92,7 @@ describe('authentication (§5)', () => {
       sections: ['§5'],
       keptBlind: true,
       title:
-        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key, a user id and a search in a list body and for the uses of a real item with a player of the household',
+        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key, a user id, a search and a label in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
     (t) => refusedEverywhere(t, NO_HEADER, true),
