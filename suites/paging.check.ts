@@ -27,7 +27,20 @@ import {
   asJson,
   asText,
   profiles,
+  isSet,
+  ROW_FIELDS,
+  sameUnordered,
 } from '../src/harness/index.ts';
+
+/** The fields of §4 rule 3 but is_kept (which toggling checks change beside a check that reads no kept flag). */
+const SAME_IN_EVERY_MODE = ROW_FIELDS.filter((f) => f !== 'is_kept');
+
+/** Two answers' values of one field of the same item alike: flags as set or not, labels as sets, the rest as served. */
+function sameRowValue(field: string, a: unknown, b: unknown): boolean {
+  if (field.startsWith('is_')) return isSet(a) === isSet(b);
+  if (field === 'tags') return sameUnordered(a, b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 /** Listings of up to this many pages are walked whole; longer ones are read in bounded runs. */
 const SHORT_LISTING_PAGES = 25;
@@ -435,7 +448,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4'],
       keptBlind: true,
-      title: 'a GET with no body lists page 1, with the has_more of page 1',
+      title: 'a GET with no body lists page 1, each row with the values page 1 gives the item, with the has_more of page 1',
       accepts: ['any envelope key for the rows; has_more as a boolean or 0/1, at the top level or nested'],
     },
     async (t) => {
@@ -446,6 +459,23 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
         'C4.2',
         JSON.stringify(ids(got)) === JSON.stringify(ids(expected)),
         `GET /artifacts.php returned ${got.length} rows that differ from page 1 (${expected.length} rows)`,
+        viaGet,
+      );
+      // The same items either way, each carrying the same values (§4 rule 3: every row carries them, whichever way the list
+      // is asked): flags compared as set or not (0/1, booleans and null are choices), labels as sets. is_kept is left out: this
+      // check may overlap the toggling ones (keptBlind).
+      const before = new Map(expected.map((r) => [idOf(r.id), r]));
+      const differs = got
+        .map((row) => ({ row, other: before.get(idOf(row.id)) }))
+        .flatMap(({ row, other }) =>
+          other === undefined
+            ? []
+            : SAME_IN_EVERY_MODE.filter((f) => f in row && f in other && !sameRowValue(f, row[f], other[f])).map((f) => ({ row, other, f })),
+        )[0];
+      ensure(
+        'C4.10',
+        differs === undefined,
+        `GET /artifacts.php lists item ${asText(differs?.row.id)} with ${differs?.f} ${asJson(differs?.row[differs.f])}, but POST /artifacts.php {} (page 1 too) with ${asJson(differs?.other[differs.f])}: a row carries the item's own values however the list is asked (§4 rule 3)`,
         viaGet,
       );
       // Page 1 either way: the GET answer carries the same has_more (§4 rule 2: every list answer says whether another page exists).

@@ -143,9 +143,22 @@ async function typesOfSpreadRecords(t: CheckContext, user: 'primary' | 'other', 
   const { rows } = await t.discover.collection(user);
   const step = Math.max(1, Math.floor(rows.length / TYPE_SAMPLE));
   const spread = rows.filter((r, i) => i % step === 0 && idOf(r.id) !== undefined && idOf(r.id) !== skip).slice(0, TYPE_SAMPLE);
-  const records = await Promise.all(spread.map((r) => t.discover.record(idOf(r.id)!, user)));
+  const reads = await Promise.all(spread.map((r) => t.discover.item(idOf(r.id)!, user)));
+  const records = reads.map((read, i) => t.discover.recordIn(read, idOf(spread[i]!.id)!, user));
   const key = user === 'other' ? ' with the second key' : '';
-  for (const [i, record] of records.entries()) await typeListed(t, record, `GET /artifact.php?id=${asText(spread[i]!.id)}${key}`, user);
+  for (const [i, record] of records.entries()) {
+    const row = spread[i]!;
+    const what = `GET /artifact.php?id=${asText(row.id)}${key}`;
+    // The record's labels are the item's own, as its row in the walk carries them (§4: the single read returns the item
+    // record with its tags; staging rows carry the owner's tags): any order.
+    ensure(
+      'C4.14',
+      !Array.isArray(row.tags) || (Array.isArray(record.tags) && sameUnordered(record.tags, row.tags)),
+      `${what} on staging: tags ${asJson(record.tags)}; the item's row in the collection walk carries tags ${asJson(row.tags)} (the single read returns the item record with its tags)`,
+      reads[i],
+    );
+    await typeListed(t, record, what, user);
+  }
 }
 
 describe('staging subset (§2, §4, §9)', () => {
@@ -456,7 +469,7 @@ describe('staging subset (§2, §4, §9)', () => {
       sections: ['§2'],
       keptBlind: true,
       title:
-        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record's type_id (of thirteen items spread over each user's collection) is one GET /types.php lists for the same key, and its type is spelt as that type's record spells it where the record holds it in another case or form",
+        "the staging single-item read returns the full record, and the second key's record of an item its list row shows labelled carries the same tags; each record of thirteen items spread over each user's collection carries its row's tags, and its type_id is one GET /types.php lists for the same key, and its type is spelt as that type's record spells it where the record holds it in another case or form",
       ...staging,
       accepts: [
         'the record bare or inside an envelope',

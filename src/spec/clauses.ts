@@ -209,7 +209,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.10',
     section: '§4',
     statement: 'Every list row carries the nine fields of rule 3.',
-    checks: ['FILT-004', 'LIST-002', 'FILT-001', 'FILT-008', 'KEPT-006'],
+    checks: ['FILT-004', 'LIST-002', 'FILT-001', 'FILT-008', 'KEPT-006', 'PAGE-008'],
   },
   { id: 'C4.11', section: '§4', statement: 'Invalid filter values answer 400 with an errors list.', checks: ['ERR-001', 'ERR-004', 'LIST-001'] },
   { id: 'C4.12', section: '§4', statement: 'Name of the key holding the rows.', checks: [], untestable: NOT_SHOWN },
