@@ -372,7 +372,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       sections: ['§3', '§4'],
       title:
-        'the toggle sets is_kept to exactly the value sent, in both directions (the first as JSON laid out over several lines), as the single read and the GET listing show',
+        'the toggle sets is_kept to exactly the value sent, in both directions (the first as JSON laid out over several lines, the second with is_kept before id), as the single read and the GET listing show',
       toggles: true,
       lane: 'own-items',
       accepts: TOGGLE_FREEDOMS,
@@ -395,12 +395,13 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       );
       const start = first.value;
       for (const value of [start === 1 ? 0 : 1, start]) {
-        // The first toggle goes as JSON laid out over several lines: any valid JSON body with id and is_kept is the toggle (§4).
-        const ex = await t.kept.set(id, value, { pretty: value !== start });
+        // The first toggle goes as JSON laid out over several lines, the second with is_kept before id: any valid JSON body with
+        // id and is_kept is the toggle (§4), and the members of a JSON object have no order.
+        const ex = await t.kept.set(id, value, value !== start ? { pretty: true } : { body: { is_kept: value, id: item.id } });
         ensure(
           'C3.1',
           is2xx(ex),
-          `POST /artifact-kept.php {is_kept: ${value}} on item ${id}${value !== start ? ' (JSON laid out over several lines)' : ''}: expected success, got ${ex.response.status}`,
+          `POST /artifact-kept.php {is_kept: ${value}} on item ${id}${value !== start ? ' (JSON laid out over several lines)' : ' (is_kept before id in the body)'}: expected success, got ${ex.response.status}`,
           ex,
         );
         const [now, listed] = await Promise.all([readKept(t.api, id), value !== start && onGet.has(id) ? t.api.list(undefined) : undefined]);
