@@ -499,7 +499,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       id: 'SCOPE-006',
       level: 'MUST',
       sections: ['§3', '§5'],
-      title: "the kept toggle cannot change another user's item, even when its body and query string name that user",
+      title: "the kept toggle cannot change another user's item, even when its body and query string name that user, nor with its id sent as a digit string",
       needsOtherKey: true,
       toggles: true,
       lane: 'second-user',
@@ -525,8 +525,16 @@ describe('user scoping (§4 rule 1, §5)', () => {
       const body = { id: target.id, is_kept: flipped, ...(userId === undefined ? {} : { user_id: userId }) };
       const query = userId === undefined ? undefined : { user_id: userId };
       const ex = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body, ...(query ? { query } : {}) });
-      const sent = `POST /artifact-kept.php${query ? `?user_id=${String(userId)}` : ''} ${JSON.stringify(body)}`;
+      let sent = `POST /artifact-kept.php${query ? `?user_id=${String(userId)}` : ''} ${JSON.stringify(body)}`;
       ensureNo5xx('C7.2', ex, `${sent} on another user's item`);
+      // Where the id is served as a number, the same toggle then names it as a digit string: an ownership check that
+      // compares typed values (a number against a string) must not let the write through either (§5).
+      if (typeof target.id === 'number') {
+        const byText = { ...body, id: String(target.id) };
+        const again = await t.kept.set(id, flipped, { as: 'primary', owner: 'other', body: byText, ...(query ? { query } : {}) });
+        ensureNo5xx('C7.2', again, `POST /artifact-kept.php ${JSON.stringify(byText)} on another user's item`);
+        sent += `, then ${JSON.stringify(byText)}`;
+      }
       const after = (await readKept(t.api, id, 'other')).value;
       ensure('C5.2', after === value, `another user's item ${id} went from is_kept=${value} to ${after} after the first key sent ${sent}`, ex);
     },
