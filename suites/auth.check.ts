@@ -11,6 +11,7 @@ import {
   rowsOf,
   userDataIn,
   commonTitleWord,
+  tagsOf,
   credentialSends,
   listRequest,
   MALFORMED_HEADERS,
@@ -66,8 +67,8 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind
 function labelOfTitleWord(rows: readonly Row[], word: string): string | undefined {
   const counts = new Map<string, number>();
   for (const row of rows)
-    if (typeof row.Title === 'string' && row.Title.toLowerCase().includes(word) && Array.isArray(row.tags))
-      for (const label of row.tags) if (typeof label === 'string' && label !== '') counts.set(label, (counts.get(label) ?? 0) + 1);
+    if (typeof row.Title === 'string' && row.Title.toLowerCase().includes(word))
+      for (const label of tagsOf(row)) if (label !== '') counts.set(label, (counts.get(label) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }
 
