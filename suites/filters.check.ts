@@ -20,6 +20,7 @@ import {
   pageOf,
   readOnce,
   rowsOf,
+  sameUnordered,
   titleCollations,
   typeIdsOf,
   together,
@@ -347,7 +348,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        "an item's exact title as query finds that item (always one holding &, <, > or a quote, one holding a colon, *, + or a parenthesis, one beginning with The, A or An, and one holding a character outside ASCII, where known)",
+        "an item's exact title as query finds that item (always one holding &, <, > or a quote, one holding a colon, *, + or a parenthesis, one beginning with The, A or An, one holding a character outside ASCII, and one made only of digits, where known)",
       accepts: [
         'any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it',
         'cursor pages in ascending or descending id order',
@@ -394,8 +395,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const syntax = titled.find((r) => /[:*+()]/.test(String(r.Title)));
       const article = titled.find((r) => /^(the|an?)\s+\S/i.test(String(r.Title)));
       const nonAscii = titled.find((r) => /(?=[^\p{ASCII}])[\p{P}\p{S}]/u.test(String(r.Title))) ?? titled.find((r) => /[^\p{ASCII}]/u.test(String(r.Title)));
+      // And a title made only of digits (a year, a number): the query is search text (§4), not an item id to look up.
+      const digits = titled.find((r) => /^\d+$/.test(String(r.Title).trim()));
       const runs = Math.min(t.target.runs, 10);
-      const fixed = [...new Set([markup, syntax, article, nonAscii].filter((r): r is Row => r !== undefined))].slice(0, Math.max(1, runs - 1));
+      const fixed = [...new Set([markup, syntax, article, nonAscii, digits].filter((r): r is Row => r !== undefined))].slice(0, Math.max(1, runs - 1));
       for (const row of fixed) await judge(row);
       await t.property(fc.constantFrom(...titled), judge, { runs: runs > 1 ? runs - fixed.length : runs });
     },
@@ -429,6 +432,19 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       );
       const stranger = got.find((r) => !tagsOf(r).some((x) => x.toLowerCase() === tag.toLowerCase()));
       ensure('C4.7', !stranger, `tag ${asJson(tag)} returned item ${asText(stranger?.id)} with tags ${asJson(stranger?.tags)}`, pages[0]?.exchange);
+      // Each row carries its item's own labels, not only the one filtered by (§2: tags is the owner's list of labels, which
+      // every row carries, §4 rule 3 and staging rows): the same labels as the item's row in the walk, in any order.
+      const walkTags = new Map(collection.map((r) => [idOf(r.id), r.tags]));
+      const relabelled = got.find((r) => {
+        const known = walkTags.get(idOf(r.id));
+        return Array.isArray(known) && !(Array.isArray(r.tags) && sameUnordered(r.tags, known));
+      });
+      ensure(
+        'C2.3',
+        !relabelled,
+        `tag ${asJson(tag)} returned item ${asText(relabelled?.id)} with tags ${asJson(relabelled?.tags)}; its row in the collection walk carries tags ${asJson(walkTags.get(idOf(relabelled?.id)))} (a row carries the item's own labels whatever filter chose it)`,
+        pages[0]?.exchange,
+      );
       // The tag in title paging too, in two more circumstances: a part of the tag that is no tag itself (only
       // the label matches, not text within it), and the tag beside a query naming an item without it.
       const { rows } = await t.discover.collection();
