@@ -44,6 +44,9 @@ function otherValue(value: unknown): unknown {
   return value;
 }
 
+/** The record's independent flags (§2), which FRAME-001 also sends in the toggle's query string. */
+const INDEPENDENT_FLAG_FIELDS = ['is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
+
 function changedFields(before: Row, after: Row): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter((name) => watched(name) && !sameUnordered(before[name], after[name]));
@@ -106,7 +109,7 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       id: 'FRAME-001',
       level: 'MUST',
       sections: ['§3', '§4'],
-      title: 'a toggle whose body carries other fields changes nothing but is_kept of the named item',
+      title: 'a toggle whose body (and query string) carries other fields changes nothing but is_kept of the named item',
       toggles: true,
       lane: 'own-items',
       accepts: [
@@ -156,12 +159,21 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
       };
       // The same door with the original values: a server that wrongly applies the fields puts them back.
       const originalBody = { ...extra((v) => v), id: item.id, is_kept: start };
-      const sent = await t.kept.set(id, 1 - start, { body: changedBody });
+      // The independent flags go in the query string too, changed in the toggle and as they were in the put-back: a server
+      // that merges query and body input (PHP's $_REQUEST) applies them from there, and the same door puts them back.
+      const flagsQuery = (values: (value: unknown) => unknown): Record<string, string> =>
+        Object.fromEntries(
+          INDEPENDENT_FLAG_FIELDS.filter((name) => typeof before[name] === 'number' || typeof before[name] === 'boolean').map((name) => [
+            name,
+            String(Number(values(before[name]))),
+          ]),
+        );
+      const sent = await t.kept.set(id, 1 - start, { body: changedBody, query: flagsQuery(otherValue) });
       ensureNo5xx('C7.2', sent, 'POST /artifact-kept.php with every record field, a user id and another item id in the body');
       const [mid, foreignMid] = await Promise.all([t.discover.record(id), foreign ? t.discover.record(foreignId, 'other') : undefined]);
-      const back = await t.kept.set(id, start, { body: originalBody });
+      const back = await t.kept.set(id, start, { body: originalBody, query: flagsQuery((v) => v) });
       const [after, foreignAfter] = await Promise.all([t.discover.record(id), foreign ? t.discover.record(foreignId, 'other') : undefined]);
-      const what = `POST /artifact-kept.php ${JSON.stringify(changedBody)}`;
+      const what = `POST /artifact-kept.php?${new URLSearchParams(flagsQuery(otherValue)).toString()} ${JSON.stringify(changedBody)}`;
       const changed = changedFields(before, mid);
       const still = changedFields(before, after);
       const putBack =

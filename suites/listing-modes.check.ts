@@ -313,6 +313,17 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         { what: 'POST /artifacts.php {}', ex: empty! },
         ...[...modes, ...sharedBodies].map((body, i) => ({ what: `POST /artifacts.php ${JSON.stringify(body)}`, ex: answers[i]!, body })),
       ];
+      // fields and include only add to each row (§4 table): a page of 200 that holds every item the walk knows has no page
+      // after it, also with include uses_summary (§4 rule 2: has_more says whether another page exists, by items).
+      for (const [i, body] of sharedBodies.entries()) {
+        const page = pageOf(answers[modes.length + i]!(), body);
+        ensure(
+          'C4.4',
+          page.rows.length < rows.length || page.hasMore !== true,
+          `POST /artifacts.php ${JSON.stringify(body)}: page 1 holds ${page.rows.length} rows, every item of the ${rows.length} the walk knows, yet says has_more true (§4 rule 2: it says whether another page exists)`,
+          page.exchange,
+        );
+      }
       // The second cursor page, where the first small one has a next cursor.
       const cursorAt = judged.findIndex((j) => j.what.includes('"cursor":null'));
       const cursorPage = judged[cursorAt]!.ex();
