@@ -59,13 +59,13 @@ function invalidFilters(numericTypeIds: boolean): { field: string; values: fc.Ar
  */
 /**
  * What one flag's invalid value goes beside besides a tag, a type and a search: kept's page 2, secondary_collection's a
- * page size, physical's fields "collection" and a valid secondary_collection filter (false), digital's a valid physical filter. Paging only cuts the answer, fields only
+ * page size, physical's fields "collection" and a valid secondary_collection filter (false), digital's a valid physical filter and fields "collection". Paging only cuts the answer, fields only
  * adds to each row and another filter only narrows it: none makes an invalid value valid (§4 rule 4).
  */
 const BESIDE_INVALID_FLAG: Readonly<Record<(typeof FLAG_FILTERS)[number], Record<string, unknown>>> = {
   kept: { page: 2 },
   physical: { fields: 'collection', secondary_collection: false },
-  digital: { physical: true },
+  digital: { physical: true, fields: 'collection' },
   secondary_collection: { per_page: 20 },
 };
 
@@ -211,7 +211,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       sections: ['§4', '§7'],
       keptBlind: true,
       title:
-        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag and a type filter (the digital one a list of type ids), each with a search too (kept on page 2, secondary_collection with a page size, physical with fields "collection" and secondary_collection false, digital with a valid physical filter), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value, physical the empty string; a type_id list holding a list is such a value',
+        'each list filter (kept, physical, digital, secondary_collection, type_id) given a value of the wrong kind answers 400 with a non-empty errors list, in page and in cursor mode, beside a tag and a type filter (the digital one a list of type ids), each with a search too (kept on page 2, secondary_collection with a page size, physical with fields "collection" and secondary_collection false, digital with a valid physical filter and fields "collection"), beside fields "collection", each flag beside include uses_summary, the kept one beside another invalid value, physical the empty string; a type_id list holding a list is such a value',
       requires: ['list-filters'],
       accepts: [
         'error entries of any shape (strings, objects of any keys)',

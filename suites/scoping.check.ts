@@ -58,12 +58,16 @@ async function ownerIds(t: CheckContext): Promise<(string | number)[]> {
   return [...new Set(theirs)].filter((v) => !own.map(String).includes(String(v)));
 }
 
-/** What a row shows of its item: labels or none, and each flag set or not (as the row carries it). */
+/**
+ * What a row shows of its item: labels or none, each flag set or not (as the row carries it), and its formats together
+ * (physical only, digital only, both or neither: the kinds of copy an item is).
+ */
 function traitsOf(row: Row): string[] {
   const flags = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection']
     .filter((name) => name in row)
     .map((name) => `${name}=${flag(row[name]) ?? false}`);
-  return [...flags, Array.isArray(row.tags) && row.tags.length > 0 ? 'labelled' : 'unlabelled'];
+  const formats = 'is_physical' in row && 'is_digital' in row ? [`formats=${flag(row.is_physical) ?? false}/${flag(row.is_digital) ?? false}`] : [];
+  return [...flags, ...formats, Array.isArray(row.tags) && row.tags.length > 0 ? 'labelled' : 'unlabelled'];
 }
 
 /**
