@@ -77,6 +77,14 @@ function condition(expression: string, value: (path: string) => string): boolean
 }
 
 /**
+ * The machine's network settings (a private CA, a proxy), as a runner's steps inherit them: without the CA, npm cannot
+ * verify the registry behind an intercepting proxy and waits out its retries before it falls back to its cache.
+ */
+const NETWORK_ENV = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
+const machineNetworkEnv = (): Record<string, string> =>
+  Object.fromEntries(NETWORK_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]));
+
+/**
  * Runs a composite action's `run:` steps the way the GitHub runner does: each through
  * `bash --noprofile --norc -eo pipefail`, with `${{ … }}` expressions substituted beforehand (composite
  * actions get no INPUT_* variables), GITHUB_* files for outputs and the job summary, and stops at the
@@ -153,6 +161,7 @@ export async function runAction(action: ActionFile, given: Record<string, string
     const env: Record<string, string> = {
       PATH: jobPath,
       HOME: process.env.HOME ?? '',
+      ...machineNetworkEnv(),
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       GITHUB_ACTION_PATH: actionPath,
