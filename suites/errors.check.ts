@@ -59,8 +59,9 @@ function invalidFilters(numericTypeIds: boolean): { field: string; values: fc.Ar
  */
 /**
  * What one flag's invalid value goes beside besides a tag, a type and a search: kept's page 2, secondary_collection's a
- * page size, physical's fields "collection" and a valid secondary_collection filter (false), digital's a valid physical filter and fields "collection". Paging only cuts the answer, fields only
- * adds to each row and another filter only narrows it: none makes an invalid value valid (§4 rule 4).
+ * page size, physical's fields "collection" and a valid secondary_collection filter (false), digital's a valid physical
+ * filter and fields "collection". Paging only cuts the answer, fields only adds to each row and another filter only
+ * narrows it: none makes an invalid value valid (§4 rule 4).
  */
 const BESIDE_INVALID_FLAG: Readonly<Record<(typeof FLAG_FILTERS)[number], Record<string, unknown>>> = {
   kept: { page: 2 },

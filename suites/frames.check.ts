@@ -44,7 +44,7 @@ function otherValue(value: unknown): unknown {
   return value;
 }
 
-/** The record's independent flags (§2), which FRAME-001 also sends in the toggle's query string. */
+/** The record's independent flags (§2), the items' scores count and FRAME-001 also sends in the toggle's query string. */
 const INDEPENDENT_FLAG_FIELDS = ['is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
 
 function changedFields(before: Row, after: Row): string[] {
@@ -81,7 +81,7 @@ async function fullestTitled(t: CheckContext, rows: readonly Row[]): Promise<Row
   const wide = new Map((is2xx(ex) ? (rowsOf(ex.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
   const score = (r: Row) =>
     Object.values(wide.get(idOf(r.id)) ?? {}).filter((v) => v !== null && v !== '').length * 100 +
-    ['is_physical', 'is_digital', 'is_in_secondary_collection'].filter((f) => isSet(r[f])).length * 10 +
+    INDEPENDENT_FLAG_FIELDS.filter((f) => isSet(r[f])).length * 10 +
     Math.min(9, Array.isArray(r.tags) ? r.tags.length : 0);
   return titled.reduce((best, r) => (score(r) > score(best) ? r : best), titled[0]!);
 }
@@ -98,7 +98,7 @@ async function secondUsersOwn(t: CheckContext): Promise<Row | undefined> {
   const score = (r: Row) =>
     (isSet(r.is_kept) ? 0 : 1000) +
     (Array.isArray(r.tags) && r.tags.length > 0 ? 100 : 0) +
-    ['is_physical', 'is_digital', 'is_in_secondary_collection'].filter((f) => isSet(r[f])).length * 10 +
+    INDEPENDENT_FLAG_FIELDS.filter((f) => isSet(r[f])).length * 10 +
     Math.min(9, Array.isArray(r.tags) ? r.tags.length : 0);
   return free.reduce<Row | undefined>((best, r) => (best === undefined || score(r) > score(best) ? r : best), undefined);
 }
@@ -168,12 +168,13 @@ describe('frames of every write (§3, §4 "changes nothing else", §5)', () => {
             String(Number(values(before[name]))),
           ]),
         );
-      const sent = await t.kept.set(id, 1 - start, { body: changedBody, query: flagsQuery(otherValue) });
+      const changedQuery = flagsQuery(otherValue);
+      const sent = await t.kept.set(id, 1 - start, { body: changedBody, query: changedQuery });
       ensureNo5xx('C7.2', sent, 'POST /artifact-kept.php with every record field, a user id and another item id in the body');
       const [mid, foreignMid] = await Promise.all([t.discover.record(id), foreign ? t.discover.record(foreignId, 'other') : undefined]);
       const back = await t.kept.set(id, start, { body: originalBody, query: flagsQuery((v) => v) });
       const [after, foreignAfter] = await Promise.all([t.discover.record(id), foreign ? t.discover.record(foreignId, 'other') : undefined]);
-      const what = `POST /artifact-kept.php?${new URLSearchParams(flagsQuery(otherValue)).toString()} ${JSON.stringify(changedBody)}`;
+      const what = `POST /artifact-kept.php?${new URLSearchParams(changedQuery).toString()} ${JSON.stringify(changedBody)}`;
       const changed = changedFields(before, mid);
       const still = changedFields(before, after);
       const putBack =

@@ -1,5 +1,6 @@
 import {
   COLLECTION_FIELDS,
+  FILTER_FLAG_FIELDS,
   DEFAULT_ROWS_PER_PAGE,
   knownFieldValue,
   labelSet,
@@ -63,7 +64,7 @@ async function ownerIds(t: CheckContext): Promise<(string | number)[]> {
  * (physical only, digital only, both or neither: the kinds of copy an item is).
  */
 function traitsOf(row: Row): string[] {
-  const flags = ['is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection']
+  const flags = Object.values(FILTER_FLAG_FIELDS)
     .filter((name) => name in row)
     .map((name) => `${name}=${flag(row[name]) ?? false}`);
   const formats = 'is_physical' in row && 'is_digital' in row ? [`formats=${flag(row.is_physical) ?? false}/${flag(row.is_digital) ?? false}`] : [];
