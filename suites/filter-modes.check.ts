@@ -81,10 +81,11 @@ function tagValues(rows: readonly Row[]): string[] {
 
 /** Every combination of at most one value per filter. */
 function combinations(rows: readonly Row[]): Filters[] {
+  const [types, tags] = [typeValues(rows), tagValues(rows)];
   let all: Filters[] = [{}];
   for (const key of FLAG_KEYS) all = all.flatMap((f) => [f, { ...f, [key]: true }, { ...f, [key]: false }]);
-  all = all.flatMap((f) => [f, ...typeValues(rows).map((type_id) => ({ ...f, type_id }))]);
-  return all.flatMap((f) => [f, ...tagValues(rows).map((tag) => ({ ...f, tag }))]);
+  all = all.flatMap((f) => [f, ...types.map((type_id) => ({ ...f, type_id }))]);
+  return all.flatMap((f) => [f, ...tags.map((tag) => ({ ...f, tag }))]);
 }
 
 /** The rows a request must return ('yes'), and those it may ('either'). */
@@ -103,13 +104,14 @@ function verdictTable(pool: readonly Row[], direction: 'ascending' | 'descending
   const byId = pool.map((r, i) => ({ id: idOf(r.id) ?? '', i })).sort((x, y) => order(x.id, y.id));
   const rank = new Array<number>(pool.length);
   for (const [place, { i }] of byId.entries()) rank[i] = place;
-  const columns = new Map<string, Verdict[]>();
+  // Per filter, its values' columns (a list of type ids by the list itself: the combinations share one per value).
+  const columns = new Map<FilterKey, Map<unknown, Verdict[]>>();
   const column = (key: FilterKey, value: unknown): Verdict[] => {
-    const name = `${key}=${JSON.stringify(value)}`;
-    let verdicts = columns.get(name);
+    const ofKey = columns.get(key) ?? columns.set(key, new Map()).get(key)!;
+    let verdicts = ofKey.get(value);
     if (verdicts === undefined) {
       verdicts = pool.map((r) => satisfies(r, { [key]: value }));
-      columns.set(name, verdicts);
+      ofKey.set(value, verdicts);
     }
     return verdicts;
   };
@@ -133,11 +135,13 @@ function fits(table: ReturnType<typeof verdictTable>, filters: Filters, mode: Mo
     let failed = -1;
     let failures = 0;
     let unset = false;
-    for (const [j, verdicts] of columns.entries()) {
-      if (verdicts[i] === 'no') {
+    // An index loop: this runs for every row of every combination weighed (some million times a run).
+    for (let j = 0; j < columns.length; j++) {
+      const verdict = columns[j]![i];
+      if (verdict === 'no') {
         failures++;
         failed = j;
-      } else if (verdicts[i] === 'either') unset = true;
+      } else if (verdict === 'either') unset = true;
     }
     if (failures === 0) {
       if (unset) either++;

@@ -156,6 +156,16 @@ const STAMP_NAME = /^(created|updated|modified|recorded|inserted|deleted)(_?(at|
  * date or a date-time, the first named like a date that is not a record stamp (created_at …).
  */
 export function useDateFieldOf(uses: readonly Row[]): string | undefined {
+  // A check may ask of the same answer's uses for every request it judges: answered once per list.
+  if (dateFieldByUses.has(uses)) return dateFieldByUses.get(uses);
+  const field = findUseDateField(uses);
+  dateFieldByUses.set(uses, field);
+  return field;
+}
+
+const dateFieldByUses = new WeakMap<readonly Row[], string | undefined>();
+
+function findUseDateField(uses: readonly Row[]): string | undefined {
   const keys = [...new Set(uses.flatMap((u) => Object.keys(u)))];
   const dated = keys.filter((key) => uses.every((u) => isDateOrDateTime(u[key])));
   const plain = dated.filter((key) => !STAMP_NAME.test(key));
