@@ -4,6 +4,7 @@ import { SuiteRunner } from '../runner/vitest-host.ts';
 import { matchesSelection, splitList } from '../config/selection.ts';
 import type { ParsedArgs } from './args.ts';
 import { exitCodes } from '../runner/verdict.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 export type ListedCheck = CheckMeta;
 
@@ -18,7 +19,7 @@ export async function collectChecks(): Promise<ListedCheck[]> {
       if (meta) checks.push({ ...meta });
     }
   }
-  return checks.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  return checks.sort((a, b) => naturalOrder(a.id, b.id));
 }
 
 export async function listChecks(values: ParsedArgs['values'], out: (text: string) => void): Promise<number> {

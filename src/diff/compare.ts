@@ -1,6 +1,7 @@
 import { flag, idOf, isObject, type Row } from '../spec/lenient.ts';
 import type { ProfileName } from '../spec/profiles.ts';
 import { mulberry32 } from '../core/random.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 export type SideName = 'target' | 'against';
 export const sideNames: readonly SideName[] = ['target', 'against'];
@@ -123,7 +124,7 @@ export function compareIds(ids: Record<SideName, readonly string[]>): { common: 
 }
 
 export function sortIds(ids: string[]): string[] {
-  return ids.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return ids.sort(naturalOrder);
 }
 
 /** `count` ids chosen by a seeded shuffle: the same seed picks the same items again. */

@@ -20,6 +20,7 @@ import { todayUtc, waiversFor } from '../config/waivers.ts';
 import { budgetLeftOut, budgetReport, checkClientSent, declaredChecks, estimatedRequests, isBudgetUnjudged, planBudget } from './budget.ts';
 import { LEAN_RUNS } from '../config/options.ts';
 import { preflightRequests } from '../http/request-budget.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 /**
  * What a run takes from its plan (the self-test makes one per job). `lean`: the checks run as a budgeted
@@ -122,7 +123,7 @@ export async function execute(
   const safety: SafetyReport = late ? { ...late, restoredAfterRun: late.restoredAfterRun + (early?.report.restoredAfterRun ?? 0) } : early!.report;
   const ids = checkIds(modules);
   const left = budget ? budgetLeftOut(modules, ids.deselected, plan) : [];
-  const checks = [...checkResults(modules), ...left].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  const checks = [...checkResults(modules), ...left].sort((a, b) => naturalOrder(a.id, b.id));
   // A suite module that failed to load leaves no check either: that is no verdict, not a selection to fix.
   const loadError = checks.length === 0 ? modules.flatMap((m) => m.errors())[0] : undefined;
   if (loadError) throw new Error(`the checks could not be loaded: ${loadError.message}`);

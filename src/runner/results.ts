@@ -5,6 +5,7 @@ import type { Waiver, WaiverState } from '../config/waivers.ts';
 import type { GateOptions } from '../config/plan.ts';
 import type { PACKAGE_NAME } from '../core/package-name.ts';
 import { clauses } from '../spec/clauses.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'not-applicable' | 'error';
 
@@ -88,7 +89,7 @@ export function checkResults(modules: readonly TestModule[]): CheckResult[] {
       if (result) results.push(result);
     }
   }
-  return results.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  return results.sort((a, b) => naturalOrder(a.id, b.id));
 }
 
 /** Ids of every check the suite has, and of those --only/--skip left out of the run. */
@@ -103,8 +104,7 @@ export function checkIds(modules: readonly TestModule[]): { all: string[]; desel
       if (!checkResultOf(testCase)) deselected.push(meta.id);
     }
   }
-  const byId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
-  return { all: all.sort(byId), deselected: deselected.sort(byId) };
+  return { all: all.sort(naturalOrder), deselected: deselected.sort(naturalOrder) };
 }
 
 /** One check's result; undefined for tests that are not checks or were deselected. */

@@ -4,6 +4,7 @@
  */
 import type { RunResult } from '../runner/results.ts';
 import { embeddedDigestMatches, publicUrl, type Level, type Statement, type StatementStatus } from './statement.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 /** A cell's status; absent: the run's suite has no such check. */
 export type CellStatus = StatementStatus | 'absent';
@@ -97,7 +98,7 @@ export interface Comparison {
   warnings: string[];
 }
 
-const byId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byId = naturalOrder;
 const sectionOrder = (a: string, b: string) => byId(a.replace('§', ''), b.replace('§', ''));
 
 /** Labels as given (--label), else each run's own; a repeated label gets its position appended. */

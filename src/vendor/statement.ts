@@ -6,6 +6,7 @@ import { UsageError } from '../core/errors.ts';
 import { MASK } from '../core/redact.ts';
 import type { CheckResult, Counts, RunResult, Status, Verdict } from '../runner/results.ts';
 import { canonicalJson, readDetachedDigest, sha256, sha256Hex } from './digest.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 export const STATEMENT_FILE = 'conformance-statement.json';
 export const STATEMENT_DIGEST_FILE = `${STATEMENT_FILE}.sha256`;
@@ -66,7 +67,7 @@ function normalChecks(checks: readonly CheckSetEntry[]): CheckSetEntry[] {
   return [...checks].map(({ id, level, sections }) => ({ id, level, sections: [...sections] })).sort((a, b) => byId(a.id, b.id));
 }
 
-const byId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byId = naturalOrder;
 
 /** The spec as the suite reads it: the digest of its clause registry (the spec's text is not shipped with the suite). */
 export function specIdentity(clauses: readonly { id: string; section: string; statement: string; checks: readonly string[] }[]): SuiteIdentity['spec'] {
