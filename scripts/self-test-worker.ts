@@ -128,14 +128,26 @@ export function referenceFor(job: Job, mutants: readonly Mutant[], datasetFor: (
   };
 }
 
-/** One dataset for every target (the store copies what it changes); a mutant that needs other data gets its own. */
+/**
+ * One dataset for every target of a worker (the store copies what it changes), built once instead of once per job; a
+ * mutant that needs other data gets its own. It is frozen: a target that changed the dataset itself would throw rather
+ * than hand its change to the next job.
+ */
 export function datasets(itemsPerUser: number | undefined): (mutant?: Mutant) => { dataset?: Dataset } {
-  const shared = itemsPerUser === undefined ? undefined : buildDataset({ itemsPerUser });
+  const shared = deepFreeze(buildDataset(itemsPerUser === undefined ? undefined : { itemsPerUser }));
   return (mutant) => {
     const own = mutant?.dataset;
-    if (own && (shared === undefined || own.seed !== undefined || (own.itemsPerUser ?? 120) > itemsPerUser!)) return { dataset: buildDataset(own) };
-    return shared ? { dataset: shared } : {};
+    if (own && (itemsPerUser === undefined || own.seed !== undefined || (own.itemsPerUser ?? 120) > itemsPerUser)) return { dataset: buildDataset(own) };
+    return { dataset: shared };
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 async function serve(itemsPerUser: number | undefined): Promise<void> {
