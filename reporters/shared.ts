@@ -1,3 +1,4 @@
+import { naturalOrder } from '../src/core/natural-order.ts';
 import type { CheckResult, RunResult, Status } from '../src/runner/results.ts';
 
 /** Helpers shared by the renderers. Grouping and ordering only: verdicts come from the model. */
@@ -19,10 +20,6 @@ export function byArea(checks: readonly CheckResult[]): [string, CheckResult[]][
   return [...areas].sort(([a], [b]) => a.localeCompare(b, 'en'));
 }
 
-export function compareSections(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
-}
-
 /** Spec section × status counts; a check enforcing ['§3', '§4'] counts toward both. */
 export function sectionMatrix(checks: readonly CheckResult[]): [string, Record<Status, number>][] {
   const rows = new Map<string, Record<Status, number>>();
@@ -33,7 +30,7 @@ export function sectionMatrix(checks: readonly CheckResult[]): [string, Record<S
       rows.set(section, row);
     }
   }
-  return [...rows].sort(([a], [b]) => compareSections(a, b));
+  return [...rows].sort(([a], [b]) => naturalOrder(a, b));
 }
 
 /** Failures and errors that count against the gate (advice and waived ones are listed apart). */

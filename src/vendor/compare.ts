@@ -98,8 +98,7 @@ export interface Comparison {
   warnings: string[];
 }
 
-const byId = naturalOrder;
-const sectionOrder = (a: string, b: string) => byId(a.replace('§', ''), b.replace('§', ''));
+const sectionOrder = (a: string, b: string) => naturalOrder(a.replace('§', ''), b.replace('§', ''));
 
 /** Labels as given (--label), else each run's own; a repeated label gets its position appended. */
 export function labelsFor(implementations: readonly Implementation[], labels: readonly string[] = []): string[] {
@@ -126,7 +125,7 @@ export function compareRuns(implementations: readonly Implementation[], labels: 
   for (const impl of implementations) for (const c of impl.checks) if (!described.has(c.id) || (c.title && !described.get(c.id)!.title)) described.set(c.id, c);
   const lookups = implementations.map((impl) => new Map(impl.checks.map((c) => [c.id, c])));
   const rows: Row[] = [...described.values()]
-    .sort((a, b) => byId(a.id, b.id))
+    .sort((a, b) => naturalOrder(a.id, b.id))
     .map((check) => {
       const cells = lookups.map((lookup, i): Cell => {
         const own = lookup.get(check.id);

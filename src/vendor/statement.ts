@@ -64,10 +64,8 @@ export function checkSetDigest(checks: readonly CheckSetEntry[]): string {
 }
 
 function normalChecks(checks: readonly CheckSetEntry[]): CheckSetEntry[] {
-  return [...checks].map(({ id, level, sections }) => ({ id, level, sections: [...sections] })).sort((a, b) => byId(a.id, b.id));
+  return [...checks].map(({ id, level, sections }) => ({ id, level, sections: [...sections] })).sort((a, b) => naturalOrder(a.id, b.id));
 }
-
-const byId = naturalOrder;
 
 /** The spec as the suite reads it: the digest of its clause registry (the spec's text is not shipped with the suite). */
 export function specIdentity(clauses: readonly { id: string; section: string; statement: string; checks: readonly string[] }[]): SuiteIdentity['spec'] {
