@@ -19,7 +19,8 @@ export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collectio
 
 /**
  * A value of the wrong kind for each flag filter, that no reading of the filter could accept: a word (kept's in cursor
- * mode, rule 4 holds whichever way the list pages; digital's the word true, a string where §4 allows true or false; physical's the empty string, which is neither, beside a valid digital filter: each filter is judged, not the first of a group), an object in cursor mode, and a list holding a boolean beside a
+ * mode, rule 4 holds whichever way the list pages; physical's beside a valid digital filter: each filter is judged, not the first of a group;
+ * never the text "true" or "false" nor an empty text, which a reading of text as a flag, or of nothing as no filter, may accept), an object in cursor mode, and a list holding a boolean beside a
  * valid filter and include uses_summary, which only adds to each row (one bad value is refused whatever else the body
  * holds); three invalid values in one body (type_id's a fraction, which no id is); type_id given a
  * boolean beside fields "collection" (the errors list holds whatever the rows would have held) and an object in cursor
@@ -27,7 +28,10 @@ export const FLAG_FILTERS = ['kept', 'physical', 'digital', 'secondary_collectio
  */
 export const WRONG_KIND_FILTER_BODIES: readonly Record<string, unknown>[] = [
   ...FLAG_FILTERS.flatMap((f) => [
-    { [f]: f === 'digital' ? 'true' : f === 'physical' ? '' : 'maybe', ...(f === 'kept' ? { cursor: null } : f === 'physical' ? { digital: true } : {}) },
+    {
+      [f]: f === 'digital' ? 'sometimes' : f === 'physical' ? 'either' : 'maybe',
+      ...(f === 'kept' ? { cursor: null } : f === 'physical' ? { digital: true } : {}),
+    },
     { [f]: { on: true }, cursor: null },
     { [f]: [true], [f === 'kept' ? 'physical' : 'kept']: true, include: ['uses_summary'] },
   ]),
