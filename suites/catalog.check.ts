@@ -13,6 +13,7 @@ import {
   validateOpenApi,
   type CheckContext,
   type Exchange,
+  idOf,
 } from '../src/harness/index.ts';
 
 async function catalog(t: CheckContext): Promise<{ document: unknown; exchange: Exchange }> {
@@ -73,12 +74,14 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       const result = await validateOpenApi(document);
       t.need(result.valid ? true : undefined, 'the catalog is not a valid OpenAPI document (see CAT-004)');
       const item = await t.discover.anyItem();
+      const used = (await t.discover.newestUsedItem()) ?? idOf(item?.id);
       const samples: Promise<Exchange>[] = [
         t.discover.list({}),
         t.discover.list({ per_page: 5, cursor: null }),
         t.api.list({ page: 'not-a-number' }),
-        // One item's uses: the same schema as the whole history, at a size that does not grow with it.
-        item ? t.discover.usesOf(String(item.id)) : t.api.uses({}),
+        // One item's uses (the item of the latest use, which USES-003 reads too): the same schema as the whole history,
+        // at a size that does not grow with it.
+        used !== undefined ? t.discover.usesOf(used) : t.api.uses({}),
         t.discover.shared('GET /proposals.php?include_other=1'),
         t.discover.shared('GET /types.php'),
         t.discover.shared('GET /upcoming-interactions.php'),

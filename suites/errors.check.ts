@@ -19,6 +19,7 @@ import {
   LIST_BODY_FIELDS,
   MAX_ROWS_PER_PAGE,
   readOnce,
+  idOf,
 } from '../src/harness/index.ts';
 
 const notAnObjectOrList = fc.oneof(
@@ -188,16 +189,19 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       });
       // Uses and proposal outcomes have no paging: without a generated artifact_id (start) they are
       // asked about one real item (a window past every outcome), so that answers stay small at any size.
-      const item = await t.discover.anyItem();
+      // The item of the latest use (USES-003 and CAT-003 read its uses too).
+      const item = (await t.discover.newestUsedItem()) ?? idOf((await t.discover.anyItem())?.id);
       await t.property(
         query,
         async ({ path, query: generated }) => {
           const bound: Record<string, string> =
-            path === endpoints.uses && item ? { artifact_id: String(item.id) } : path === endpoints.proposals ? { start: '2999-01-01' } : {};
+            path === endpoints.uses && item !== undefined ? { artifact_id: item } : path === endpoints.proposals ? { start: '2999-01-01' } : {};
           const q = Object.keys(bound).every((k) => !(k in generated)) ? { ...bound, ...generated } : generated;
           // The real item's uses alone are the run's shared read of them.
           const ex =
-            path === endpoints.uses && item && Object.keys(generated).length === 0 ? await t.discover.usesOf(String(item.id)) : await get({ path, query: q });
+            path === endpoints.uses && item !== undefined && Object.keys(generated).length === 0
+              ? await t.discover.usesOf(item)
+              : await get({ path, query: q });
           ensureNo5xx('C7.2', ex, `GET ${path}?${new URLSearchParams(q).toString()}`);
         },
         { runs: Math.min(t.target.runs, ERR_003_QUERY_RUNS) },

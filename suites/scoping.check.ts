@@ -196,14 +196,16 @@ describe('user scoping (§4 rule 1, §5)', () => {
     },
     async (t) => {
       const item = await t.discover.anyItem();
+      // The item of the latest use (USES-003, CAT-003 and ERR-003 read its uses too).
+      const used = (await t.discover.newestUsedItem()) ?? idOf(item?.id);
       // Endpoints without paging answer the baseline from the run's shared read.
       const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange>; baseline?: () => Promise<Exchange> }[] = [
         { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q), baseline: () => t.discover.list(undefined) },
         // One item's uses: the same question as for the whole list, at a size that does not grow with it.
         {
           name: 'GET /uses.php',
-          send: (q) => t.api.uses(item ? { artifact_id: item.id as string, ...q } : q),
-          ...(item ? { baseline: () => t.discover.usesOf(item.id as string) } : {}),
+          send: (q) => t.api.uses(used !== undefined ? { artifact_id: used, ...q } : q),
+          ...(used !== undefined ? { baseline: () => t.discover.usesOf(used) } : {}),
         },
         {
           name: 'GET /proposals.php',

@@ -4,7 +4,7 @@ import { cursorWalk, cursorWindow, directionOf, type CursorWindow, type IdDirect
 import { listRequest, rawListRequest, type Api } from '../http/api.ts';
 import { requestKey, type Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { idOf, isSet, itemFlag, recordOf, shapeOf, type Row } from '../spec/lenient.ts';
+import { idOf, isSet, itemFieldOf, itemFlag, itemRefOf, recordOf, shapeOf, useDateFieldOf, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { ToggleLane } from './meta.ts';
 import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } from './target.ts';
@@ -286,6 +286,25 @@ export class Discovery {
         return { rows: okRows('C4.15', exchange, user === 'primary' ? 'GET /uses.php' : 'GET /uses.php (second user)'), exchange };
       });
     });
+  }
+
+  /**
+   * The item of the latest use (ties by least id), where the uses name their item and carry a date in fields told apart
+   * (neither is shown, §2): where a date cut-off (today, a time zone) shows first. Several checks read its uses, once.
+   */
+  async newestUsedItem(): Promise<string | undefined> {
+    const [uses, { ids }] = await Promise.all([this.uses(), this.collection()]);
+    const field = itemFieldOf(uses.rows, new Set(ids), { ownId: true });
+    const date = useDateFieldOf(uses.rows);
+    if (field === undefined || date === undefined) return undefined;
+    let newest: { id: string; day: string } | undefined;
+    for (const use of uses.rows) {
+      const id = itemRefOf(use[field]);
+      const day = String(use[date]).slice(0, 10);
+      if (id === undefined) continue;
+      if (newest === undefined || day > newest.day || (day === newest.day && id.localeCompare(newest.id, 'en', { numeric: true }) < 0)) newest = { id, day };
+    }
+    return newest?.id;
   }
 
   /**
