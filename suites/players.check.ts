@@ -22,7 +22,7 @@ const NAME_FIELDS = ['FirstName', 'LastName'] as const;
 const EARLIEST_BIRTH_YEAR = 1850;
 
 /**
- * Why a birth_year value is no year of birth (§2), or undefined. Unset (null, empty) passes; so does any
+ * Why a birth_year value is no year of birth (§2), or undefined. Unset (null, empty, zero) passes; so does any
  * value that is not a number at all (its type is not shown). A number, or a numeric string (a date's leading
  * year counted), must be a whole year between EARLIEST_BIRTH_YEAR and this year: an age such as 35 is not one.
  */
@@ -30,8 +30,9 @@ function notABirthYear(value: unknown): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   const text =
     typeof value === 'number' ? String(value) : typeof value === 'string' ? (/^\s*(-?\d+(?:\.\d+)?)(?:-\d{1,2}-\d{1,2}.*)?\s*$/.exec(value)?.[1] ?? '') : '';
-  if (text === '') return undefined;
   const year = Number(text);
+  // Zero is how a year column without a value reads (MySQL's YEAR, a NOT NULL integer): an unknown year, as null is.
+  if (text === '' || year === 0) return undefined;
   const now = new Date().getUTCFullYear();
   return Number.isInteger(year) && year >= EARLIEST_BIRTH_YEAR && year <= now ? undefined : `not a year of birth between ${EARLIEST_BIRTH_YEAR} and ${now}`;
 }
@@ -51,7 +52,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
         'any value of each field (types are not shown), ids as numbers or strings',
         'fields the spec does not list',
         'represents_user_id null or left out when the player is no user',
-        `birth_year null or empty (not set), a year as a number or a numeric string, or a date beginning with the year (${EARLIEST_BIRTH_YEAR} to this year); a value that is no number at all is not judged`,
+        `birth_year null, empty or zero (not set), a year as a number or a numeric string, or a date beginning with the year (${EARLIEST_BIRTH_YEAR} to this year); a value that is no number at all is not judged`,
       ],
     },
     async (t) => {

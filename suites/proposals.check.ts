@@ -21,6 +21,7 @@ import {
   type Row,
   asJson,
   asText,
+  countFieldOf,
 } from '../src/harness/index.ts';
 
 /** Field names of a proposal row are not shown (§2): find them by what they hold. */
@@ -35,11 +36,10 @@ function fieldsOf(rows: readonly Row[], itemIds: ReadonlySet<string>, titles: Re
   const first = rows[0];
   if (!first) return undefined;
   const keys = Object.keys(first);
-  const numeric = (key: string) => rows.every((r) => Number.isInteger(Number(r[key])) && r[key] !== null && r[key] !== '');
   const item = itemFieldOf(rows, itemIds);
   const name = keys.find((k) => k === 'item_name') ?? keys.find((k) => rows.every((r) => typeof r[k] === 'string' && titles.has(r[k] as string)));
-  const declines = keys.find((k) => /declin/i.test(k) && numeric(k));
-  const elsewhere = keys.find((k) => /else|other/i.test(k) && numeric(k));
+  const declines = countFieldOf(rows, /declin/i);
+  const elsewhere = countFieldOf(rows, /else|other/i);
   return item && declines && elsewhere ? { item, declines, elsewhere, ...(name ? { name } : {}) } : undefined;
 }
 

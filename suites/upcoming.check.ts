@@ -17,6 +17,7 @@ import {
   type Exchange,
   type Row,
   asJson,
+  countFieldOf,
 } from '../src/harness/index.ts';
 
 /** Upcoming rows and the field naming their item (names not shown, §2). */
@@ -37,7 +38,7 @@ function listedRows(t: CheckContext, exchange: Exchange): Row[] {
 const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/;
 const INTERACT_NAME = /interact|due|next|upcoming|(^|_)by($|_)|deadline/i;
 /** Dates of the past beside it: the latest use (last_use, most_recent_interaction …) and record stamps. */
-const PAST_NAME = /last|recent|latest|prev|created|updated|modified/i;
+const PAST_NAME = /last|recent|latest|prev|first|earliest|created|updated|modified|added|acquired|bought|purchased/i;
 const dateLike = (v: unknown): boolean => typeof v === 'string' && DATE_LIKE.test(v);
 
 /**
@@ -53,6 +54,32 @@ function interactByCandidates(rows: readonly Row[]): { candidates: string[]; com
   const candidates = ahead.length > 0 ? ahead : dated;
   const complete = candidates.filter((k) => rows.every((r) => dateLike(r[k])));
   return { candidates, complete: [...complete.filter((k) => INTERACT_NAME.test(k)), ...complete.filter((k) => !INTERACT_NAME.test(k))] };
+}
+
+/**
+ * The interact-by field the date checks compare days of: the candidate named for it, else the only one that holds a date
+ * in every row, and only where it is written YYYY-MM-DD (with or without a time); several unnamed ones are not told apart.
+ */
+function dueField(rows: readonly Row[]): string | undefined {
+  const { complete } = interactByCandidates(rows);
+  const due = complete[0] !== undefined && (INTERACT_NAME.test(complete[0]) || complete.length === 1) ? complete[0] : undefined;
+  return due !== undefined && rows.every((r) => isDateOrDateTime(r[due])) ? due : undefined;
+}
+
+/** Whether a date is a calendar date written year first (YYYY-MM-DD, YYYY/MM/DD, YYYY.MM.DD) or year last (day and month either way). */
+function isCalendarDate(value: unknown): boolean {
+  if (isDateOrDateTime(value)) return true;
+  if (typeof value !== 'string') return false;
+  const real = (y: number, m: number, d: number) => {
+    const day = new Date(Date.UTC(y, m - 1, d));
+    return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+  };
+  const yearFirst = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})(?:[ T].*)?$/.exec(value);
+  if (yearFirst) return real(Number(yearFirst[1]), Number(yearFirst[2]), Number(yearFirst[3]));
+  const yearLast = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:[ T].*)?$/.exec(value);
+  if (!yearLast) return false;
+  const [a, b, y] = [Number(yearLast[1]), Number(yearLast[2]), Number(yearLast[3])];
+  return real(y, b, a) || real(y, a, b);
 }
 
 /** The day (YYYY-MM-DD) of each item's latest use, the uses naming their item in `useItem` and their date in `useDate`. */
@@ -95,7 +122,7 @@ function coverageGap(
   exchange?: Exchange,
   whose = 'the',
 ): Gap | true | string {
-  const due = interactByCandidates(rows).complete[0];
+  const due = dueField(rows);
   const useItem = itemFieldOf(uses, new Set(ids), { ownId: true });
   const useDate = useDateFieldOf(uses);
   if (due === undefined || useItem === undefined || useDate === undefined)
@@ -189,7 +216,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       sections: ['§2', '§4'],
       title: 'every upcoming row carries a valid interact-by date (its format is not shown)',
       accepts: [
-        'a date or a date-time under any name: YYYY-MM-DD, ISO 8601 with any time zone or none, SQL DATETIME ("2025-11-25 00:00:00")',
+        'a date or a date-time under any name: YYYY-MM-DD, ISO 8601 with any time zone or none, SQL DATETIME ("2025-11-25 00:00:00"), YYYY/MM/DD, or the year last (25.11.2025, 11/25/2025)',
         'other date fields beside it, null in some rows: the interact-by date is a field that holds a date in every row, whatever it is named',
       ],
     },
@@ -202,8 +229,8 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
         (k) => `${k} is ${JSON.stringify(rows.find((r) => !dateLike(r[k]))?.[k] ?? null)} in ${rows.filter((r) => !dateLike(r[k])).length} row(s)`,
       );
       ensure('C2.15', complete.length > 0, `no field holds an interact-by date in every upcoming row: ${gaps.join('; ')}`, exchange);
-      const valid = complete.filter((k) => rows.every((r) => isDateOrDateTime(r[k])));
-      const bad = rows.find((row) => !isDateOrDateTime(row[complete[0]!]));
+      const valid = complete.filter((k) => rows.every((r) => isCalendarDate(r[k])));
+      const bad = rows.find((row) => !isCalendarDate(row[complete[0]!]));
       ensure('C2.15', valid.length > 0, `an upcoming row has ${complete[0]} ${asJson(bad?.[complete[0]!])}, not a valid calendar date`, exchange);
     },
   );
@@ -260,8 +287,10 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
     },
     async (t) => {
       const [{ rows, itemField, exchange }, { rows: uses }, { ids }] = await Promise.all([upcoming(t), t.discover.uses(), t.discover.collection()]);
-      const { complete } = interactByCandidates(rows);
-      const due = t.need(complete[0], 'no field holds an interact-by date in every upcoming row (UPCOMING-002 judges that)');
+      const due = t.need(
+        dueField(rows),
+        'no field holds an interact-by date written YYYY-MM-DD in every upcoming row, named for it or the only one (UPCOMING-002 judges the dates)',
+      );
       const useItem = t.need(itemFieldOf(uses, new Set(ids), { ownId: true }), 'no use is recorded, or the uses name their item in no recognisable field');
       const useDate = t.need(useDateFieldOf(uses), 'the uses carry no field recognisable as their date (their fields are not shown, §2)');
       const latest = latestUseByItem(uses, useItem, useDate);
@@ -352,6 +381,11 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       // Preferably an item that has outcome rows and is outside the secondary collection: unkept, the default
       // proposal outcomes no longer cover it (§4: by default only kept and secondary-collection items).
       const judged = listed.find((ref) => proposed.has(ref) && itemFlag(mine.get(ref)!.is_in_secondary_collection) !== true);
+      // Whether it is shown outside the secondary collection: by its row, or where rows carry no flags (staging, §2) by its
+      // record, read before the toggles (a record carries the independent flags, §4).
+      const shelfOf = async (ref: string) =>
+        'is_in_secondary_collection' in mine.get(ref)! ? mine.get(ref)!.is_in_secondary_collection : (await t.discover.record(ref)).is_in_secondary_collection;
+      const outsideShown = judged !== undefined && [false, null].includes(itemFlag(await shelfOf(judged)) ?? true);
       const id = t.need(judged ?? listed[0], "no item of this check's share of the collection is listed in the upcoming interactions");
       // Beside it, where the share holds one, a kept item of the secondary collection that has outcome rows: unkept, the
       // default proposal outcomes still cover it (§4: by default kept items and the secondary collection), as before.
@@ -387,11 +421,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       // for declines, and the first named for something else or other; not every such field, as a row may also carry a
       // field that follows the kept flag (such as an is_other flag of the items only include_other=1 covers).
       const whole = (row: Row, k: string) => row[k] !== null && row[k] !== '' && Number.isInteger(Number(row[k]));
-      const countKeys = (() => {
-        const keys = Object.keys(outcomes[0] ?? {});
-        const of = (name: RegExp) => keys.find((k) => name.test(k) && outcomes.every((r) => whole(r, k)));
-        return [of(/declin/i), of(/else|other/i)].filter((k): k is string => k !== undefined);
-      })();
+      const countKeys = [countFieldOf(outcomes, /declin/i), countFieldOf(outcomes, /else|other/i)].filter((k): k is string => k !== undefined);
       const counts = (row: Row | undefined): [string, number][] | undefined =>
         row === undefined ? undefined : countKeys.map((k) => [k, whole(row, k) ? Number(row[k]) : Number.NaN]);
       const rowOf = (rows: readonly Row[]) => (outcomeField === undefined ? undefined : rows.find((r) => itemRefOf(r[outcomeField]) === id));
@@ -428,7 +458,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
         const covered = okRows('C4.18', byDefault, 'GET /proposals.php').some((r) => itemRefOf(r[outcomeField]) === id);
         ensure(
           'C4.18',
-          !covered,
+          !outsideShown || !covered,
           `after setting is_kept=0 on item ${id} (not in the secondary collection), GET /proposals.php still covers it: by default only kept and secondary-collection items are covered (§3: is_kept now equals 0)`,
           byDefault,
         );
@@ -442,8 +472,7 @@ describe('upcoming interactions (§2, §4 GET /upcoming-interactions.php)', () =
       }
       // Kept again, the item's interact-by date is the one it had: it derives from recorded uses (§2), which neither
       // toggle changed. Judged where the date's field is plain: named for it, or the only date every row holds.
-      const { complete } = interactByCandidates(rows);
-      const due = complete.length === 1 || (complete[0] !== undefined && INTERACT_NAME.test(complete[0])) ? complete[0] : undefined;
+      const due = dueField(rows);
       const dates = (list: readonly Row[]) =>
         list
           .filter((r) => itemRefOf(r[itemField]) === id)

@@ -157,11 +157,12 @@ const PAGE_SIZE_NAMES = ['per_page', 'perPage', 'page_size', 'pageSize', 'limit'
 
 /**
  * The page size a list answer states, if it states one: the envelope is not shown (§4 rule 5), so
- * the usual names are looked for at the top level and in one nested object (meta, pagination …).
+ * the usual names are looked for at the top level and in a nested object named for paging (meta, pagination …);
+ * not in others, such as an echo of the request or a rate limit's (§8: rate limits are not shown).
  */
 export function statedPageSize(envelope: unknown): { name: string; value: number } | undefined {
   if (!isObject(envelope)) return undefined;
-  const places = [envelope, ...Object.values(envelope).filter(isObject)];
+  const places = [envelope, ...Object.entries(envelope).flatMap(([key, value]) => (isObject(value) && /pag|meta/i.test(key) ? [value] : []))];
   for (const place of places) {
     for (const name of PAGE_SIZE_NAMES) {
       const value = place[name];

@@ -173,6 +173,18 @@ function findUseDateField(uses: readonly Row[]): string | undefined {
 }
 
 /**
+ * A count field of proposal outcome rows (names not shown, §2): the first field named like `name` whose values are all whole
+ * numbers (or numeric text), a field named as a flag (is_…, has_…, include_…) only when no other is: a row may carry a flag
+ * such as is_other beside its counts.
+ */
+export function countFieldOf(rows: readonly Row[], name: RegExp): string | undefined {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const whole = (k: string) => rows.every((r) => typeof r[k] !== 'boolean' && r[k] !== null && r[k] !== '' && Number.isInteger(Number(r[k])));
+  const named = keys.filter((k) => name.test(k) && whole(k));
+  return named.find((k) => !/^(is|has|include)_/i.test(k)) ?? named[0];
+}
+
+/**
  * The field of a record that names its item where §2 does not show it (a use, a proposal outcome row,
  * an upcoming interaction): the one whose values all name items of `itemIds`. `id` is tried last, and
  * not at all when it is the record's own id (`ownId`, as for uses).
@@ -379,6 +391,8 @@ export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string,
   { name: 'ignoring spaces and punctuation', compare: ignoringPunctuation(false) },
   { name: 'ignoring spaces and punctuation, natural', compare: ignoringPunctuation(true) },
   { name: 'letters and digits only, case-insensitive', compare: (a, b) => codeUnit(lettersAndDigits(a), lettersAndDigits(b)) },
+  // Case folded to capitals (ORDER BY UPPER(Title), MySQL's general_ci): apart from lower-casing where [ \ ] ^ _ ` fall.
+  { name: 'case-insensitive, upper-cased', compare: (a, b) => codeUnit(a.toUpperCase(), b.toUpperCase()) },
 ];
 
 function codeUnit(a: string, b: string): number {
