@@ -26,6 +26,7 @@ import {
   type Page,
   type Row,
   type Verdict,
+  titleCollations,
 } from '../src/harness/index.ts';
 
 /**
@@ -264,6 +265,23 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
   summariesAgreeWithUses(page.rows, uses, design.ids, `${user === 'other' ? "the second user's " : ''}GET /uses.php without a parameter`, label);
 }
 
+/**
+ * A page read without a cursor pages by title (§4: a cursor pages by id instead of by title), whatever the filters, fields
+ * and include: its titles follow some usual collation (which one is not shown).
+ */
+function inTitleOrder(page: Page, label: string): void {
+  const titles = page.rows.map((r) => String(r.Title ?? ''));
+  ensure(
+    'C4.5',
+    titleCollations.some((c) => titles.every((title, i) => i === 0 || c.compare(titles[i - 1]!, title) <= 0)),
+    `${label} lists its titles in no usual title order (${titles
+      .slice(0, 4)
+      .map((title) => asJson(title))
+      .join(', ')} …): without a cursor the list pages by title (§4: a cursor pages by id instead of by title), whatever the filters`,
+    page.exchange,
+  );
+}
+
 /** Judges one designed request's rows against the pool it was designed from. */
 async function judge(t: CheckContext, design: Design, word: string | undefined): Promise<void> {
   const { pool, filters, mode, direction } = design;
@@ -309,6 +327,7 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
     const page = await fetchPage(t.api, body);
     const label = `POST /artifacts.php ${JSON.stringify(body)}`;
     await judgeRows(t, design, body, page, label);
+    inTitleOrder(page, label);
     const wrong = page.rows.find((r) => satisfies(r, filters) === 'no');
     ensure('C4.8', !wrong, `${label} returned ${wrong ? describeRow(wrong) : ''}, which the filters exclude ${WHY}`, page.exchange);
     ensure(
@@ -380,6 +399,7 @@ async function judge(t: CheckContext, design: Design, word: string | undefined):
       window.pages[listed[back]?.i ?? 0]?.exchange,
     );
   }
+  if (!cursor && !('cursor' in firstBody)) inTitleOrder(window.pages[0]!, label(0));
   const got = window.pages.flatMap((p) => p.rows);
   const known = new Set(pool.map((r) => idOf(r.id)));
   // A search's rows are the search's own answer narrowed by the filters: an item the search alone does not find is wrong too.
