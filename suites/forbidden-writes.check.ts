@@ -289,12 +289,18 @@ function applicablePaths(t: CheckContext, paths: readonly string[]): string[] {
   return paths.filter((p) => p !== endpoints.players || profiles[t.target.profile].has('players'));
 }
 
-/** The second user's ids where its household names them (represents_user_id), else a small id. */
+/**
+ * The second user's ids where its household names them (represents_user_id), else a small id; never an id the key's own
+ * household names as its user's (the key's own user record is no enumeration), where the players are offered.
+ */
 async function otherUserIds(t: CheckContext): Promise<(string | number)[]> {
-  if (t.target.keys.other === undefined || !profiles[t.target.profile].has('players')) return [2];
-  const rows = rowsOf((await t.discover.shared('GET /players.php (second user)')).response.json) ?? [];
-  const ids = rows.map((r) => r.represents_user_id).filter((id): id is string | number => typeof id === 'string' || typeof id === 'number');
-  return ids.length > 0 ? [...new Set(ids)] : [2];
+  if (!profiles[t.target.profile].has('players')) return [2];
+  const own = new Set((rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []).map((r) => String(r.represents_user_id)));
+  const theirs = t.target.keys.other === undefined ? [] : (rowsOf((await t.discover.shared('GET /players.php (second user)')).response.json) ?? []);
+  const ids = theirs
+    .map((r) => r.represents_user_id)
+    .filter((id): id is string | number => (typeof id === 'string' || typeof id === 'number') && !own.has(String(id)));
+  return ids.length > 0 ? [...new Set(ids)] : [[2, 3, 1].find((id) => !own.has(String(id)))!];
 }
 
 /**
@@ -500,11 +506,17 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       sections: ['§1', '§5', '§7'],
       keptBlind: true,
       title: 'a user enumeration path the target serves answers 403',
-      accepts: ['no enumeration path at all: 404, 410, a 200 catch-all page without user data, or the answer a path no API serves gets (the check then skips)'],
+      accepts: [
+        'no enumeration path at all: 404, 410, a 200 catch-all page without user data, or the answer a path no API serves gets (the check then skips)',
+        'a route without an extension (/users) redirected elsewhere, as a front controller sends unknown routes to its login page',
+      ],
     },
     async (t) => {
       const { answers, baseline, known } = await enumerationProbes(t);
-      const served = answers.filter((ex) => !answersAsAbsent(ex, known, baseline));
+      // A path without an extension (/users) redirected elsewhere (a front controller sending unknown routes to its login
+      // page) is no endpoint of the target: the made-up path it is compared with ends in .php, which such a server may 404.
+      const redirectedRoute = (ex: Exchange) => ex.response.status >= 300 && ex.response.status < 400 && !/\.[a-z]+$/i.test(new URL(ex.request.url).pathname);
+      const served = answers.filter((ex) => !answersAsAbsent(ex, known, baseline) && !redirectedRoute(ex));
       t.need(
         served[0],
         `no user enumeration path exists on this target (${answers.map((ex) => `${new URL(ex.request.url).pathname} → ${ex.response.status}`).join(', ')}: each absent or a catch-all page)`,

@@ -22,12 +22,11 @@ import {
   type Exchange,
   type Row,
   asJson,
+  isKeptStateField,
 } from '../src/harness/index.ts';
 
-/** Fields of the kept state itself (is_kept, kept_at …): the toggle changes them. */
-const KEPT_STATE = /(^|_)kept($|_)/i;
 /** Fields the frame watches: all but the id, the kept state and modification stamps (§3). */
-const watched = (name: string) => name !== 'id' && !KEPT_STATE.test(name) && !isModificationStamp(name);
+const watched = (name: string) => name !== 'id' && !isKeptStateField(name) && !isModificationStamp(name);
 
 /**
  * Another value of the same kind, which a server that applied it would show: a flag flipped (in the

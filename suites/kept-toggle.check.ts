@@ -33,6 +33,7 @@ import {
   labelSet,
   typeIdsCarried,
   typeIdsOf,
+  isKeptStateField,
 } from '../src/harness/index.ts';
 
 /**
@@ -104,11 +105,8 @@ function isBlank(value: unknown): boolean {
   return Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0;
 }
 
-/** Fields of the kept state itself (is_kept, and a stamp of when it was set such as kept_at): the toggle changes them. */
-const KEPT_STATE = /(^|_)kept($|_)/i;
-
 /** The fields a toggle could be seen to change: all but the kept state and modification stamps (§3). */
-const watchedField = (name: string) => !KEPT_STATE.test(name) && !isModificationStamp(name);
+const watchedField = (name: string) => !isKeptStateField(name) && !isModificationStamp(name);
 
 /**
  * Witnesses of KEPT-002, chosen by the data: full records (single reads) of the first items, from
@@ -213,7 +211,7 @@ async function typeListKept(t: CheckContext, after: Exchange, toggled: readonly 
 
 function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...names].filter((name) => !KEPT_STATE.test(name) && !isModificationStamp(name) && !sameUnordered(before[name], after[name]));
+  return [...names].filter((name) => !isKeptStateField(name) && !isModificationStamp(name) && !sameUnordered(before[name], after[name]));
 }
 
 /** The row of item `id` in the list searched by its title, with the exchange that listed it (the evidence of a failure). */

@@ -235,7 +235,8 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         // filter comes with it (§4 table), so a kept filter with a page size of its own (the default 50) shows.
         keptSecondary,
         digitalOnly,
-        { cursor: null, type_id: item.type_id, ...summary },
+        // The type of the first typed item (an item may have none, §2, and null is no type id to filter by).
+        ...[rows.find(typed)].flatMap((r) => (r === undefined ? [] : [{ cursor: null, type_id: r.type_id, ...summary }])),
       ];
       // The later page also filters by physical, at the value some row of the unfiltered list's titles 21-40 lacks
       // (page 1 of POST {}, the run's shared read): a filter applied to page 1 only then shows (§4 table: a page of the

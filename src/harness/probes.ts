@@ -1,7 +1,7 @@
 import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { isModificationStamp, isObject, recordOf, rowsOf, sortedListsJson, type Row } from '../spec/lenient.ts';
+import { isModificationStamp, isObject, recordOf, rowsOf, unorderedJson, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { Discovery } from './discovery.ts';
 import { cursorWindow } from './paging.ts';
@@ -34,6 +34,32 @@ function echoes(record: Record<string, unknown>, requestBody: string | undefined
   return isObject(sent) && Object.entries(record).every(([k, v]) => JSON.stringify(sent[k]) === JSON.stringify(v));
 }
 
+/** Fields §2 names for the records of a user's data (items, uses, players, proposal rows, upcoming interactions). */
+const RECORD_FIELDS = new Set([
+  'id',
+  'Title',
+  'type',
+  'type_id',
+  'is_kept',
+  'is_physical',
+  'is_digital',
+  'is_in_secondary_collection',
+  'tags',
+  'players',
+  'participants',
+  'FirstName',
+  'LastName',
+  'birth_year',
+  'represents_user_id',
+  'artifact_id',
+  'item_name',
+  'plays',
+  'last_use',
+  'user_id',
+  'username',
+  'email',
+]);
+
 /** Describes the user data found in a response, or undefined when it carries none. */
 export function userDataIn(exchange: Exchange, known: readonly string[]): string | undefined {
   const text = exchange.response.text;
@@ -41,8 +67,9 @@ export function userDataIn(exchange: Exchange, known: readonly string[]): string
   const sent = `${safeDecode(exchange.request.url)} ${exchange.request.body ?? ''}`;
   const hit = known.find((title) => !sent.includes(title) && (text.includes(title) || text.includes(JSON.stringify(title).slice(1, -1))));
   if (hit !== undefined) return `the body contains the title "${hit}"`;
-  const rows = rowsOf(exchange.response.json);
-  if (rows && rows.length > 0) return `the body carries ${rows.length} record(s)`;
+  // Records of the user's data carry a field the spec names for one (an error's details, invalid_params or links do not).
+  const rows = (rowsOf(exchange.response.json) ?? []).filter((r) => Object.keys(r).some((k) => RECORD_FIELDS.has(k)));
+  if (rows.length > 0) return `the body carries ${rows.length} record(s)`;
   const body = exchange.response.json;
   const record = isObject(body) && ('Title' in body || 'is_kept' in body) ? body : recordOf(body);
   if (record !== undefined && !echoes(record, exchange.request.body)) return 'the body carries an item record';
@@ -99,7 +126,7 @@ export async function stateSnapshot(
 ): Promise<string> {
   const window = await cursorWindow(api, { per_page: MAX_ROWS_PER_PAGE }, { user, maxPages: SNAPSHOT_PAGES });
   const rows = window.pages.flatMap((p) => p.rows);
-  if (scope === 'collection') return sortedListsJson([rows.map(stripStamps)]);
+  if (scope === 'collection') return unorderedJson([rows.map(stripStamps)]);
   const reads = [api.types(user)];
   if (profiles[profile].has('players')) reads.push(api.players(user));
   if (window.complete) reads.push(api.uses({}, user), api.proposals({ include_other: 1 }, user));
@@ -110,8 +137,8 @@ export async function stateSnapshot(
   }
   const others = await Promise.all(reads);
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
-  // Lists of plain values (tags, players) have no stated order: sorted, so that only a change of content differs.
-  return sortedListsJson([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  // No list has a stated order (of rows, tags, players): each is sorted, so that only a change of content differs.
+  return unorderedJson([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
 }
 
 /**
@@ -129,7 +156,7 @@ export async function sharedStateSnapshot(
 ): Promise<string> {
   const walked = await discover.collection().catch(() => undefined);
   if (!walked || walked.pages.length > SNAPSHOT_PAGES) return stateSnapshot(api, 'primary', profile, probe, scope);
-  if (scope === 'collection') return sortedListsJson([walked.rows.map(stripStamps)]);
+  if (scope === 'collection') return unorderedJson([walked.rows.map(stripStamps)]);
   const reads = [discover.shared('GET /types.php')];
   if (profiles[profile].has('players')) reads.push(discover.shared('GET /players.php'));
   reads.push(
@@ -138,7 +165,7 @@ export async function sharedStateSnapshot(
   );
   const others = await Promise.all(reads).catch(() => undefined);
   if (!others) return stateSnapshot(api, 'primary', profile, probe);
-  return sortedListsJson([walked.rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  return unorderedJson([walked.rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
 }
 
 function stripStamps(row: Row): Row {

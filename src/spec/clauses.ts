@@ -189,7 +189,7 @@ export const clauses: readonly Clause[] = [
     id: 'C4.5',
     section: '§4',
     statement: 'Page paging orders by title and covers the collection.',
-    checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007', 'PAGE-005', 'LIST-002', 'FILT-003', 'KEPT-004'],
+    checks: ['PAGE-007', 'PAGE-004', 'PAGE-006', 'FILT-007', 'PAGE-005', 'LIST-002', 'FILT-003', 'KEPT-004', 'FILT-008'],
   },
   {
     id: 'C4.6',

@@ -359,6 +359,23 @@ export function sortedListsJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** Fields of the kept state itself, however a record spells them (is_kept, kept_at, isKept, keptAt): the toggle changes them. */
+export const isKeptStateField = (name: string): boolean => /(^|_)kept($|_)/i.test(name) || /(^|[a-z])Kept([A-Z]|$)|^kept[A-Z]/.test(name);
+
+/**
+ * Like `sortedListsJson`, with lists of records sorted too: what a store holds, whatever order an answer lists it in (the
+ * order of uses, types and players is not shown, §2, nor that of proposal rows of equal counts).
+ */
+export function unorderedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(unorderedJson).sort(codeUnit).join(',')}]`;
+  if (isObject(value)) {
+    const fields: string[] = [];
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) fields.push(`${JSON.stringify(k)}:${unorderedJson(v)}`);
+    return `{${fields.sort(codeUnit).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** The same value written with every object's keys sorted, so that the same record compares equal however it is served. */
 export function sortedKeysJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedKeysJson).join(',')}]`;
