@@ -426,6 +426,14 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const windowBody = tagWindowBody(collection, tag);
       const { pages } = await t.discover.window(windowBody, WINDOW_PAGES);
       const got = pages.flatMap((p) => p.rows);
+      // Each cursor page of the tag continues after the one before (§4 rule 2: next_cursor pages the same listing by id).
+      const repeated = repeatedIn(pages);
+      ensure(
+        'C4.4',
+        !repeated,
+        `tag ${asJson(tag)} by cursor: item ${repeated?.id} came on page ${repeated?.first} and again on page ${repeated?.again}, after following next_cursor ${asJson(pages[(repeated?.again ?? 2) - 2]?.nextCursor)}`,
+        pages[(repeated?.again ?? 1) - 1]?.exchange,
+      );
       ensure(
         'C4.7',
         got.some((r) => idOf(r.id) === idOf(row.id)),

@@ -388,7 +388,8 @@ async function listState(
     record ? unstamped(record) : read.response.status,
     ...(uses && search
       ? [
-          [uses.response.status, rowsOf(uses.response.json) ?? uses.response.json],
+          // A refusal's body is no state (an error may carry a request id or a time that differs on every read).
+          [uses.response.status, uses.response.status >= 400 ? null : (rowsOf(uses.response.json) ?? uses.response.json)],
           [search.response.status, found(search)],
         ]
       : []),

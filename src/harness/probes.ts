@@ -138,7 +138,7 @@ export async function stateSnapshot(
   const others = await Promise.all(reads);
   // The rows of each read, not its envelope: an envelope may carry a volatile field (a time it was served).
   // No list has a stated order (of rows, tags, players): each is sorted, so that only a change of content differs.
-  return unorderedJson([rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  return unorderedJson([rows.map(stripStamps), ...others.map(stateOf)]);
 }
 
 /**
@@ -165,7 +165,16 @@ export async function sharedStateSnapshot(
   );
   const others = await Promise.all(reads).catch(() => undefined);
   if (!others) return stateSnapshot(api, 'primary', profile, probe);
-  return unorderedJson([walked.rows.map(stripStamps), ...others.map((e) => [e.response.status, rowsOf(e.response.json) ?? e.response.json])]);
+  return unorderedJson([walked.rows.map(stripStamps), ...others.map(stateOf)]);
+}
+
+/**
+ * What one read of a snapshot shows of the state: its status and its rows (or its body, where it holds none). A refusal's
+ * body is no state: an error may carry a request id or a time that differs on every read.
+ */
+function stateOf(e: Exchange): unknown[] {
+  const { status, json } = e.response;
+  return [status, status >= 400 ? null : (rowsOf(json) ?? json)];
 }
 
 function stripStamps(row: Row): Row {

@@ -183,6 +183,7 @@ export const clauses: readonly Clause[] = [
       'PAGE-003',
       'FIELD-003',
       'FILT-008',
+      'FILT-003',
     ],
   },
   {
