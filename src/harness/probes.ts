@@ -1,7 +1,7 @@
 import type { Api } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { KeyRef } from '../safety/journal.ts';
-import { isModificationStamp, isObject, recordOf, rowsOf, unorderedJson, type Row } from '../spec/lenient.ts';
+import { isModificationStamp, isObject, recordOf, rowsOf, SPEC_FIELDS, unorderedJson, type Row } from '../spec/lenient.ts';
 import { MAX_ROWS_PER_PAGE } from '../spec/limits.ts';
 import type { Discovery } from './discovery.ts';
 import { cursorWindow } from './paging.ts';
@@ -34,17 +34,9 @@ function echoes(record: Record<string, unknown>, requestBody: string | undefined
   return isObject(sent) && Object.entries(record).every(([k, v]) => JSON.stringify(sent[k]) === JSON.stringify(v));
 }
 
-/** Fields §2 names for the records of a user's data (items, uses, players, proposal rows, upcoming interactions). */
-const RECORD_FIELDS = new Set([
-  'id',
-  'Title',
-  'type',
-  'type_id',
-  'is_kept',
-  'is_physical',
-  'is_digital',
-  'is_in_secondary_collection',
-  'tags',
+/** Fields §2 names for the records of a user's data: an item's (SPEC_FIELDS), a use's, a player's, a proposal row's, a user's. */
+const RECORD_FIELDS: ReadonlySet<string> = new Set([
+  ...SPEC_FIELDS,
   'players',
   'participants',
   'FirstName',
@@ -53,8 +45,6 @@ const RECORD_FIELDS = new Set([
   'represents_user_id',
   'artifact_id',
   'item_name',
-  'plays',
-  'last_use',
   'user_id',
   'username',
   'email',
