@@ -21,6 +21,16 @@ export function rowsOf(body: unknown, preferredKeys: readonly string[] = PREFERR
   if (!isObject(body)) return undefined;
   const candidates = Object.entries(body).filter(([key, value]) => key !== 'errors' && Array.isArray(value) && value.every(isObject));
   if (candidates.length === 1) return candidates[0]![1] as Row[];
+  // Not a record itself (a record's empty lists, tags or players, hold no rows of a listing):
+  if (!('id' in body)) {
+    // every list empty: no rows, whichever list held them (an empty answer with a warnings list beside its rows);
+    if (candidates.length > 1 && candidates.every(([, v]) => (v as unknown[]).length === 0)) return [];
+    // no list at the top: one object, itself no record, holding a non-empty list of records a level down ({data: {items: […]}}).
+    const nested = Object.values(body).filter(
+      (v) => isObject(v) && !('id' in v) && Object.values(v).some((w) => Array.isArray(w) && w.length > 0 && w.every(isObject)),
+    );
+    if (candidates.length === 0 && nested.length === 1) return rowsOf(nested[0], preferredKeys);
+  }
   for (const key of preferredKeys) {
     const hit = candidates.find(([k]) => k === key);
     if (hit) return hit[1] as Row[];
@@ -149,7 +159,10 @@ export function itemRefOf(value: unknown): string | undefined {
 const ITEM_FIELD_NAMES = ['artifact_id', 'item_id', 'artifact', 'item'];
 
 const DATE_NAME = /date|day|(^|_)on$|_at$|time|played|used|when/i;
-const STAMP_NAME = /^(created|updated|modified|recorded|inserted|deleted)(_?(at|on|time|date))?$|^(created|updated|modified)[A-Z]/;
+const STAMP_NAME =
+  /^(created|updated|modified|recorded|inserted|deleted|logged|added|entered|saved|imported|synced)(_?(at|on|time|date))?$|^(created|updated|modified|logged|added|entered|saved)[A-Z]|^date_?(added|created|modified|logged|entered)$/i;
+/** Names that speak of the use itself (played_on, used_at, the plain date) before those of any other date. */
+const PLAY_NAME = /play|used|^use_?(date|day|on|at)$|^(date|day|when)$/i;
 
 /**
  * The field of a use that holds its date (not shown in §2): among the fields whose every value is a
@@ -169,7 +182,7 @@ function findUseDateField(uses: readonly Row[]): string | undefined {
   const keys = [...new Set(uses.flatMap((u) => Object.keys(u)))];
   const dated = keys.filter((key) => uses.every((u) => isDateOrDateTime(u[key])));
   const plain = dated.filter((key) => !STAMP_NAME.test(key));
-  return plain.find((key) => DATE_NAME.test(key)) ?? (plain.length === 1 ? plain[0] : undefined);
+  return plain.find((key) => PLAY_NAME.test(key)) ?? plain.find((key) => DATE_NAME.test(key)) ?? (plain.length === 1 ? plain[0] : undefined);
 }
 
 /**
@@ -184,16 +197,23 @@ export function countFieldOf(rows: readonly Row[], name: RegExp): string | undef
   return named.find((k) => !/^(is|has|include)_/i.test(k)) ?? named[0];
 }
 
+/** Names of fields that hold something other than an item's id, whatever numbers they hold: a type's, a user's, a count. */
+const NOT_AN_ITEM =
+  /(^|_)(type|user|player|owner|household|account)(_?id)?$|^(type|user|player|owner)Id$|count|plays|declin|else|other|year|^yr$|^(mnp|mxp|ss|mnt|mxt|wt|rank|position|version)$/i;
+
 /**
  * The field of a record that names its item where §2 does not show it (a use, a proposal outcome row,
- * an upcoming interaction): the one whose values all name items of `itemIds`. `id` is tried last, and
- * not at all when it is the record's own id (`ownId`, as for uses).
+ * an upcoming interaction): the one whose values all name items of `itemIds`. Tried in turn: the usual names, other
+ * names that speak of an item (game_id, thing), `id` (not at all when it is the record's own id, `ownId`, as for uses),
+ * then any other field, never one named for another thing (type_id, user_id, plays), whose numbers may happen to be
+ * item ids too.
  */
 export function itemFieldOf(rows: readonly Row[], itemIds: ReadonlySet<string>, options: { ownId?: boolean } = {}): string | undefined {
   if (rows.length === 0) return undefined;
-  const seen = new Set<string>(ITEM_FIELD_NAMES);
-  for (const row of rows) for (const key of Object.keys(row)) if (key !== 'id') seen.add(key);
-  const keys = [...seen, ...(options.ownId ? [] : ['id'])];
+  const others = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) if (key !== 'id' && !ITEM_FIELD_NAMES.includes(key) && !NOT_AN_ITEM.test(key)) others.add(key);
+  const itemLike = [...others].filter((key) => /artifact|item|game|thing|object/i.test(key));
+  const keys = [...ITEM_FIELD_NAMES, ...itemLike, ...(options.ownId ? [] : ['id']), ...[...others].filter((key) => !itemLike.includes(key))];
   return keys.find((key) => rows.every((r) => itemIds.has(itemRefOf(r[key]) ?? '')));
 }
 
@@ -270,6 +290,10 @@ const STAMP_WORDS = new Set([
   'revision',
   'rev',
   'etag',
+  'edit',
+  'saved',
+  'timestamp',
+  'ts',
 ]);
 /** Words that end a stamp of the kept flag (`kept_at`, `keptOn`, `kept_since`). */
 const TIME_WORDS = new Set(['at', 'on', 'time', 'date', 'since', 'ts', 'timestamp']);
@@ -410,7 +434,14 @@ export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string,
   { name: 'letters and digits only, case-insensitive', compare: (a, b) => codeUnit(lettersAndDigits(a), lettersAndDigits(b)) },
   // Case folded to capitals (ORDER BY UPPER(Title), MySQL's general_ci): apart from lower-casing where [ \ ] ^ _ ` fall.
   { name: 'case-insensitive, upper-cased', compare: (a, b) => codeUnit(a.toUpperCase(), b.toUpperCase()) },
+  // Filed without a leading article ("The Castles of Burgundy" under C), as collection catalogues file titles.
+  { name: 'ignoring a leading article', compare: (a, b) => baseLocale(withoutArticle(a), withoutArticle(b)) },
 ];
+
+const baseLocale = new Intl.Collator('en', { sensitivity: 'base' }).compare;
+function withoutArticle(title: string): string {
+  return title.replace(/^(the|a|an)\s+/i, '');
+}
 
 function codeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
