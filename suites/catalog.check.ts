@@ -13,7 +13,6 @@ import {
   validateOpenApi,
   type CheckContext,
   type Exchange,
-  idOf,
 } from '../src/harness/index.ts';
 
 async function catalog(t: CheckContext): Promise<{ document: unknown; exchange: Exchange }> {
@@ -74,7 +73,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       const result = await validateOpenApi(document);
       t.need(result.valid ? true : undefined, 'the catalog is not a valid OpenAPI document (see CAT-004)');
       const item = await t.discover.anyItem();
-      const used = (await t.discover.newestUsedItem()) ?? idOf(item?.id);
+      const used = await t.discover.usesSampleItem();
       const samples: Promise<Exchange>[] = [
         t.discover.list({}),
         t.discover.list({ per_page: 5, cursor: null }),

@@ -19,7 +19,6 @@ import {
   LIST_BODY_FIELDS,
   MAX_ROWS_PER_PAGE,
   readOnce,
-  idOf,
 } from '../src/harness/index.ts';
 
 const notAnObjectOrList = fc.oneof(
@@ -190,7 +189,7 @@ describe('invalid requests (§4 rule 4, §7)', () => {
       // Uses and proposal outcomes have no paging: without a generated artifact_id (start) they are
       // asked about one real item (a window past every outcome), so that answers stay small at any size.
       // The item of the latest use (USES-003 and CAT-003 read its uses too).
-      const item = (await t.discover.newestUsedItem()) ?? idOf((await t.discover.anyItem())?.id);
+      const item = await t.discover.usesSampleItem();
       await t.property(
         query,
         async ({ path, query: generated }) => {

@@ -197,7 +197,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
     async (t) => {
       const item = await t.discover.anyItem();
       // The item of the latest use (USES-003, CAT-003 and ERR-003 read its uses too).
-      const used = (await t.discover.newestUsedItem()) ?? idOf(item?.id);
+      const used = await t.discover.usesSampleItem();
       // Endpoints without paging answer the baseline from the run's shared read.
       const reads: { name: string; send: (extra: Record<string, string | number>) => Promise<Exchange>; baseline?: () => Promise<Exchange> }[] = [
         { name: 'GET /artifacts.php', send: (q) => t.api.get('/artifacts.php', q), baseline: () => t.discover.list(undefined) },

@@ -202,8 +202,8 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       const used = [...byItem.keys()]
         .sort((a, b) => byItem.get(b)!.length - byItem.get(a)!.length || a.localeCompare(b, 'en', { numeric: true }))
         .slice(0, t.target.lean ? 1 : 5);
-      // And the item of the latest use: a date cut-off (today, a time zone) shows first on the newest use (CAT-002 and
-      // ERR-003 read its uses too).
+      // And the item of the latest use: a date cut-off (today, a time zone) shows first on the newest use (CAT-003,
+      // ERR-003 and SCOPE-002 read its uses too).
       const newest = t.target.lean ? undefined : await t.discover.newestUsedItem();
       // The unused item of least id: the item without uses FIELD-003 reads too.
       const unused = ids.filter((id) => !byItem.has(id)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))[0];

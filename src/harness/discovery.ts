@@ -11,6 +11,7 @@ import { WALK_BODY, type PreflightAnswers, type PreflightRead, type WalkStart } 
 import { dataFreeUnnamedReads, unnamedPathKey } from './unnamed-paths.ts';
 import { MALFORMED_LIST_BODIES, OVERSIZED_PAGE_BODIES, WRONG_KIND_FILTER_BODIES } from './data-free-probes.ts';
 import { dataFreeCredentialRequests } from './credentials.ts';
+import { naturalOrder } from '../core/natural-order.ts';
 
 /**
  * Below this many items the collection sets no items apart: the main lane keeps them all, and the
@@ -302,9 +303,14 @@ export class Discovery {
       const id = itemRefOf(use[field]);
       const day = String(use[date]).slice(0, 10);
       if (id === undefined) continue;
-      if (newest === undefined || day > newest.day || (day === newest.day && id.localeCompare(newest.id, 'en', { numeric: true }) < 0)) newest = { id, day };
+      if (newest === undefined || day > newest.day || (day === newest.day && naturalOrder(id, newest.id) < 0)) newest = { id, day };
     }
     return newest?.id;
+  }
+
+  /** The item whose uses a check reads as a sample of one: the item of the latest use, else the collection's first item. */
+  async usesSampleItem(): Promise<string | undefined> {
+    return (await this.newestUsedItem()) ?? idOf((await this.anyItem())?.id);
   }
 
   /**

@@ -417,6 +417,8 @@ const natural = (sensitivity: Intl.CollatorOptions['sensitivity']) => new Intl.C
 const ignoringPunctuation = (numeric: boolean) => new Intl.Collator('en', { ignorePunctuation: true, numeric, sensitivity: 'base' }).compare;
 const lettersAndDigits = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
+const baseLocale = new Intl.Collator('en', { sensitivity: 'base' }).compare;
+
 /**
  * Title orders an implementation may reasonably use for page paging (§4 says only that cursor paging
  * pages by id instead of by title): none is specified, so any usual collation is accepted.
@@ -424,7 +426,7 @@ const lettersAndDigits = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/
 export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string, b: string) => number }> = [
   { name: 'code-unit', compare: (a, b) => codeUnit(a, b) },
   { name: 'case-insensitive', compare: (a, b) => codeUnit(a.toLowerCase(), b.toLowerCase()) },
-  { name: 'locale (base)', compare: new Intl.Collator('en', { sensitivity: 'base' }).compare },
+  { name: 'locale (base)', compare: baseLocale },
   { name: 'locale (variant)', compare: new Intl.Collator('en', { sensitivity: 'variant' }).compare },
   { name: 'root locale', compare: new Intl.Collator(undefined).compare },
   { name: 'natural (base)', compare: natural('base') },
@@ -438,7 +440,6 @@ export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string,
   { name: 'ignoring a leading article', compare: (a, b) => baseLocale(withoutArticle(a), withoutArticle(b)) },
 ];
 
-const baseLocale = new Intl.Collator('en', { sensitivity: 'base' }).compare;
 function withoutArticle(title: string): string {
   return title.replace(/^(the|a|an)\s+/i, '');
 }
