@@ -1,8 +1,7 @@
 import {
   asJson,
-  COLLECTION_FIELDS,
+  differingCollectionValue,
   is2xx,
-  looseFieldValue,
   rowsOf,
   check,
   commonTitleWord,
@@ -246,16 +245,11 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
   if (body.fields === 'collection' && design.mode !== 'second key') {
     const alone = await t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection' });
     const own = new Map((is2xx(alone) ? (rowsOf(alone.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
-    const differing = (r: Row) => {
-      const o = own.get(idOf(r.id));
-      return o === undefined ? undefined : COLLECTION_FIELDS.find((f) => f in r && f in o && looseFieldValue(r[f]) !== looseFieldValue(o[f]));
-    };
-    const odd = page.rows.find((r) => differing(r) !== undefined);
-    const field = odd ? differing(odd)! : '';
+    const odd = differingCollectionValue(page.rows, own);
     ensure(
       'C2.4',
       odd === undefined,
-      `${label}: row ${asJson(odd?.id)} shows ${field} ${asJson(odd?.[field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(own.get(idOf(odd?.id))?.[field])} for that item (fields "collection" adds the item's own values, whatever the filters)`,
+      `${label}: row ${asJson(odd?.row.id)} shows ${odd?.field} ${asJson(odd?.row[odd.field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(odd && own.get(idOf(odd.row.id))?.[odd.field])} for that item (fields "collection" adds the item's own values, whatever the filters)`,
       page.exchange,
     );
   }

@@ -33,6 +33,7 @@ import {
   summariesAgreeWithUses,
   COLLECTION_FIELDS,
   describeRow,
+  differingCollectionValue,
   FILTER_FLAG_FIELDS,
   satisfies,
   tagsOf,
@@ -413,10 +414,15 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used), and page 3 of a tag beside digital false (with secondary_collection false where the walk allows), at a size that leaves it one or two of its items, holds them; for the second key, its most used label beside physical false lists its items labelled with it that are not physical, and no physical one',
+        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used, each beside fields collection, whose added values stay the item\'s own), and page 3 of a tag beside digital false (with secondary_collection false where the walk allows), at a size that leaves it one or two of its items, holds them; for the second key, its most used label beside physical false lists its items labelled with it that are not physical, and no physical one',
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
+      // The run's shared read of what fields "collection" adds, taken now: this check overlaps kept writes (keptBlind),
+      // before which shared list answers are dropped, and the values it holds the label reads to carry no kept flag.
+      const fieldsOffered = profiles[t.target.profile].has('list-fields');
+      const wideRead = fieldsOffered ? t.discover.list({ per_page: MAX_ROWS_PER_PAGE, fields: 'collection' }) : undefined;
+      wideRead?.catch(() => {});
       const tagged = await t.discover.itemsWithTags();
       const row = t.need(tagged[0], 'no item carries a tag (tags are empty until the owner adds them)');
       const tag = tagsOf(row)[0]!;
@@ -584,7 +590,9 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
         .slice(0, t.target.lean ? LEAN_OTHER_LABELS : OTHER_LABELS)
         .map(([x]) => x);
-      const labelBodies = others.map((x) => ({ tag: x, page: 1, per_page: MAX_ROWS_PER_PAGE }));
+      // Each asks what fields "collection" adds, where offered: a label must not rewrite the item's player-count and time
+      // columns either (§2), so each row's added values are the item's own, as the run's shared read of them alone gives.
+      const labelBodies = others.map((x) => ({ tag: x, page: 1, per_page: MAX_ROWS_PER_PAGE, ...(fieldsOffered ? { fields: 'collection' } : {}) }));
       // Beside them, the second key's list under the label its own user's walk (the run's shared read) shows on the most
       // items, of those whose carriers (in any case) fit one page of 200: each key reads its own user's data (§4: all
       // results are scoped to the key's user; §5), so the tag keeps that user's items labelled with it (§4 tag).
@@ -598,10 +606,12 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       // by that user's walk (a flag not set, null, may be listed or not).
       const theirFilter: Filters = filtersOffered ? { physical: false } : {};
       const theirBody = theirLabel === undefined ? undefined : { tag: theirLabel, ...theirFilter, page: 1, per_page: MAX_ROWS_PER_PAGE };
-      const [labelAnswers, theirAnswer] = await Promise.all([
+      const [labelAnswers, theirAnswer, wide] = await Promise.all([
         together(labelBodies.map((body) => t.api.list(body))),
         theirBody === undefined ? undefined : t.api.list(theirBody, 'other'),
+        labelBodies.length > 0 ? wideRead : undefined,
       ]);
+      const own = new Map((wide && is2xx(wide) ? (rowsOf(wide.response.json) ?? []) : []).map((r) => [idOf(r.id), r]));
       if (theirBody && theirAnswer) {
         const label = `POST /artifacts.php ${JSON.stringify(theirBody)} with the second key`;
         ensureNo5xx('C7.2', theirAnswer, label);
@@ -635,6 +645,13 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
           'C4.7',
           !wrong,
           `${label} returned ${wrong ? describeRow(wrong) : ''}, which the owner did not label ${asJson(body.tag)}: the tag keeps only the items labelled with it`,
+          ex,
+        );
+        const odd = differingCollectionValue(got, own);
+        ensure(
+          'C2.4',
+          odd === undefined,
+          `${label}: row ${asJson(odd?.row.id)} shows ${odd?.field} ${asJson(odd?.row[odd.field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(odd && own.get(idOf(odd.row.id))?.[odd.field])} for that item (§2: tags complement the player-count and time columns, they do not replace them)`,
           ex,
         );
       }

@@ -1,5 +1,5 @@
 import { COLLECTION_FIELDS } from '../spec/limits.ts';
-import type { Row } from '../spec/lenient.ts';
+import { idOf, looseFieldValue, type Row } from '../spec/lenient.ts';
 
 /** The fields every list row carries (§4 rule 3). */
 export const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
@@ -21,4 +21,17 @@ export function missingField(row: Row, body?: Record<string, unknown>): string |
   const absent = fieldsFor(body).find((name) => !(name in row));
   if (absent !== undefined) return absent;
   return Array.isArray(row.tags) ? undefined : 'tags (as a list)';
+}
+
+/**
+ * The first row whose columns of fields "collection" differ (compared loosely: their types are not shown) from the
+ * item's own, as `own` (the rows of those fields read alone, by item id) gives them, and the field that differs.
+ */
+export function differingCollectionValue(rows: readonly Row[], own: ReadonlyMap<string | undefined, Row>): { row: Row; field: string } | undefined {
+  for (const row of rows) {
+    const mine = own.get(idOf(row.id));
+    const field = mine && COLLECTION_FIELDS.find((f) => f in row && f in mine && looseFieldValue(row[f]) !== looseFieldValue(mine[f]));
+    if (field !== undefined) return { row, field };
+  }
+  return undefined;
 }

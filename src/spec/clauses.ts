@@ -62,7 +62,7 @@ export const clauses: readonly Clause[] = [
     id: 'C2.4',
     section: '§2',
     statement: 'fields "collection" adds MnP, MxP, SS, MnT, MxT, Wt, Yr and Acq.',
-    checks: ['FIELD-001', 'FIELD-004', 'READ-001', 'LIST-002', 'FILT-006', 'SCOPE-005', 'FILT-008'],
+    checks: ['FIELD-001', 'FIELD-004', 'READ-001', 'LIST-002', 'FILT-006', 'SCOPE-005', 'FILT-008', 'FILT-003'],
   },
   { id: 'C2.5', section: '§2', statement: 'Units, types and exact meaning of the collection fields.', checks: [], untestable: NOT_SHOWN },
   {

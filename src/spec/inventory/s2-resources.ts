@@ -67,7 +67,10 @@ export const resources: InventorySection = {
       ]),
     ]),
     requirement('653327ec', 'labels add to the player-count and time columns and never stand in for them', [
-      statement('C2.4', 'an item with labels still gets its collection columns', [rule('tagged items keep their collection columns')]),
+      statement('C2.4', 'an item with labels still gets its collection columns', [
+        rule('tagged items keep their collection columns'),
+        rule('a tag filter leaves each item its own collection values'),
+      ]),
     ]),
     prose('6a9db83c', 'the word kept means the is_kept field'),
     requirement('65403240', 'the secondary collection, physical and digital flags are independent of one another', [
