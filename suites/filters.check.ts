@@ -414,7 +414,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        'the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used, each beside fields collection, whose added values stay the item\'s own), and page 3 of a tag beside digital false (with secondary_collection false where the walk allows), at a size that leaves it one or two of its items, holds them; for the second key, its most used label beside physical false lists its items labelled with it that are not physical, and no physical one',
+        "the tag filter returns only items labelled with that tag (also for a part of a tag, beside a query and a type_id, holding only items the same search finds without the tag, and in page mode for up to four other labels, the most used, each beside fields collection, whose added values stay the item's own), and page 3 of a tag beside digital false (with secondary_collection false where the walk allows), at a size that leaves it one or two of its items, holds them; for the second key, its most used label beside physical false lists its items labelled with it that are not physical, and no physical one",
       accepts: ['a tag filter that ignores case', 'a tag no item carries answered with no rows or refused (any 4xx)'],
     },
     async (t) => {
