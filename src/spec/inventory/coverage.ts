@@ -367,7 +367,7 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C1.3 a user read by id reveals no user': [['ENUM-001'], ['blind1-user-read-open']],
   'C2.1 is_physical in the primary single read': [['READ-001'], ['blind1-item-zero-flags-omitted']],
   'C2.4 tagged items keep their collection columns': [['FIELD-001', 'FIELD-004'], ['blind1-collection-dropped-tagged']],
-  'C2.4 a tag filter leaves each item its own collection values': [['FILT-003', 'FILT-008'], ['blind125-collection-with-tag-solo-mxp-one']],
+  'C2.4 a tag filter leaves each item its own collection values': [['FILT-003'], ['blind125-collection-with-tag-solo-mxp-one']],
   'C1.5 each flag filter reads its own flag, not another one': [['FILT-001', 'FILT-006'], ['blind1-digital-reads-physical']],
   'C3.6 no proposal outcome is listed as a use': [['USES-003', 'FIELD-003'], ['blind1-uses-include-proposals']],
   'C2.11 no player of another household, even one that is a user': [['PLAY-002'], ['blind1-players-linked-users']],
