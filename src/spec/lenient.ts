@@ -354,11 +354,11 @@ export const knownFieldValue = (value: unknown): boolean =>
 /**
  * One value of a collection field (MnP … Acq) as comparable text, read loosely because §2 shows none of their types:
  * a number and its decimal text ("2.50") are one value, a date and that date at midnight are one value, and null, an
- * empty text and a missing field are one lack of a value (undefined).
+ * empty text and a missing field are one lack of a value (undefined), and lists are one value in any order (§2 orders none).
  */
 export function looseFieldValue(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return sortedListsJson(value);
   const text = String(value).trim();
   if (text === '') return undefined;
   if (Number.isFinite(Number(text))) return String(Number(text));
