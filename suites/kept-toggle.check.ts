@@ -10,6 +10,7 @@ import {
   is4xx,
   isModificationStamp,
   sameUnordered,
+  looseFieldValue,
   isObject,
   isSet,
   itemFlag,
@@ -215,6 +216,16 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
 }
 
 /** The row of item `id` in the list searched by its title, with the exchange that listed it (the evidence of a failure). */
+/**
+ * Two readings of one row field the same: lists in any order, a flag in any of its forms (null as not set), other values
+ * read loosely.
+ */
+function sameValue(field: string, a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) return sameUnordered(a, b);
+  if ((INDEPENDENT_FLAGS as readonly string[]).includes(field)) return isSet(a) === isSet(b);
+  return looseFieldValue(a) === looseFieldValue(b);
+}
+
 async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<{ row?: Row; exchange: Exchange }> {
   const ex = await t.api.list({ query: title, per_page: MAX_ROWS_PER_PAGE, ...filters });
   const row = okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);
@@ -679,7 +690,7 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       level: 'MUST',
       sections: ['§3', '§4'],
       title:
-        'a new kept value shows in list rows (also with fields "collection", and under kept true beside the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists; kept true by cursor too), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1',
+        'a new kept value shows in list rows (also with fields "collection", and under kept true beside the item\'s own type_id) and in the kept filter (searched by the title and label, holding only rows the search without kept lists; kept true by cursor too), the item is still found by its title and one of its labels, and it keeps its place in the title order of page 1, its row\'s other fields as they were',
       requires: ['full-rows', 'list-filters'],
       toggles: true,
       lane: 'own-items',
@@ -786,6 +797,18 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
             searched.exchange,
           );
         }
+        // And the row's other fields of rule 3 are those the title page showed before any toggle (§3: the toggle changes
+        // nothing else; tags in any order, flags and values in any of their forms).
+        const rowBefore = is2xx(pageBefore) ? rowsOf(pageBefore.response.json)?.find((r) => idOf(r.id) === id) : undefined;
+        const moved = rowBefore
+          ? ROW_FIELDS.filter((f) => f !== 'id' && f !== 'is_kept' && f in rowBefore && f in row && !sameValue(f, rowBefore[f], row[f]))
+          : [];
+        ensure(
+          'C3.2',
+          moved.length === 0,
+          `after setting is_kept=${value} on item ${id}, its row ${JSON.stringify({ query: title, ...search })} shows ${moved.map((f) => `${f} ${asJson(row[f])}`).join(', ')}, where POST /artifacts.php ${JSON.stringify(pageBody)} showed ${moved.map((f) => asJson(rowBefore?.[f])).join(', ')} before any toggle (§3: the toggle changes nothing but is_kept)`,
+          searched.exchange,
+        );
         const shown = itemFlag(row.is_kept);
         ensure(
           'C3.4',
