@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Api } from '../src/http/api.ts';
 import { ApiClient } from '../src/http/client.ts';
 import { BudgetSpentError, outsideBudget, PREFLIGHT_REQUESTS, preflightRequests } from '../src/http/request-budget.ts';
-import { Journal } from '../src/safety/journal.ts';
+import { AWAY_ROUND, Journal } from '../src/safety/journal.ts';
 import { budgetTable, chooseWithin, leanCost, planBudget, RESTORE_RESERVE, type BudgetEstimate } from '../src/runner/budget.ts';
 import { LEAN_RUNS } from '../src/config/options.ts';
 import { helpText } from '../src/cli/args.ts';
@@ -289,25 +289,26 @@ describe('choosing within a budget', () => {
     // With each check's sweep measured: nothing kept back while no chosen check writes…
     const readOnly = sharing.map((r) => ({ ...r, sweepReads: 0 }));
     expect(chooseWithin(3 + 11, ['S-1', 'S-2'], readOnly, { sharedReadCosts: readCosts })).toMatchObject({ chosen: ['S-1', 'S-2'], sweepReserve: 0 });
-    // …and once one writes, the sweep of its items (the client keeps back what a restore of a check cut short takes).
+    // …and once one writes, the sweep of its items (the client keeps back what a restore of a check cut short takes), and
+    // once for the run a restore's round (while a writer's item is at the other value the client keeps that back too).
     const swept = [{ ...readOnly[0]!, sweepReads: 2 }, readOnly[1]!];
-    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
+    expect(chooseWithin(3 + 11 + 2 + AWAY_ROUND, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts })).toMatchObject({
       chosen: ['S-1', 'S-2'],
       estimatedChosen: 3 + 11,
-      sweepReserve: 2,
+      sweepReserve: 2 + AWAY_ROUND,
     });
-    expect(chooseWithin(3 + 11 + 2 - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
-    // Two checks that journal the same item call for one sweep read of it, not one each.
+    expect(chooseWithin(3 + 11 + 2 + AWAY_ROUND - 1, ['S-1', 'S-2'], swept, { sharedReadCosts: readCosts }).chosen).toEqual(['S-2']);
+    // Two checks that journal the same item call for one sweep read of it, not one each, and the round is kept back once.
     const sameItem = [
       { ...readOnly[0]!, sweepReads: 2, sweepItems: ['primary:7', 'other:9'] },
       { ...readOnly[1]!, sweepReads: 1, sweepItems: ['primary:7'] },
     ];
-    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], sameItem, { sharedReadCosts: readCosts })).toMatchObject({
+    expect(chooseWithin(3 + 11 + 2 + AWAY_ROUND, ['S-1', 'S-2'], sameItem, { sharedReadCosts: readCosts })).toMatchObject({
       chosen: ['S-1', 'S-2'],
-      sweepReserve: 2,
+      sweepReserve: 2 + AWAY_ROUND,
     });
     const otherItem = [sameItem[0]!, { ...sameItem[1]!, sweepItems: ['primary:8'] }];
-    expect(chooseWithin(3 + 11 + 2, ['S-1', 'S-2'], otherItem, { sharedReadCosts: readCosts }).chosen).toHaveLength(1);
+    expect(chooseWithin(3 + 11 + 2 + AWAY_ROUND, ['S-1', 'S-2'], otherItem, { sharedReadCosts: readCosts }).chosen).toHaveLength(1);
     // A pre-flight of five requests (a second user's key) leaves two fewer for the checks.
     expect(chooseWithin(overhead + 11, ['S-1', 'S-2'], sharing, { sharedReadCosts: readCosts, preflight: 5 }).chosen).toEqual(['S-1']);
   });

@@ -3,6 +3,7 @@ import type { TestModule } from 'vitest/node';
 import type { CheckMeta, Level } from '../harness/meta.ts';
 import { matchesSelection, selectionPattern } from '../config/selection.ts';
 import { NOT_JUDGED_BUDGET, PREFLIGHT_REQUESTS } from '../http/request-budget.ts';
+import { AWAY_ROUND } from '../safety/journal.ts';
 import type { CheckResult, RunBudget } from './results.ts';
 
 /** One row of src/runner/budget-estimates.json (scripts/budget-estimates.ts regenerates it). */
@@ -238,8 +239,13 @@ function greedyChoice(
     for (const item of p.sweepItems) if (!swept[item]) fresh++;
     return fresh;
   };
+  // While a writing check has an item at the other kept value, the client keeps back a round of its restore beyond the
+  // sweep read (Journal.requestsToSettle); the check's own put-back makes it unneeded on a conforming server, so the
+  // plan keeps it back once, for the first writing check it chooses, and spends it on nothing.
+  let awayKept = false;
+  const writes = (p: Prepared) => sweepPerCheck && (p.sweepItems ? p.sweepItems.length > 0 : (p.e.sweepReads ?? 0) > 0);
   const cost = (p: Prepared) => {
-    let c = leanCost(p.e) + sweepOf(p);
+    let c = leanCost(p.e) + sweepOf(p) + (writes(p) && !awayKept ? AWAY_ROUND : 0);
     for (const k of p.shares) if (!paid[k]) c += set.shareCosts[k]!;
     return c;
   };
@@ -282,6 +288,10 @@ function greedyChoice(
       const pick = top.p;
       chosen.add(pick.e.id);
       reserve += sweepOf(pick);
+      if (writes(pick) && !awayKept) {
+        reserve += AWAY_ROUND;
+        awayKept = true;
+      }
       for (const item of pick.sweepItems ?? []) swept[item] = 1;
       spent += top.cost;
       for (const k of pick.shares) paid[k] = 1;

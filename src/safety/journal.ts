@@ -7,6 +7,9 @@ import type { KeyRef } from '../http/exchange.ts';
 
 export type { KeyRef } from '../http/exchange.ts';
 
+/** What an item at the other kept value calls for beyond its sweep read: a read, a write back and a verifying read. */
+export const AWAY_ROUND = 3;
+
 /** Which deployment a journal's changes were made on, and with which keys (fingerprints, never the keys). */
 export interface JournalRun {
   url: string;
@@ -122,7 +125,7 @@ export class Journal {
    */
   get requestsToSettle(): number {
     let requests = 0;
-    for (const standing of this.standing.values()) requests += standing === 'away' ? 4 : 1;
+    for (const standing of this.standing.values()) requests += standing === 'away' ? 1 + AWAY_ROUND : 1;
     return requests;
   }
 
