@@ -249,7 +249,7 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
     ensure(
       'C2.4',
       odd === undefined,
-      `${label}: row ${asJson(odd?.row.id)} shows ${odd?.field} ${asJson(odd?.row[odd.field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(odd && own.get(idOf(odd.row.id))?.[odd.field])} for that item (fields "collection" adds the item's own values, whatever the filters)`,
+      `${label}: row ${asJson(odd?.row.id)} shows ${odd?.field} ${asJson(odd?.row[odd.field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(odd?.itsOwn[odd.field])} for that item (fields "collection" adds the item's own values, whatever the filters)`,
       page.exchange,
     );
   }

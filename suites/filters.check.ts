@@ -651,7 +651,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
         ensure(
           'C2.4',
           odd === undefined,
-          `${label}: row ${asJson(odd?.row.id)} shows ${odd?.field} ${asJson(odd?.row[odd.field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(odd && own.get(idOf(odd.row.id))?.[odd.field])} for that item (§2: tags complement the player-count and time columns, they do not replace them)`,
+          `${label}: row ${asJson(odd?.row.id)} shows ${odd?.field} ${asJson(odd?.row[odd.field])}, but POST /artifacts.php {"per_page":200,"fields":"collection"} shows ${asJson(odd?.itsOwn[odd.field])} for that item (§2: tags complement the player-count and time columns, they do not replace them)`,
           ex,
         );
       }

@@ -215,17 +215,13 @@ function changedFields(before: Record<string, unknown>, after: Record<string, un
   return [...names].filter((name) => !isKeptStateField(name) && !isModificationStamp(name) && !sameUnordered(before[name], after[name]));
 }
 
-/** The row of item `id` in the list searched by its title, with the exchange that listed it (the evidence of a failure). */
-/**
- * Two readings of one row field the same: lists in any order, a flag in any of its forms (null as not set), other values
- * read loosely.
- */
+/** Two readings of one row field the same: a flag in any of its forms (null as not set), other values read loosely (lists in any order). */
 function sameValue(field: string, a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) return sameUnordered(a, b);
   if ((INDEPENDENT_FLAGS as readonly string[]).includes(field)) return isSet(a) === isSet(b);
   return looseFieldValue(a) === looseFieldValue(b);
 }
 
+/** The row of item `id` in the list searched by its title, with the exchange that listed it (the evidence of a failure). */
 async function listedRow(t: CheckContext, title: string, id: string, filters: Record<string, unknown> = {}): Promise<{ row?: Row; exchange: Exchange }> {
   const ex = await t.api.list({ query: title, per_page: MAX_ROWS_PER_PAGE, ...filters });
   const row = okRows('C3.4', ex, `POST /artifacts.php ${JSON.stringify({ query: title, ...filters })}`).find((r) => idOf(r.id) === id);

@@ -25,13 +25,17 @@ export function missingField(row: Row, body?: Record<string, unknown>): string |
 
 /**
  * The first row whose columns of fields "collection" differ (compared loosely: their types are not shown) from the
- * item's own, as `own` (the rows of those fields read alone, by item id) gives them, and the field that differs.
+ * item's own, as `own` (the rows of those fields read alone, by item id) gives them, the field that differs and the
+ * item's own row.
  */
-export function differingCollectionValue(rows: readonly Row[], own: ReadonlyMap<string | undefined, Row>): { row: Row; field: string } | undefined {
+export function differingCollectionValue(
+  rows: readonly Row[],
+  own: ReadonlyMap<string | undefined, Row>,
+): { row: Row; field: string; itsOwn: Row } | undefined {
   for (const row of rows) {
-    const mine = own.get(idOf(row.id));
-    const field = mine && COLLECTION_FIELDS.find((f) => f in row && f in mine && looseFieldValue(row[f]) !== looseFieldValue(mine[f]));
-    if (field !== undefined) return { row, field };
+    const itsOwn = own.get(idOf(row.id));
+    const field = itsOwn && COLLECTION_FIELDS.find((f) => f in row && f in itsOwn && looseFieldValue(row[f]) !== looseFieldValue(itsOwn[f]));
+    if (itsOwn && field !== undefined) return { row, field, itsOwn };
   }
   return undefined;
 }
