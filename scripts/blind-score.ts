@@ -3,11 +3,12 @@
  * areas (their `kills` are not consulted), and a mutant counts as killed when some check fails under
  * every seed. Prints, per mutant, the checks that failed (with their level) and a summary line.
  *   node --import tsx scripts/blind-score.ts --areas blind-round-1[,blind-round-2] [--seeds 1,2,3,4,5] [--workers N] [--json] [--jsonl FILE]
+ *   node --import tsx scripts/blind-score.ts --ids blind3-a,blind9-b … (those mutants only, of any area)
  * --jsonl FILE appends one row per mutant as each batch of mutants finishes, so a long measurement that is
  * cut off keeps what it measured (a mutant already in FILE is not measured again).
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { measurementGrids, mutantsByArea } from '../fixtures/mutants/index.ts';
+import { allMutants, measurementGrids, mutantsByArea } from '../fixtures/mutants/index.ts';
 import { DEFAULT_SEEDS, defaultWorkers, selfTest, type SelfTestRow } from './mutation-score.ts';
 
 export interface BlindRow {
@@ -49,9 +50,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const areas = (value('--areas') ?? '').split(',').filter(Boolean);
   const area = (name: string) => mutantsByArea[name] ?? measurementGrids[name];
   const unknown = areas.filter((a) => !area(a));
-  if (areas.length === 0 || unknown.length > 0)
-    throw new Error(`--areas needs registry areas or measurement grids of fixtures/mutants/index.ts (unknown: ${unknown.join(', ')})`);
-  const ids = new Set(areas.flatMap((a) => area(a)!.map((m) => m.id)));
+  const named = (value('--ids') ?? '').split(',').filter(Boolean);
+  const unknownIds = named.filter((id) => !allMutants.some((m) => m.id === id));
+  if (areas.length + named.length === 0 || unknown.length > 0 || unknownIds.length > 0)
+    throw new Error(
+      `--areas needs registry areas or measurement grids of fixtures/mutants/index.ts, --ids mutant ids of it (unknown: ${[...unknown, ...unknownIds].join(', ')})`,
+    );
+  const ids = new Set([...areas.flatMap((a) => area(a)!.map((m) => m.id)), ...named]);
   const seeds = (value('--seeds') ?? DEFAULT_SEEDS.join(',')).split(',').map(Number);
   const workers = Number(value('--workers') ?? defaultWorkers());
   // Every check runs: a blind mutant's kills are what this script finds out.
@@ -90,7 +95,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const killed = rows.filter((r) => r.killed).length;
     const byMust = rows.filter((r) => r.killedByMust).length;
     process.stdout.write(
-      `\nblind kill rate (${areas.join(', ')}; seeds ${seeds.join(',')}): ${killed}/${rows.length} killed under every seed (${byMust} by a MUST check)\n`,
+      `\nblind kill rate (${[...areas, ...(named.length > 0 ? [`${named.length} named`] : [])].join(', ')}; seeds ${seeds.join(',')}): ${killed}/${rows.length} killed under every seed (${byMust} by a MUST check)\n`,
     );
   }
 }
