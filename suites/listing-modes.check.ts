@@ -416,16 +416,16 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               ex(),
             );
           // One item, one type name (§2; §4 rule 3: every row carries type): a mode, a search, fields or include choose the
-          // rows, they do not rename or blank the item's type. Judged where the walk's row names a type (an item with no
-          // type, null there, is no evidence).
+          // rows, they do not rename or blank the item's type. Where the walk's row names no type, no mode names one either:
+          // the walk (cursor paging) blanked it, or this mode made one up.
           const typeName = typeNames.get(id);
-          if (typeof typeName === 'string' && typeName !== '')
-            ensure(
-              'C2.1',
-              row.type === typeName,
-              `${what}: row ${String(id)} has type ${asJson(row.type)}, the item's type is ${asJson(typeName)} in its plain row`,
-              ex(),
-            );
+          const named = (value: unknown) => typeof value === 'string' && value !== '';
+          ensure(
+            'C2.1',
+            named(typeName) ? row.type === typeName : !named(row.type),
+            `${what}: row ${String(id)} has type ${asJson(row.type)}, the item's type is ${asJson(typeName)} in its row of the collection walk (cursor paging)`,
+            ex(),
+          );
           const reference = collectionValues.get(id);
           if (body?.fields === 'collection' && body !== sharedBodies[0] && reference !== undefined) {
             const differs = COLLECTION_FIELDS.find((field) => field in row && looseValue(row[field]) !== looseValue(reference[field]));

@@ -21,6 +21,7 @@ import {
   type Row,
   asText,
   asJson,
+  looseFieldValue,
 } from '../src/harness/index.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
@@ -31,21 +32,22 @@ async function allUses(t: CheckContext): Promise<Row[]> {
 /** Uses the player_id answers of USES-004 may carry together, so that a large history stays bounded. */
 const PLAYER_SAMPLE_USES = 20_000;
 
+/** A use's value with its lists as multisets: the lists of a use (players, participants) have no stated order. */
+const canonical = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0))
+    : isObject(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, canonical(value[k])]),
+        )
+      : value;
+
 /** How to tell uses apart: their own id when every use has a distinct one, else the whole record. */
 function useKey(all: readonly Row[]): (use: Row) => string {
   const ids = all.map((u) => idOf(u.id));
   if (ids.every((id) => id !== undefined) && new Set(ids).size === ids.length) return (use) => `id ${idOf(use.id)}`;
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? // Lists of a use (players, participants) have no stated order: compared as multisets.
-        value.map(canonical).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0))
-      : isObject(value)
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((k) => [k, canonical(value[k])]),
-          )
-        : value;
   return (use) => JSON.stringify(canonical(use));
 }
 
@@ -87,9 +89,10 @@ function playersMismatchOf(use: Row): string | undefined {
 
 /**
  * Each use of a filtered answer names the same people as that use in the unfiltered list (matched by its own id, where
- * every use has a distinct one): a participant is the same record whichever parameter chose its use (§2 Use, §4).
+ * every use has a distinct one): a participant is the same record whichever parameter chose its use (§2 Use, §4). And it
+ * carries the same values in the other fields both answers carry.
  */
-function participantsAsListed(got: readonly Row[], listed: readonly Row[], label: string, listedLabel: string, ex: Exchange): void {
+function asListed(got: readonly Row[], listed: readonly Row[], label: string, listedLabel: string, ex: Exchange): void {
   const ids = listed.map((u) => idOf(u.id));
   if (ids.some((id) => id === undefined) || new Set(ids).size !== ids.length) return;
   const byId = new Map(listed.map((u) => [idOf(u.id), u]));
@@ -100,6 +103,21 @@ function participantsAsListed(got: readonly Row[], listed: readonly Row[], label
     'C2.9',
     unlike === undefined,
     `${label}: use ${asText(unlike?.id)} names participants [${unlike ? people(unlike) : ''}], but ${listedLabel} names [${unlike ? people(byId.get(idOf(unlike.id))!) : ''}] for it`,
+    ex,
+  );
+  // And every other field both answers carry for the same use (its date, its item, whatever their names: §2 shows none),
+  // compared loosely: a parameter selects recorded uses (§4), it does not rewrite them.
+  const value = (v: unknown) => (Array.isArray(v) || isObject(v) ? JSON.stringify(canonical(v)) : looseFieldValue(v));
+  const differing = (u: Row) => {
+    const whole = byId.get(idOf(u.id));
+    return whole && Object.keys(u).find((f) => f !== 'participants' && f in whole && value(u[f]) !== value(whole[f]));
+  };
+  const changed = got.find((u) => differing(u) !== undefined);
+  const field = changed && differing(changed);
+  ensure(
+    'C4.15',
+    changed === undefined,
+    `${label}: use ${asText(changed?.id)} carries ${field} ${asJson(changed?.[field ?? ''])}, but ${listedLabel} carries ${asJson(byId.get(idOf(changed?.id))?.[field ?? ''])} for it: a parameter of GET /uses.php selects recorded uses, it does not change them (§4)`,
     ex,
   );
 }
@@ -182,8 +200,10 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       level: 'MUST',
       sections: ['§2', '§4'],
       keptBlind: true,
-      title: 'artifact_id returns exactly the uses of that item, each carrying players and participants as in §2',
+      title:
+        'artifact_id returns exactly the uses of that item, each carrying players and participants as in §2, and the values the list of every use shows for it',
       accepts: [
+        'fields an answer leaves out or adds: only fields both answers carry for a use are compared, loosely (a number and its text, a date and that date at midnight, lists in any order)',
         'the item a use names under any field, as an id or a nested item',
         'any order of uses',
         'uses told apart by their own ids, or whole when they carry none (their lists, players and participants, in any order)',
@@ -216,36 +236,13 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const stranger = got.find((u) => field in u && itemRefOf(u[field]) !== id);
         ensure('C4.15', !stranger, `${label} returned a use of item ${asText(stranger?.[field])}`, answers[i]);
         ensureUseShapes(got, label, answers[i]!);
+        asListed(got, uses, label, 'GET /uses.php without a parameter', answers[i]!);
         const expected = byItem.get(id) ?? [];
         const { missing, extra } = difference(expected, got, key);
         ensure(
           'C4.15',
           missing.length === 0 && extra.length === 0,
           `${label} returned ${got.length} use(s); the unfiltered list holds ${expected.length} for that item (${missing.length} of them missing, ${extra.length} returned that are not among them${missing[0] ? `, e.g. missing ${missing[0]}` : extra[0] ? `, e.g. extra ${extra[0]}` : ''})`,
-          answers[i],
-        );
-        // The same use under artifact_id names the same people as in the whole list (§2: participants with id,
-        // FirstName and LastName, under any parameter), in any order; uses matched by their own ids.
-        // Only where every use has an id of its own (useKey's test): otherwise uses are compared whole above, participants included.
-        const ownIds = uses.map((u) => idOf(u.id));
-        const unique = ownIds.every((id) => id !== undefined) && new Set(ownIds).size === ownIds.length;
-        const byId = new Map(unique ? expected.map((u) => [idOf(u.id), u]) : []);
-        const people = (use: Row) =>
-          JSON.stringify(
-            (Array.isArray(use.participants) ? (use.participants as unknown[]) : [])
-              .map((p) => (isObject(p) ? [idOf(p.id), p.FirstName, p.LastName] : p))
-              .map((p) => JSON.stringify(p))
-              .sort(),
-          );
-        const renamed = got.find((u) => {
-          const whole = idOf(u.id) === undefined ? undefined : byId.get(idOf(u.id));
-          return whole !== undefined && people(u) !== people(whole);
-        });
-        const whole = byId.get(idOf(renamed?.id));
-        ensure(
-          'C2.9',
-          !renamed,
-          `${label}: use ${asText(renamed?.id)} has participants ${asJson(renamed?.participants)}, but in the list of every use ${asJson(whole?.participants)}`,
           answers[i],
         );
       });
@@ -259,12 +256,13 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
       sections: ['§2', '§4'],
       keptBlind: true,
       title:
-        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player, nor for an id no player has that begins like one who took part; the second key's too), each carrying players and participants as in §2 and as the unfiltered list names them",
+        "player_id keeps exactly the uses the player took part in (one whose name holds a letter outside ASCII and the one with the highest id among those asked, where they took part; none for another household's player, nor for an id no player has that begins like one who took part; the second key's too), each carrying players and participants as in §2 and as the unfiltered list names them, with the values it shows for them",
       requires: ['uses-player-filter'],
       accepts: [
         'any order of uses',
         'ids as numbers or strings',
         'a player_id of another household (sent beside the artifact_id of a used item), or one no player has, refused with any 4xx, or answered with no use',
+        'fields an answer leaves out or adds: only fields both answers carry for a use are compared, loosely (a number and its text, a date and that date at midnight, lists in any order)',
       ],
     },
     async (t) => {
@@ -363,7 +361,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const label = `GET /uses.php?player_id=${theirPlayer} with the second user's key`;
         const got = okRows('C4.15', theirAnswer, label);
         ensureUseShapes(got, label, theirAnswer);
-        participantsAsListed(got, theirUses.rows, label, "the second user's GET /uses.php without a parameter", theirAnswer);
+        asListed(got, theirUses.rows, label, "the second user's GET /uses.php without a parameter", theirAnswer);
         const expected = theirUses.rows.filter((u) => tookPart(u).has(theirPlayer));
         const { missing, extra } = difference(expected, got, useKey(theirUses.rows));
         ensure(
@@ -387,7 +385,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const label = `GET /uses.php?artifact_id=${mixedItem}&player_id=${player}`;
         const got = okRows('C4.15', combined, label);
         ensureUseShapes(got, label, combined);
-        participantsAsListed(got, uses, label, 'GET /uses.php without a parameter', combined);
+        asListed(got, uses, label, 'GET /uses.php without a parameter', combined);
         const expected = uses.filter((u) => itemOfUse(u) === mixedItem && tookPart(u).has(player));
         const { missing, extra } = difference(expected, got, key);
         ensure(
@@ -419,7 +417,7 @@ describe('uses (§2 Use, §4 GET /uses.php)', () => {
         const stranger = got.find((u) => !tookPart(u).has(id));
         ensure('C4.15', !stranger, `${label} returned use ${asText(stranger?.id)}, in which that player did not take part`, answers[i]);
         ensureUseShapes(got, label, answers[i]!);
-        participantsAsListed(got, uses, label, 'GET /uses.php without a parameter', answers[i]!);
+        asListed(got, uses, label, 'GET /uses.php without a parameter', answers[i]!);
         const expected = uses.filter((u) => tookPart(u).has(id));
         const { missing, extra } = difference(expected, got, key);
         ensure(

@@ -368,6 +368,8 @@ export const coverage: Readonly<Record<string, readonly [checks: readonly string
   'C2.1 is_physical in the primary single read': [['READ-001'], ['blind1-item-zero-flags-omitted']],
   'C2.4 tagged items keep their collection columns': [['FIELD-001', 'FIELD-004'], ['blind1-collection-dropped-tagged']],
   'C2.4 a tag filter leaves each item its own collection values': [['FILT-003'], ['blind125-collection-with-tag-solo-mxp-one']],
+  "C4.10 the cursor walk names an item's type as every other mode does": [['LIST-002'], ['blind135-cursor-book-type-null']],
+  'C4.15 player_id leaves each use as the list of every use shows it': [['USES-004'], ['blind136-uses-player-dates-day-of-year']],
   'C1.5 each flag filter reads its own flag, not another one': [['FILT-001', 'FILT-006'], ['blind1-digital-reads-physical']],
   'C3.6 no proposal outcome is listed as a use': [['USES-003', 'FIELD-003'], ['blind1-uses-include-proposals']],
   'C2.11 no player of another household, even one that is a user': [['PLAY-002'], ['blind1-players-linked-users']],

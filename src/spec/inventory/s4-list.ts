@@ -100,6 +100,7 @@ export const listSentences: readonly InventorySentence[] = [
     statement('C4.10', 'every row of every listing mode carries every one of the nine', [
       ...ITEM_FIELDS.map((f) => field(`${f} in every list row`)),
       ...rowFieldsEverywhere(),
+      rule("the cursor walk names an item's type as every other mode does"),
     ]),
   ]),
   requirement('6f3db47b', 'a filter with a value it cannot take answers 400 and a list of errors', [

@@ -32,6 +32,7 @@ export const readSentences: readonly InventorySentence[] = [
       value('player_id counts every participant, not only the first'),
       value('player_id is honoured beside artifact_id'),
       value('artifact_id is honoured beside player_id'),
+      value('player_id leaves each use as the list of every use shows it'),
     ]),
   ]),
   requirement('5f2e9d3b', 'each use has players and participants', [
