@@ -1,6 +1,7 @@
 import {
   asJson,
   differingCollectionValue,
+  differingItemState,
   is2xx,
   rowsOf,
   check,
@@ -240,6 +241,15 @@ async function judgeRows(t: CheckContext, design: Design, body: Record<string, u
     `${label}: row ${asJson(changed?.id)} shows Title ${asJson(changed?.Title)} and tags ${asJson(changed?.tags)}, but the collection walk shows ${changed ? `${asJson(walked(changed)?.Title)} and ${asJson(walked(changed)?.tags)}` : ''} for that item (§2: an item has one title and one set of labels, whatever the request asks for)`,
     page.exchange,
   );
+  // And one type and one set of flags (§2; §4 rule 3): flags read as set or not, ids loosely.
+  const unlike = page.rows.find((r) => walked(r) !== undefined && differingItemState(r, walked(r)!) !== undefined);
+  const field = unlike && differingItemState(unlike, walked(unlike)!);
+  ensure(
+    'C4.10',
+    unlike === undefined,
+    `${label}: row ${asJson(unlike?.id)} shows ${field} ${asJson(unlike?.[field ?? ''])}, but the collection walk shows ${asJson(unlike && walked(unlike)?.[field ?? ''])} for that item (§2: an item has one type and one set of flags, whatever the request asks for)`,
+    page.exchange,
+  );
   // And the eight fields "collection" adds are the item's own, as the run's shared read of them alone gives them (§2: MnP …
   // Acq of the item; §4: fields adds them to each row, whatever else the body asks): compared loosely, their types are not shown.
   if (body.fields === 'collection' && design.mode !== 'second key') {
@@ -423,7 +433,7 @@ describe('filters in every way of asking (§4 POST /artifacts.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search, over two cursor pages and on one page; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, cursor pages keep the id order of the walk, hold no item twice and no more rows than per_page asks for, and every row carries the fields of rule 3, what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
+        'filters keep their meaning in every way of asking: requests designed so that each of their filters is needed (an item satisfies all the others but not it), one to three per way of asking (an explicit page 1, also one row short of its items, which says has_more; page 2 one row short; the page after a cursor; beside a search, over two cursor pages and on one page; beside a tag on a first cursor page; with the second key), holding between them each value of each filter the data allows, return exactly the items that satisfy every filter, cursor pages keep the id order of the walk, hold no item twice and no more rows than per_page asks for, and every row carries the fields of rule 3 (with the title, labels, type, type id and flags the collection walk shows for its item), what fields and include add (asked in every design), and plays and last_use of the recorded uses of its item; so do the rows of the walk of the second user',
       requires: ['list-filters', 'full-rows'],
       accepts: [
         'flags as 0/1, booleans, "0"/"1" or null; a null flag is not set: a false filter may list the item or not, a true filter must not',

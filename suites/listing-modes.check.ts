@@ -24,6 +24,7 @@ import {
   COLLECTION_FIELDS,
   missingField,
   SUMMARY_FIELDS,
+  differingItemState,
 } from '../src/harness/index.ts';
 
 /** Rows of a page that would fit this many rows: small, so that a later page exists in a collection of any size. */
@@ -154,7 +155,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
       level: 'MUST',
       sections: ['§2', '§4'],
       title:
-        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them) and the tag sent; kept true beside secondary_collection true one row short of those items holds no more rows than asked for; digital true beside physical false one row short of those items says has_more; a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
+        'every row carries the fields of rule 3 in every listing mode (GET, POST {}, page, cursor, query, tag, filters, fields, include), and on a later page and on cursor pages what fields and include add; in every mode a row keeps its title, its type name, its type id, its flags, its tags and the values fields and include add, and honours the flag filters sent (on a later page too, two of them) and the tag sent; kept true beside secondary_collection true one row short of those items holds no more rows than asked for; digital true beside physical false one row short of those items says has_more; a small cursor page of secondary_collection at the value most items have says has_more, and it and the next hold no more rows than asked for; a tag beside a list of type ids on a numbered page one row short keeps title order, holds no more rows than asked for and says has_more',
       requires: ['full-rows', 'list-filters', 'list-fields', 'list-include'],
       accepts: [
         'flags as 0/1, booleans or null; extra fields in any mode',
@@ -384,7 +385,7 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
         );
       }
       const titles = new Map(rows.map((r) => [idOf(r.id), r.Title]));
-      const typeNames = new Map(rows.map((r) => [idOf(r.id), r.type]));
+      const plainRows = new Map(rows.map((r) => [idOf(r.id), r]));
       // What fields "collection" adds, per item, as the shared read of it without other parameters gives it: one item,
       // one year, one acquisition … (§2), whatever the listing mode (a search, a filter, a later page) that lists it.
       const collectionRead = judged.find((j) => j.body === sharedBodies[0])?.ex();
@@ -415,15 +416,15 @@ describe('global statements of the list over every listing mode (§4 rules 3 and
               `${what}: row ${String(id)} has Title ${asJson(row.Title)}, the item's title is ${asJson(title)} in its plain row`,
               ex(),
             );
-          // One item, one type name (§2; §4 rule 3: every row carries type): a mode, a search, fields or include choose the
-          // rows, they do not rename or blank the item's type. Where the walk's row names no type, no mode names one either:
+          // One item, one type and one set of flags (§2; §4 rule 3): a mode, a search, fields or include choose the rows,
+          // they do not change what a row says of its item. Where the walk's row names no type, no mode names one either:
           // the walk (cursor paging) blanked it, or this mode made one up.
-          const typeName = typeNames.get(id);
-          const named = (value: unknown) => typeof value === 'string' && value !== '';
+          const walked = plainRows.get(id);
+          const unlike = walked && differingItemState(row, walked);
           ensure(
-            'C2.1',
-            named(typeName) ? row.type === typeName : !named(row.type),
-            `${what}: row ${String(id)} has type ${asJson(row.type)}, the item's type is ${asJson(typeName)} in its row of the collection walk (cursor paging)`,
+            'C4.10',
+            unlike === undefined,
+            `${what}: row ${String(id)} has ${unlike} ${asJson(row[unlike ?? ''])}, the item's row of the collection walk (cursor paging) has ${asJson(walked?.[unlike ?? ''])}`,
             ex(),
           );
           const reference = collectionValues.get(id);

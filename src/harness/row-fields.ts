@@ -1,5 +1,5 @@
 import { COLLECTION_FIELDS } from '../spec/limits.ts';
-import { idOf, looseFieldValue, type Row } from '../spec/lenient.ts';
+import { idOf, itemFlag, looseFieldValue, type Row } from '../spec/lenient.ts';
 
 /** The fields every list row carries (§4 rule 3). */
 export const ROW_FIELDS = ['id', 'Title', 'type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection', 'tags'] as const;
@@ -38,4 +38,22 @@ export function differingCollectionValue(
     if (itsOwn && field !== undefined) return { row, field, itsOwn };
   }
   return undefined;
+}
+
+/** What a row says of its item's state besides its title and tags: the same in every way of asking (§2; §4 rule 3). */
+const ROW_STATE_FIELDS = ['type', 'type_id', 'is_kept', 'is_physical', 'is_digital', 'is_in_secondary_collection'] as const;
+
+/**
+ * The first field of type, type_id and the four flags in which `row` says otherwise of its item than `walked` (its row in
+ * the collection walk), or undefined: flags read as set or not (null as not set), ids loosely, a type name only where
+ * either names one (an item with no type has none in every row).
+ */
+export function differingItemState(row: Row, walked: Row): string | undefined {
+  const named = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return ROW_STATE_FIELDS.find((name) => {
+    if (!(name in row) || !(name in walked)) return false;
+    if (name === 'type') return named(row.type) !== named(walked.type);
+    if (name === 'type_id') return idOf(row[name]) !== undefined && idOf(walked[name]) !== undefined && idOf(row[name]) !== idOf(walked[name]);
+    return (itemFlag(row[name]) ?? false) !== (itemFlag(walked[name]) ?? false);
+  });
 }
