@@ -21,7 +21,9 @@ import {
   type Row,
   asText,
   asJson,
-  looseFieldValue,
+  isKeptStateField,
+  isModificationStamp,
+  sameLooseValue,
 } from '../src/harness/index.ts';
 
 /** Every use of the user: the run's one shared read of GET /uses.php. */
@@ -106,11 +108,14 @@ function asListed(got: readonly Row[], listed: readonly Row[], label: string, li
     ex,
   );
   // And every other field both answers carry for the same use (its date, its item, whatever their names: §2 shows none),
-  // compared loosely: a parameter selects recorded uses (§4), it does not rewrite them.
-  const value = (v: unknown) => (Array.isArray(v) || isObject(v) ? JSON.stringify(canonical(v)) : looseFieldValue(v));
+  // compared loosely: a parameter selects recorded uses (§4), it does not rewrite them. A kept flag or a modification
+  // stamp a use may carry of its item is left out: the run's toggles move them between the two reads.
   const differing = (u: Row) => {
     const whole = byId.get(idOf(u.id));
-    return whole && Object.keys(u).find((f) => f !== 'participants' && f in whole && value(u[f]) !== value(whole[f]));
+    return (
+      whole &&
+      Object.keys(u).find((f) => f !== 'participants' && f in whole && !isKeptStateField(f) && !isModificationStamp(f) && !sameLooseValue(u[f], whole[f]))
+    );
   };
   const changed = got.find((u) => differing(u) !== undefined);
   const field = changed && differing(changed);

@@ -8,6 +8,7 @@ import {
   isSet,
   looseFieldValue,
   recordOf,
+  sameLooseValue,
   shapeOf,
   sortedKeysJson,
   sortedListsJson,
@@ -164,6 +165,25 @@ describe('answers written for comparison', () => {
       { numRuns: 500, seed: 1 },
     );
     expect(sortedKeysJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
+  });
+});
+
+describe("a use's other fields read loosely at any depth (§2: they are not shown)", () => {
+  it('takes ids as numbers or digit strings, flags as booleans or 1/0, lists in any order, an item nested or by id', () => {
+    expect(sameLooseValue([3, 5], ['5', '3'])).toBe(true);
+    expect(sameLooseValue({ id: 5, Title: 'A' }, { id: '5', Title: 'A', note: null })).toBe(true);
+    expect(sameLooseValue({ id: 5, is_kept: 1, updated_at: '2026-01-01' }, { id: 5, is_kept: 0, updated_at: '2026-02-01' })).toBe(true);
+    expect(sameLooseValue(5, { id: 5, Title: 'A' })).toBe(true);
+    expect(sameLooseValue(true, 1)).toBe(true);
+    expect(sameLooseValue('2020-01-05', '2020-01-05 00:00:00')).toBe(true);
+  });
+
+  it('keeps apart what differs: another date, another item, another player, a nested title', () => {
+    expect(sameLooseValue('2020-01-05', '2020-01-06')).toBe(false);
+    expect(sameLooseValue(5, { id: 6 })).toBe(false);
+    expect(sameLooseValue([3, 5], [3, 6])).toBe(false);
+    expect(sameLooseValue({ id: 5, Title: 'A' }, { id: 5, Title: 'B' })).toBe(false);
+    expect(sameLooseValue(null, { id: 5 })).toBe(false);
   });
 });
 

@@ -366,6 +366,39 @@ export function looseFieldValue(value: unknown): string | undefined {
 }
 
 /**
+ * A field of a record the spec does not show (a use's date, its item, whatever else it carries) read loosely at any depth,
+ * as two answers about the same record are compared: scalars as looseFieldValue (a boolean as 1 or 0), lists as multisets,
+ * objects without null members, kept-state fields or modification stamps (the kept toggle legitimately moves them), and an
+ * object beside a plain value as its id (an item named by id in one answer, nested in the other).
+ */
+export function sameLooseValue(a: unknown, b: unknown): boolean {
+  if (isObject(a) !== isObject(b) && !Array.isArray(a) && !Array.isArray(b)) {
+    const [record, plain] = isObject(a) ? [a, b] : [b, a];
+    return plain === null || plain === undefined ? record === undefined : looseFieldValue(idOf((record as Row).id)) === looseFieldValue(plain);
+  }
+  return looseRecordValue(a) === looseRecordValue(b);
+}
+
+function looseRecordValue(value: unknown): string | undefined {
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (Array.isArray(value))
+    return `[${value
+      .map((v) => looseRecordValue(v) ?? 'null')
+      .sort(codeUnit)
+      .join(',')}]`;
+  if (isObject(value)) {
+    const fields = Object.entries(value)
+      .filter(([k]) => !isKeptStateField(k) && !isModificationStamp(k))
+      .map(([k, v]) => [k, looseRecordValue(v)] as const)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+      .sort(codeUnit);
+    return `{${fields.join(',')}}`;
+  }
+  return looseFieldValue(value);
+}
+
+/**
  * `JSON.stringify(withSortedLists(value))`, written directly: the checks that compare whole answers (frames, scoping)
  * build it for hundreds of rows, and the intermediate copies cost their thread tens of milliseconds.
  */
