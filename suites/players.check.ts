@@ -119,7 +119,7 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
       title:
         "every participant of a use is a player of the household, with that player's FirstName and LastName (the second user's uses and household too, where its key is given)",
       requires: ['players'],
-      accepts: ['ids as numbers or strings', 'a name served as null on either side (then not compared)'],
+      accepts: ['ids as numbers or strings', 'a name left out on either side (then not compared); null and an empty text as one blank name'],
     },
     async (t) => {
       // The second user's answers too, where its key is given: the run reads them anyway (for scoping), and §2 holds for
@@ -147,7 +147,12 @@ describe('players (§2 Player, §4 GET /players.php)', () => {
           for (const participant of Array.isArray(use.participants) ? use.participants : []) {
             const player = isObject(participant) ? byId.get(idOf(participant.id)) : undefined;
             if (!player || !isObject(participant)) continue;
-            const differs = NAME_FIELDS.filter((f) => typeof participant[f] === 'string' && typeof player[f] === 'string' && participant[f] !== player[f]);
+            // A blank (null or empty) name is the same lack of a name on either side; a name on one side and a blank on the
+            // other is not the same person's name.
+            const said = (v: unknown) => (typeof v === 'string' ? v : v === null ? '' : undefined);
+            const differs = NAME_FIELDS.filter(
+              (f) => said(participant[f]) !== undefined && said(player[f]) !== undefined && said(participant[f]) !== said(player[f]),
+            );
             ensure(
               'C2.11',
               differs.length === 0,
