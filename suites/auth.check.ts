@@ -6,6 +6,7 @@ import {
   everyEndpoint,
   fingerprints,
   is4xx,
+  itemFlag,
   profiles,
   readKept,
   rowsOf,
@@ -38,7 +39,10 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind
   // The household's first player, from the players read other checks share (none on staging, which lacks the endpoint).
   const players = profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
   const playerId = players.map((p) => p.id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number');
-  const probes = everyEndpoint(t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId, playerId });
+  // The first item with the kept value its row shows, for the toggle (where rows carry is_kept: not on staging).
+  const keptNow = rows[0] === undefined ? undefined : itemFlag(rows[0].is_kept);
+  const kept = keptNow === undefined || keptNow === null ? undefined : { id: rows[0]!.id as string | number, value: keptNow ? (1 as const) : (0 as const) };
+  const probes = everyEndpoint(t.target.profile, { itemId: (rows[0]?.id as string | undefined) ?? absentId, absentId, playerId, kept });
   // Beside the key, a user id in the same body (rule 1: a user id in the body is ignored; §5: the key is still required): a
   // user the key's household names (represents_user_id: a user of the service, often the key's own), else 1.
   const userId = players.map((p) => p.represents_user_id).find((id): id is string | number => typeof id === 'string' || typeof id === 'number') ?? 1;

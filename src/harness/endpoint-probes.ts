@@ -15,7 +15,7 @@ export const sendProbe = (api: Api, probe: EndpointProbe, auth: Auth): Promise<E
 
 export function everyEndpoint(
   profile: ProfileName,
-  sample: { itemId: string | number; absentId: string | number; playerId?: string | number },
+  sample: { itemId: string | number; absentId: string | number; playerId?: string | number; kept?: { id: string | number; value: 0 | 1 } },
 ): EndpointProbe[] {
   // A player of the household as well (where players are offered): a server that finds the owner from the player shows it too.
   const usesQuery =
@@ -37,10 +37,16 @@ export function everyEndpoint(
     // string, not its path, serves this without a key.
     { name: `GET ${endpoints.types}?format=json`, request: (auth) => getRequest(endpoints.types, { format: 'json' }, auth), dataFree: true },
     { name: `GET ${endpoints.upcoming}`, request: (auth) => getRequest(endpoints.upcoming, {}, auth), dataFree: true },
-    // An id no item has: harmless even if a broken server accepted the write, so a probe (and resent on transient faults).
+    // An item of the user with the kept value it has (where rows show it), else an id no item has: harmless even if a broken
+    // server accepted the write, so a probe (and resent on transient faults). A server that checks the key only for a write
+    // that would change something serves the first.
     {
       name: `POST ${endpoints.kept}`,
-      request: (auth) => probeRequest('POST', endpoints.kept, { json: { id: sample.absentId, is_kept: 0 }, auth }),
+      request: (auth) =>
+        probeRequest('POST', endpoints.kept, {
+          json: sample.kept ? { id: sample.kept.id, is_kept: sample.kept.value } : { id: sample.absentId, is_kept: 0 },
+          auth,
+        }),
       dataFree: false,
     },
   ];
