@@ -58,6 +58,8 @@ interface Target {
   profile: 'primary' | 'staging';
   /** For variants: checks whose precondition the variant's choice removes (they may skip), with the reason. */
   mayLeaveUnjudged?: Record<string, string>;
+  /** A mutant judged in a run of every check (Mutant.judgedIn), its kills among them. */
+  fullRun?: boolean;
 }
 
 function cleanTargets(): Target[] {
@@ -212,11 +214,18 @@ export async function selfTest(filter?: (id: string) => boolean, options: SelfTe
   const chosenClean = clean.filter((c) => !filter || filter(c.id) || (c.kind === 'reference' && chosenVariants.some((v) => v.profile === c.profile)));
   const targets: Target[] = [
     ...chosenClean,
-    ...mutants.map((m) => ({ kind: 'mutant' as const, id: m.id, description: m.description, expected: [...m.kills], profile: m.profile ?? 'primary' })),
+    ...mutants.map((m) => ({
+      kind: 'mutant' as const,
+      id: m.id,
+      description: m.description,
+      expected: [...m.kills],
+      profile: m.profile ?? 'primary',
+      ...(m.judgedIn === 'full-run' ? { fullRun: true } : {}),
+    })),
   ];
   const workers = options.workers ?? defaultWorkers();
   const [firstSeed, ...laterSeeds] = seeds as [number, ...number[]];
-  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [...(options.checks ?? [])] : t.expected);
+  const onlyOf = (t: Target) => (options.ignoreKills || options.budget !== undefined ? [...(options.checks ?? [])] : t.fullRun ? [] : t.expected);
   const budget = { ...(options.budget !== undefined ? { budget: options.budget } : {}), ...(options.lean ? { lean: true } : {}) };
   const first = await runJobs(
     targets.map((t) => ({ kind: t.kind, id: t.id, seed: firstSeed, only: onlyOf(t), ...budget })),

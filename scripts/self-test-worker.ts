@@ -24,7 +24,7 @@ export interface Job {
   kind: TargetKind;
   id: string;
   seed: number;
-  /** Checks to run (all when empty): a mutant runs only those it names as kills. */
+  /** Checks to run (all when empty): a mutant runs only those it names as kills, unless it is judged in a full run. */
   only: readonly string[];
   /** --budget N for the run (scripts/budget-bench.ts): the checks it can afford, most valuable first. */
   budget?: number;
