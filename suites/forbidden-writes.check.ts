@@ -100,8 +100,13 @@ async function refusedWithForbidden(
         : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
           ? playerEdit
           : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
-            // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id.
-            { query: { id: absentId, artifact_id: absentId }, json: payload };
+            // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id. The
+            // proposals path also gets a window of its own parameters (§4 start, end) that ends before it starts, so holds no outcome
+            // however a server reads its bounds: a door that deletes a window, and checks the key per row it deletes, shows.
+            {
+              query: { id: absentId, artifact_id: absentId, ...(p.path === endpoints.proposals ? { start: '2000-01-02', end: '2000-01-01' } : {}) },
+              json: payload,
+            };
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;

@@ -157,6 +157,13 @@ async function typesOfSpreadRecords(t: CheckContext, user: 'primary' | 'other', 
       `${what} on staging: tags ${asJson(record.tags)}; the item's row in the collection walk carries tags ${asJson(row.tags)} (the single read returns the item record with its tags)`,
       reads[i],
     );
+    // And its title, as its row carries it (§2: Title is the item title; staging rows carry id, Title and tags).
+    ensure(
+      'C4.14',
+      typeof row.Title !== 'string' || typeof record.Title !== 'string' || record.Title === row.Title,
+      `${what} on staging: Title ${asJson(record.Title)}; the item's row in the collection walk carries Title ${asJson(row.Title)} (one item, one title)`,
+      reads[i],
+    );
     await typeListed(t, record, what, user);
   }
 }

@@ -471,6 +471,8 @@ export const titleCollations: ReadonlyArray<{ name: string; compare: (a: string,
   { name: 'case-insensitive, upper-cased', compare: (a, b) => codeUnit(a.toUpperCase(), b.toUpperCase()) },
   // Filed without a leading article ("The Castles of Burgundy" under C), as collection catalogues file titles.
   { name: 'ignoring a leading article', compare: (a, b) => baseLocale(withoutArticle(a), withoutArticle(b)) },
+  // Or without a leading "The" alone (a media library's sort title), "A" and "An" kept.
+  { name: 'ignoring a leading "The"', compare: (a, b) => baseLocale(a.replace(/^the\s+/i, ''), b.replace(/^the\s+/i, '')) },
 ];
 
 function withoutArticle(title: string): string {
