@@ -374,7 +374,7 @@ export function looseFieldValue(value: unknown): string | undefined {
 export function sameLooseValue(a: unknown, b: unknown): boolean {
   if (isObject(a) !== isObject(b) && !Array.isArray(a) && !Array.isArray(b)) {
     const [record, plain] = isObject(a) ? [a, b] : [b, a];
-    return plain === null || plain === undefined ? record === undefined : looseFieldValue(idOf((record as Row).id)) === looseFieldValue(plain);
+    return plain !== null && plain !== undefined && looseFieldValue(idOf((record as Row).id)) === looseFieldValue(plain);
   }
   return looseRecordValue(a) === looseRecordValue(b);
 }
