@@ -321,7 +321,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, one past every outcome counts none (for the default items too), a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else or item_name descending, that order)',
+        'a start/end window narrows the counts (both of them), two windows that share no day count together no more than no window and two that leave no day out no less, a start alone reaches the months after it and an end alone the months before it, one past every outcome counts none (for the default items too) and, without include_other, lists only kept and secondary-collection items, a 29 February is a date, one around every outcome date keeps them all, and windowed rows keep the default order (or, sorted by chose_something_else or item_name descending, that order)',
       accepts: [
         ...ROW_FREEDOMS,
         'bounds read as inclusive or exclusive',
@@ -332,7 +332,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       ],
     },
     async (t) => {
-      const { fields, all } = await discover(t);
+      const { fields, all, collection } = await discover(t);
       const full = new Map(all.map((r) => [itemRefOf(r[fields.item]), r]));
       const year = new Date().getUTCFullYear();
       // The latest leap year before this one: its 29 February is a date like any other (§4: YYYY-MM-DD).
@@ -507,6 +507,20 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         !beyondEnd,
         `item ${asText(beyondEnd?.[1][fields.item])} counts ${count(beyondEnd?.[1], fields.declines)} explicit declines and ${count(beyondEnd?.[1], fields.elsewhere)} chose-something-else within ${JSON.stringify(windows[2])}, but only ${count(upTo.get(beyondEnd?.[0]), fields.declines)} and ${count(upTo.get(beyondEnd?.[0]), fields.elsewhere)} within ${JSON.stringify(windows[3])}, which holds every day of it: an end without a start counts the outcomes of the days before it`,
         answers[3]!.exchange,
+      );
+      // The start past every outcome goes without include_other: whatever rows it lists (a row without counts, null, for
+      // an item whose outcomes all lie outside the window is accepted), they are of the default coverage, kept or
+      // secondary-collection items (§4: a window only bounds the outcomes counted). Judged where the walk's rows carry flags.
+      const flagsOf = new Map(collection.filter((r) => 'is_kept' in r).map((r) => [idOf(r.id), r]));
+      const uncovered = answers[windows.length]!.rows.find((r) => {
+        const item = flagsOf.get(itemRefOf(r[fields.item]));
+        return item !== undefined && !isSet(item.is_kept) && !isSet(item.is_in_secondary_collection);
+      });
+      ensure(
+        'C4.18',
+        uncovered === undefined,
+        `the window ${JSON.stringify(beyond[0])} (without include_other) lists item ${asText(uncovered?.[fields.item])}, which is neither kept nor in the secondary collection: without include_other=1 only those are covered, whatever the window`,
+        answers[windows.length]!.exchange,
       );
       beyond.forEach((w, i) => {
         const { rows, exchange } = answers[windows.length + i]!;
