@@ -51,6 +51,11 @@ function sameRows(a: readonly Row[], b: readonly Row[], fields: ProposalFields):
   return left.length === right.length && left.every((k, i) => k === right[i]);
 }
 
+/** Whether an item's row puts it in the default coverage of the proposal outcomes (§4): kept or in the secondary collection. */
+function coveredByDefault(item: Row): boolean {
+  return isSet(item.is_kept) || isSet(item.is_in_secondary_collection);
+}
+
 /** The latest leap year before the given one (Gregorian rules). */
 function leapYearBefore(year: number): number {
   let y = year - 1;
@@ -129,7 +134,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         ensure('C2.13', twice === undefined, `${label} list item ${asText(twice)} in more than one row: the outcome counts are per item`, exchange);
         for (const row of rows) {
           const item = byId.get(itemRefOf(row[fields.item]));
-          const covered = item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection));
+          const covered = item && coveredByDefault(item);
           ensure('C4.18', covered, `${label} cover item ${asText(row[fields.item])}, which is neither kept nor in the secondary collection`, exchange);
         }
       }
@@ -514,7 +519,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
       const flagsOf = new Map(collection.filter((r) => 'is_kept' in r).map((r) => [idOf(r.id), r]));
       const uncovered = answers[windows.length]!.rows.find((r) => {
         const item = flagsOf.get(itemRefOf(r[fields.item]));
-        return item !== undefined && !isSet(item.is_kept) && !isSet(item.is_in_secondary_collection);
+        return item !== undefined && !coveredByDefault(item);
       });
       ensure(
         'C4.18',
@@ -635,7 +640,7 @@ describe('proposal outcomes (§2, §4 GET /proposals.php)', () => {
         const missing = wide.filter((r) => {
           const item = byId.get(itemRefOf(r[fields.item]));
           const counted = Number(r[fields.declines]) > 0 || Number(r[fields.elsewhere]) > 0;
-          return counted && item && (isSet(item.is_kept) || isSet(item.is_in_secondary_collection)) && !listed.has(itemRefOf(r[fields.item]));
+          return counted && item && coveredByDefault(item) && !listed.has(itemRefOf(r[fields.item]));
         });
         const first = missing[0];
         const flags = byId.get(itemRefOf(first?.[fields.item]));
