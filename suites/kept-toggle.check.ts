@@ -903,6 +903,21 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
         const after = witnessedAfter();
         const moved = [...before].filter(([other, was]) => other !== id && after.has(other) && after.get(other) !== was).map(([other]) => other);
         ensure('C3.3', moved.length === 0, `setting is_kept=${value} on item ${id} also changed is_kept of item(s) ${moved.join(', ')}`, ex);
+        // Cursor pages go by id, which the toggle leaves as it was: the items those pages listed are listed there still,
+        // in the same order.
+        ensure(
+          'C3.3',
+          !before.has(id) || after.has(id),
+          `after setting is_kept=${value} on item ${id}, the first cursor pages read afresh no longer list it, though they did before the toggle: cursor pages go by id (§4) and the toggle changes nothing but is_kept (§3)`,
+          ex,
+        );
+        const reordered = firstReordering(before, after);
+        ensure(
+          'C3.3',
+          reordered === undefined,
+          `after setting is_kept=${value} on item ${id}, the first cursor pages read afresh list the items in another order than before the toggle (${reordered}): cursor pages go by id (§4), which the toggle does not change (§3)`,
+          ex,
+        );
         // And the item itself, where those pages list it, carries the value set (§4 rule 3: every row carries is_kept; §3).
         ensure(
           'C3.4',
@@ -1025,3 +1040,11 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
     },
   );
 });
+
+/** Where two reads of the same pages list the items they share in another order: the first position that differs. */
+function firstReordering(before: ReadonlyMap<string, unknown>, after: ReadonlyMap<string, unknown>): string | undefined {
+  const was = [...before.keys()].filter((k) => after.has(k));
+  const now = [...after.keys()].filter((k) => before.has(k));
+  const at = was.findIndex((k, i) => now[i] !== k);
+  return at < 0 ? undefined : `position ${at + 1} of the items listed both times: item ${was[at]} before, item ${now[at]} after`;
+}

@@ -38,8 +38,9 @@ export interface CheckInfo {
    */
   lane?: ToggleLane;
   /**
-   * A read-only check whose oracle reads no kept flag and compares nothing that holds one, so that it
-   * may overlap the toggling checks. Undeclared, a read-only check is assumed to read kept flags.
+   * A read-only check whose oracle reads no kept flag and compares nothing that holds one: it is judged
+   * alike while kept flags change under it, and its requests give way to the other checks' (SendGate).
+   * Undeclared, a read-only check is assumed to read kept flags.
    */
   keptBlind?: true;
   /**

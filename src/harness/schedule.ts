@@ -2,10 +2,11 @@ import type { CheckInfo, ToggleLane } from './meta.ts';
 
 /**
  * How a check may overlap the others:
- *  - blind: reads no kept flag and compares nothing that holds one, so it may overlap anything;
+ *  - blind: reads no kept flag and compares nothing that holds one (its requests give way to the
+ *    others', SendGate);
  *  - reader: any other read-only check (its oracle may read kept flags: rows, the kept filter, the
- *    default proposals and upcoming answers), so it never overlaps a toggle;
- *  - toggler: writes the kept toggle.
+ *    default proposals and upcoming answers);
+ *  - toggler: writes the kept toggle. No read-only check of either kind overlaps it.
  */
 export type Role = 'blind' | 'reader' | 'toggler';
 
@@ -46,7 +47,10 @@ const OWN_LANE = 'own-items:';
  * When each check of a run may start (issue 15: the run's cost is its longest chain of requests).
  * Every check of the run is started at once and waits here for its turn:
  *  - blind checks and readers start at once;
- *  - togglers wait until every reader has ended, so that no oracle reads a kept flag in flux; then
+ *  - togglers wait until every read-only check has ended: no oracle reads a kept flag in flux, and a
+ *    defective server that carries state from one request to a later one (a cache narrowed in place, a
+ *    filter left on a shared query) has been sent every read of the run before the togglers' read-backs,
+ *    so whether they see the fault does not hang on which lane finished first; then
  *    they run one at a time, in the order of declaration, in the main lane. A toggler that declares a
  *    lane of its own (items set apart for it, or the second user's items) runs beside the main lane
  *    when its items are there, since no check of another lane touches or watches them. Togglers of
@@ -86,7 +90,7 @@ export class Schedule {
   }
 
   private async toggleTurn(check: ScheduledCheck): Promise<void> {
-    await Promise.all(this.checks.filter((c) => c.role === 'reader').map((c) => this.ended.get(c.id)));
+    await Promise.all(this.checks.filter((c) => c.role !== 'toggler').map((c) => this.ended.get(c.id)));
     const lanes = await (this.lanes ??= this.assignLanes());
     const lane = lanes.get(check.id);
     const before = this.checks.slice(0, this.checks.indexOf(check)).filter((c) => c.role === 'toggler' && lanes.get(c.id) === lane);

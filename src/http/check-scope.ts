@@ -11,7 +11,7 @@ export interface CheckScope {
   id: string;
   /** Declared `toggles: true`: may write the kept toggle, and runs alone in its lane. */
   toggles: boolean;
-  /** Declared blind to kept flags: no check waits for it, so its requests give way to the others' (SendGate). */
+  /** Declared blind to kept flags: its requests give way to the others' (SendGate). */
   background: boolean;
   /** Sequence numbers of the requests sent on the check's behalf, retries included. */
   seqs: number[];

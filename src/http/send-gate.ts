@@ -1,8 +1,9 @@
 /**
- * At most `slots` requests in flight (the run's --concurrency). When more are waiting, the requests on
- * the run's critical path (the toggling checks, the checks that must end before them, the CLI's own)
- * go before those of background checks (blind to kept flags, which nothing waits for), so that a burst
- * of background requests does not hold the toggling phase back. Within a level, the waiting request of
+ * At most `slots` requests in flight (the run's --concurrency). When more are waiting, the requests of
+ * the toggling checks, of the read-only checks that read kept flags and of the CLI go before those of
+ * background checks (blind to kept flags), so that a burst of background requests does not hold back
+ * the longer chains of the others. The toggling phase waits for both kinds; giving way so measured a
+ * shorter run than one level for all (8.8 s against 9.1 s at remote defaults over 40 ms). Within a level, the waiting request of
  * the check with the fewest requests outstanding goes first (first come first served among equals): a
  * check walking pages one at a time is not held behind another's burst of independent requests, which
  * packs into the slots that are left, so that the run does not end on a chain that waited in line.
