@@ -107,8 +107,8 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       level: 'MUST',
       sections: ['§4', '§8'],
       keptBlind: true,
-      title: 'a per_page above 200 is refused with a 4xx or answered with at most 200 rows',
-      accepts: ['clamping to 200 or refusing (any 4xx, with or without an errors list: per_page is no filter)'],
+      title: 'a per_page above 200 is refused with a 4xx or answered with the 200 rows of a clamped page or the default page',
+      accepts: ['clamping to 200, answering with the default page, or refusing (any 4xx, with or without an errors list: per_page is no filter)'],
     },
     async (t) => {
       const { rows } = await t.discover.collection();
@@ -124,6 +124,14 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
           ex,
         );
         ensure('C4.3', got.length > 0 || rows.length === 0, `POST /artifacts.php ${JSON.stringify(body)} returned no rows from a non-empty collection`, ex);
+        // Served, the size is the maximum or the default page (rows.length caps both): any other count honoured neither.
+        const sizes = [Math.min(rows.length, MAX_ROWS_PER_PAGE), Math.min(rows.length, DEFAULT_ROWS_PER_PAGE)];
+        ensure(
+          'C8.1',
+          sizes.includes(got.length),
+          `POST /artifacts.php ${JSON.stringify(body)} returned ${got.length} rows of a collection of ${rows.length}: a per_page above ${MAX_ROWS_PER_PAGE} is clamped (${sizes[0]} rows here), served as the default page (${sizes[1]} here) or refused`,
+          ex,
+        );
       }
     },
   );
