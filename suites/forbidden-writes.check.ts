@@ -90,7 +90,8 @@ async function refusedWithForbidden(
   // writes what is there, also where the server reads it as a full replace (a body of the name alone would then blank
   // a player's FirstName, LastName, birth_year and represents_user_id).
   const listedEdits = await Promise.all(restatingListed.map((probe) => listedEdit(t, probe)));
-  const listedEditOf = (p: WriteProbe) => listedEdits.find((e, i) => e !== undefined && restatingListed[i]!.method === p.method && restatingListed[i]!.path === p.path);
+  const listedEditOf = (p: WriteProbe) =>
+    listedEdits.find((e, i) => e !== undefined && restatingListed[i]!.method === p.method && restatingListed[i]!.path === p.path);
   const payloadOf = (p: WriteProbe) =>
     flagsRestated && p.method === 'PATCH' && p.path === endpoints.list
       ? flagsRestated
