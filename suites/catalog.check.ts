@@ -1,12 +1,18 @@
 import {
   describe,
+  appliedSecurity,
+  bearerInHeader,
   check,
   claimsOpenApi,
+  DEFAULT_ROWS_PER_PAGE,
+  declaredDefault,
+  declaredRequestSchema,
   endpoints,
   ensure,
   MAX_ROWS_PER_PAGE,
   okJson,
   profiles,
+  requestSchema,
   responseSchema,
   schemaErrors,
   unnamedPaths,
@@ -137,6 +143,76 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         `advice (the catalog's format is not shown, §1): it declares OpenAPI but is not a valid OpenAPI document: ${result.errors.slice(0, 3).join('; ')}`,
         exchange,
       );
+    },
+  );
+
+  check(
+    {
+      id: 'CAT-005',
+      level: 'SHOULD',
+      sections: ['§1', '§4', '§5', '§9'],
+      keptBlind: true,
+      title:
+        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies and toggles the spec allows fit its request schemas, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
+      accepts: [
+        `${ANY_FORMAT}: only an OpenAPI catalog is read, and the check skips otherwise`,
+        'request schemas the suite cannot compile (not judged)',
+        'no request schema, no default for per_page or no security declared: nothing to compare',
+        'an alternative without any scheme beside one that sends the key as a bearer token',
+        'OAuth 2 and OpenID Connect schemes (their tokens travel as bearer tokens in the Authorization header)',
+      ],
+    },
+    async (t) => {
+      const { document, exchange } = await catalog(t);
+      t.need(
+        claimsOpenApi(document) ? true : undefined,
+        'the catalog is not an OpenAPI document, so it declares no requests to compare (its format is not shown)',
+      );
+      const result = await validateOpenApi(document);
+      t.need(result.valid ? true : undefined, 'the catalog is not a valid OpenAPI document (see CAT-004)');
+      const profile = profiles[t.target.profile];
+      // Bodies §4 allows on the profile, each field with a value the spec names for it.
+      const listBodies: Record<string, unknown>[] = [
+        { page: 1, per_page: MAX_ROWS_PER_PAGE },
+        { per_page: 10, cursor: null },
+        { query: 'a', tag: 'b' },
+        ...(profile.has('list-filters') ? [{ kept: true, physical: false, digital: true, secondary_collection: false }] : []),
+        ...(profile.has('list-fields') && profile.has('list-include') ? [{ fields: 'collection', include: ['uses_summary'] }] : []),
+      ];
+      const item = await t.discover.anyItem();
+      const toggles = item === undefined ? [] : [0, 1].map((value) => ({ id: item.id, is_kept: value }));
+      const problems: string[] = [];
+      let judged = 0;
+      for (const [path, bodies] of [
+        [endpoints.list, listBodies],
+        [endpoints.kept, toggles],
+      ] as const) {
+        const schema = requestSchema(document, path, 'POST');
+        for (const body of schema === undefined ? [] : bodies) {
+          const errors = schemaErrors(schema!, body);
+          if (errors === undefined) continue;
+          judged++;
+          if (errors.length > 0)
+            problems.push(
+              `POST ${path} ${JSON.stringify(body)}, a body §4 allows, does not fit the request schema the catalog declares: ${errors.slice(0, 3).join('; ')}`,
+            );
+        }
+        const applied = appliedSecurity(document, path, 'POST');
+        if (applied === undefined) continue;
+        judged++;
+        if (!applied.some((alternative) => alternative.every(bearerInHeader)))
+          problems.push(
+            `POST ${path}: the catalog has the key sent as ${applied.map((a) => a.map((s) => JSON.stringify(s)).join(' with ')).join(' or ')}, where §5 sends it in the Authorization header as Bearer <key>`,
+          );
+      }
+      const perPage = declaredDefault(document, declaredRequestSchema(document, endpoints.list, 'POST'), 'per_page');
+      if (perPage !== undefined) {
+        judged++;
+        if (Number(perPage) !== DEFAULT_ROWS_PER_PAGE)
+          problems.push(`POST ${endpoints.list}: the catalog gives per_page the default ${JSON.stringify(perPage)}, where §4 states ${DEFAULT_ROWS_PER_PAGE}`);
+      }
+      ensure('C9.2', problems.length === 0, `advice (the catalog's content is not shown, §1): ${problems.join('\n')}`, exchange);
+      t.need(judged > 0 ? judged : undefined, 'the catalog declares no request schema, per_page default or security for the list and the toggle');
     },
   );
 });

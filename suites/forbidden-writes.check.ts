@@ -62,7 +62,7 @@ async function refusedWithForbidden(
   flipping?: WriteProbe,
   labelling?: string,
   restatingUse?: WriteProbe,
-  restatingListed: readonly WriteProbe[] = [],
+  restatingPlayer?: WriteProbe,
   restatingInstead = false,
   flagPaths: readonly { path: string; field: string }[] = [],
 ): Promise<void> {
@@ -84,21 +84,21 @@ async function refusedWithForbidden(
   const use = dateField === undefined ? undefined : uses.find((u) => ownIdOf(u) !== undefined && typeof u[dateField] === 'string');
   // The whole use as listed, its date included: a server that wrongly reads the body as a full replace writes it all back.
   const useEdit = restatingUse && use && dateField !== undefined ? { query: { id: idOf(use.id)! }, json: { ...use } } : undefined;
-  // `restatingListed` names, for each of its paths (players, types), the first record that path lists with an id and a
-  // name, and restates that whole record as listed: an edit door shows only on a real record, and one that refuses a
-  // name it already has (a unique-name check ahead of the refusal) only on that name, while wrongly accepting the body
-  // writes what is there, also where the server reads it as a full replace (a body of the name alone would then blank
-  // a player's FirstName, LastName, birth_year and represents_user_id).
-  const listedEdits = await Promise.all(restatingListed.map((probe) => listedEdit(t, probe)));
-  const listedEditOf = (p: WriteProbe) =>
-    listedEdits.find((e, i) => e !== undefined && restatingListed[i]!.method === p.method && restatingListed[i]!.path === p.path);
+  // `restatingPlayer` names a real player of the household (the first with an id and a name) and restates its whole
+  // record as GET /players.php lists it: an edit door for the household shows only on a real player, and wrongly
+  // accepting it writes what is there, also where the server reads the body as a full replace (a body of the name alone
+  // would then blank the player's FirstName, LastName, birth_year and represents_user_id).
+  const household =
+    restatingPlayer && profiles[t.target.profile].has('players') ? (rowsOf((await t.discover.shared('GET /players.php')).response.json) ?? []) : [];
+  const player = household.find((p) => idOf(p.id) !== undefined && typeof p.name === 'string');
+  const playerEdit = restatingPlayer && player ? { query: { id: idOf(player.id)! }, json: { ...player } } : undefined;
   const payloadOf = (p: WriteProbe) =>
     flagsRestated && p.method === 'PATCH' && p.path === endpoints.list
       ? flagsRestated
       : useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
         ? useEdit
-        : listedEditOf(p)
-          ? listedEditOf(p)!
+        : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
+          ? playerEdit
           : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
             // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id. The
             // proposals path also gets a window of its own parameters (§4 start, end) that ends before it starts, so holds no outcome
@@ -242,14 +242,6 @@ async function refusedWithForbidden(
       );
   }
   for (const [i, { path, json }] of flagWrites.entries()) ensureNo5xx('C7.2', flagAnswers[i]!, `POST ${path} ${JSON.stringify(json)}`);
-}
-
-/** The first record the probe's path lists with an id and a name, restated whole by a write of that path (players where the profile offers them). */
-async function listedEdit(t: CheckContext, probe: WriteProbe): Promise<{ query: Record<string, string>; json: Row } | undefined> {
-  const read = probe.path === endpoints.players ? 'GET /players.php' : probe.path === endpoints.types ? 'GET /types.php' : undefined;
-  if (read === undefined || (read === 'GET /players.php' && !profiles[t.target.profile].has('players'))) return undefined;
-  const row = (rowsOf((await t.discover.shared(read)).response.json) ?? []).find((r) => idOf(r.id) !== undefined && typeof r.name === 'string');
-  return row ? { query: { id: idOf(row.id)! }, json: { ...row } } : undefined;
 }
 
 /** Whether the labelled item's record lacks the label; undefined where the record cannot be read. */
@@ -436,7 +428,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         { method: 'PATCH', path: endpoints.item },
         undefined,
         { method: 'PATCH', path: endpoints.uses },
-        [{ method: 'PATCH', path: endpoints.players }],
+        { method: 'PATCH', path: endpoints.players },
         true,
       ),
   );
@@ -447,12 +439,11 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item and POSTs to /players.php and /types.php restating the first player and type listed; a POST /tags.php restating the one label of a real item and POSTs to /artifact-physical.php, /artifact-digital.php and /artifact-secondary.php restating its flags (paths the spec does not name) are not accepted',
+        'POST to every read-only endpoint answers 403 and changes nothing, also a POST /artifact.php naming a real item; a POST /tags.php restating the one label of a real item and POSTs to /artifact-physical.php, /artifact-digital.php and /artifact-secondary.php restating its flags (paths the spec does not name) are not accepted',
       accepts: [
         'any body with the 403',
         'POST /tags.php answered with any status but a 2xx (a 404 where the path is not served, 405, the 403), or with the answer a POST to a path no API serves gets (a catch-all page: the very same, or, carrying a fresh token, one of the same status and media type, neither JSON)',
         'no item with exactly one label: then /tags.php is not probed',
-        'POST /players.php and POST /types.php sent for the first player and type listed with an id and a name, restating the record as listed (players on the primary profile); for an id no item has where none is listed',
         'the flag paths answered with any status but a 2xx (a 404 where they are not served, 405, the 403), or with the catch-all answer of a path no API serves',
       ],
     },
@@ -464,10 +455,7 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
         undefined,
         TAGS_PATH,
         undefined,
-        [
-          { method: 'POST', path: endpoints.players },
-          { method: 'POST', path: endpoints.types },
-        ],
+        undefined,
         false,
         FLAG_TOGGLE_PATHS,
       ),

@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../fixtures/reference/openapi.ts';
 import { defaultVariant } from '../fixtures/reference/types.ts';
 import {
+  appliedSecurity,
+  bearerInHeader,
   catalogPathFor,
+  declaredDefault,
+  declaredRequestSchema,
   declaredSchema,
   dialectOf,
   missingOperations,
   responseOf,
+  requestSchema,
   responseSchema,
   schemaErrors,
   validateOpenApi,
@@ -306,5 +311,61 @@ describe('schemaErrors', () => {
     expect(problems(catalog, '/artifacts.php', { errors: [{ message: 'bad', causes: [{ field: 'no message' }] }] }, 400, 'POST')).toEqual([
       expect.stringMatching(/^\/errors\/0\/causes\/0 must have required property 'message'/),
     ]);
+  });
+});
+
+describe('request schemas, defaults and security a catalog declares', () => {
+  const listRequest = { type: 'object', properties: { per_page: { type: 'integer', default: 50, maximum: 200 }, kept: { type: 'boolean' } } };
+  const v3 = {
+    openapi: '3.0.3',
+    info,
+    security: [{ key: [] }],
+    components: {
+      schemas: { ListRequest: listRequest },
+      securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'api_key' }, bearer: { type: 'http', scheme: 'Bearer' } },
+    },
+    paths: {
+      '/artifacts.php': {
+        post: {
+          requestBody: { content: json({ allOf: [{ $ref: '#/components/schemas/ListRequest' }] }) },
+          responses: { '200': answer({ type: 'object' }) },
+        },
+      },
+      '/artifact-kept.php': { post: { security: [{ bearer: [] }, {}], responses: { '200': answer({ type: 'object' }) } } },
+    },
+  };
+  const v2 = {
+    swagger: '2.0',
+    info,
+    securityDefinitions: { auth: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+    security: [{ auth: [] }],
+    paths: { '/artifacts.php': { post: { parameters: [{ in: 'body', name: 'body', schema: listRequest }], responses: { '200': { description: 'rows' } } } } },
+  };
+
+  it('reads the request body of 3.x (through $ref and allOf) and of 2.0 (the body parameter)', () => {
+    for (const doc of [v3, v2]) {
+      const schema = requestSchema(doc, '/artifacts.php', 'POST')!;
+      expect(schemaErrors(schema, { per_page: 200, kept: true })).toEqual([]);
+      expect(schemaErrors(schema, { kept: 1 })!.join()).toMatch(/kept/);
+      expect(declaredDefault(doc, declaredRequestSchema(doc, '/artifacts.php', 'POST'), 'per_page')).toBe(50);
+    }
+    expect(requestSchema(v3, '/artifact-kept.php', 'POST')).toBeUndefined();
+  });
+
+  it("applies an operation's own security before the document's, each alternative as its schemes", () => {
+    expect(appliedSecurity(v3, '/artifacts.php', 'POST')).toEqual([[{ type: 'apiKey', in: 'query', name: 'api_key' }]]);
+    expect(appliedSecurity(v3, '/artifact-kept.php', 'POST')).toEqual([[{ type: 'http', scheme: 'Bearer' }], []]);
+    expect(appliedSecurity(v2, '/artifacts.php', 'POST')).toEqual([[{ type: 'apiKey', in: 'header', name: 'Authorization' }]]);
+    expect(appliedSecurity({ ...v3, security: [{ missing: [] }] }, '/artifacts.php', 'POST')).toEqual([[{}]]);
+    expect(appliedSecurity({ ...v3, security: undefined }, '/artifacts.php', 'POST')).toBeUndefined();
+  });
+
+  it('takes a bearer token in the Authorization header, and nothing else, as the way §5 sends the key', () => {
+    expect(bearerInHeader({ type: 'http', scheme: 'bearer' })).toBe(true);
+    expect(bearerInHeader({ type: 'apiKey', in: 'header', name: 'authorization' })).toBe(true);
+    expect(bearerInHeader({ type: 'oauth2' })).toBe(true);
+    expect(bearerInHeader({ type: 'apiKey', in: 'query', name: 'Authorization' })).toBe(false);
+    expect(bearerInHeader({ type: 'http', scheme: 'basic' })).toBe(false);
+    expect(bearerInHeader({})).toBe(false);
   });
 });

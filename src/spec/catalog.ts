@@ -180,7 +180,68 @@ export function declaredSchema(doc: unknown, path: string, method: string, statu
   const response = responseOf(doc, path, method, status);
   if (!response) return undefined;
   if (dialectOf(doc) === '2.0') return response.schema;
-  const content = isObject(response.content) ? response.content : {};
+  return jsonContentSchema(response.content);
+}
+
+/** The raw schema a catalog declares for an operation's JSON request body (OpenAPI 2.0 `in: body`, 3.x `requestBody`). */
+export function declaredRequestSchema(doc: unknown, path: string, method: string): unknown {
+  const operation = operationOf(doc, path, method);
+  if (!operation) return undefined;
+  if (dialectOf(doc) === '2.0') {
+    const parameters = Array.isArray(operation.parameters) ? operation.parameters.map((p) => deref(doc, p)) : [];
+    return parameters.find((p) => p?.in === 'body')?.schema;
+  }
+  return jsonContentSchema(deref(doc, operation.requestBody)?.content);
+}
+
+/** The schema a catalog declares for a request body, ready for a JSON Schema validator; undefined when none. */
+export function requestSchema(doc: unknown, path: string, method: string): Schema | undefined {
+  const declared = declaredRequestSchema(doc, path, method);
+  return declared === undefined ? undefined : selfContained(declared, doc);
+}
+
+/** The `default` a declared object schema gives one of its properties (through `$ref` and `allOf`); undefined when none. */
+export function declaredDefault(doc: unknown, schema: unknown, property: string, depth = 0): unknown {
+  const node = deref(doc, schema);
+  if (!node || depth > 10) return undefined;
+  const own = isObject(node.properties) ? deref(doc, node.properties[property]) : undefined;
+  if (own && 'default' in own) return own.default;
+  const parts = Array.isArray(node.allOf) ? node.allOf : [];
+  return parts.map((part) => declaredDefault(doc, part, property, depth + 1)).find((value) => value !== undefined);
+}
+
+/**
+ * The security a catalog applies to an operation (its own `security`, else the document's): each alternative as the
+ * scheme definitions it combines (an empty object where a requirement names no scheme the document defines);
+ * undefined where it applies none.
+ */
+export function appliedSecurity(doc: unknown, path: string, method: string): Record<string, unknown>[][] | undefined {
+  const operation = operationOf(doc, path, method);
+  if (!isObject(doc) || !operation) return undefined;
+  const requirements = Array.isArray(operation.security) ? operation.security : Array.isArray(doc.security) ? doc.security : undefined;
+  if (requirements === undefined || requirements.length === 0) return undefined;
+  const schemes =
+    dialectOf(doc) === '2.0'
+      ? isObject(doc.securityDefinitions)
+        ? doc.securityDefinitions
+        : {}
+      : isObject(doc.components) && isObject(doc.components.securitySchemes)
+        ? doc.components.securitySchemes
+        : {};
+  return requirements.filter(isObject).map((requirement) => Object.keys(requirement).map((name) => deref(doc, schemes[name]) ?? {}));
+}
+
+/** Whether a security scheme has the key travel as `Authorization: Bearer <key>` (§5); OAuth 2 and OpenID Connect tokens do. */
+export function bearerInHeader(scheme: Record<string, unknown>): boolean {
+  const type = String(scheme.type ?? '').toLowerCase();
+  if (type === 'http') return String(scheme.scheme ?? '').toLowerCase() === 'bearer';
+  if (type === 'apikey') return scheme.in === 'header' && String(scheme.name ?? '').toLowerCase() === 'authorization';
+  return type === 'oauth2' || type === 'openidconnect';
+}
+
+/** The JSON media type's schema of an OpenAPI 3 `content` map. */
+function jsonContentSchema(contentMap: unknown): unknown {
+  const content = isObject(contentMap) ? contentMap : {};
   const types = Object.keys(content);
   const essence = (m: string) => m.split(';')[0]!.trim().toLowerCase();
   const media =

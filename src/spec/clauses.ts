@@ -33,7 +33,7 @@ export const clauses: readonly Clause[] = [
     id: 'C1.4',
     section: '§1',
     statement: 'A machine-readable catalog is served at /api-docs?format=json.',
-    checks: ['CAT-001', 'CAT-002', 'CAT-003', 'CAT-004', 'STAGE-005'],
+    checks: ['CAT-001', 'CAT-002', 'CAT-003', 'CAT-004', 'CAT-005', 'STAGE-005'],
   },
   { id: 'C1.5', section: '§1', statement: 'Kept is independent of the secondary collection, physical and digital flags.', checks: ['KEPT-002', 'FILT-001'] },
   {
@@ -383,7 +383,7 @@ export const clauses: readonly Clause[] = [
     id: 'C9.2',
     section: '§9',
     statement: 'The catalog is served and describes the deployment.',
-    checks: ['CAT-001', 'CAT-002', 'CAT-003', 'STAGE-005', 'CAT-004'],
+    checks: ['CAT-001', 'CAT-002', 'CAT-003', 'STAGE-005', 'CAT-004', 'CAT-005'],
   },
   { id: 'C9.3', section: '§9', statement: 'Version numbering and deprecation.', checks: [], untestable: NOT_SHOWN },
 ];
