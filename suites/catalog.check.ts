@@ -12,6 +12,8 @@ import {
   MAX_ROWS_PER_PAGE,
   okJson,
   profiles,
+  queryParameterSchema,
+  queryValue,
   requestSchema,
   responseSchema,
   schemaErrors,
@@ -153,7 +155,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       sections: ['§1', '§4', '§5', '§9'],
       keptBlind: true,
       title:
-        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies and toggles the spec allows fit its request schemas, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
+        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
       accepts: [
         `${ANY_FORMAT}: only an OpenAPI catalog is read, and the check skips otherwise`,
         'request schemas the suite cannot compile (not judged)',
@@ -205,6 +207,20 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
             `POST ${path}: the catalog has the key sent as ${applied.map((a) => a.map((s) => JSON.stringify(s)).join(' with ')).join(' or ')}, where §5 sends it in the Authorization header as Bearer <key>`,
           );
       }
+      // Query parameters §4 names, each with a value it allows.
+      const queries: [string, Record<string, string>][] = [
+        [endpoints.proposals, { include_other: '1', sort: 'item_name', start: '2024-01-01', end: '2024-12-31' }],
+        ...(item === undefined ? [] : [[endpoints.uses, { artifact_id: String(item.id) }] as [string, Record<string, string>]]),
+      ];
+      for (const [path, values] of queries)
+        for (const [name, text] of Object.entries(values)) {
+          const schema = queryParameterSchema(document, path, 'GET', name);
+          const errors = schema === undefined ? undefined : schemaErrors(schema, queryValue(schema, text));
+          if (errors === undefined) continue;
+          judged++;
+          if (errors.length > 0)
+            problems.push(`GET ${path}?${name}=${text}, a value §4 allows, does not fit the parameter the catalog declares: ${errors.slice(0, 3).join('; ')}`);
+        }
       const perPage = declaredDefault(document, declaredRequestSchema(document, endpoints.list, 'POST'), 'per_page');
       if (perPage !== undefined) {
         judged++;

@@ -105,7 +105,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
       level: 'MUST',
       sections: ['§4'],
       title:
-        "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary), also under the names userId (beside owner_id) and user (the last beside all_users true and user_id null)",
+        "a user id in the list body is ignored: the key's own collection is read (and its own uses counted by include uses_summary), also under the names userId (beside owner_id and user_id as a list) and user (the last beside all_users true and user_id null)",
       accepts: [
         'userId, owner_id, user or all_users (names the spec does not use) refused with 400 or 422 as unknown fields (with them, user_id null)',
         'any of them refused with 403, read as an enumeration of users or a read of another user (§1, §5)',
@@ -130,8 +130,9 @@ describe('user scoping (§4 rule 1, §5)', () => {
         [field]: userId,
         ...(field === 'user_id' ? summary : {}),
         ...(field === 'user' ? { all_users: true, user_id: null } : {}),
-        // owner_id rides beside userId: another name a user id goes by, as unknown to the spec (rule 1 ignores any).
-        ...(field === 'userId' ? { owner_id: userId } : {}),
+        // owner_id rides beside userId: another name a user id goes by, as unknown to the spec (rule 1 ignores any); and
+        // user_id as a list of the id, which a query builder may take as a set of owners where it drops a single value.
+        ...(field === 'userId' ? { owner_id: userId, user_id: [userId] } : {}),
       });
       const summaryBody = { per_page: MAX_ROWS_PER_PAGE, ...summary };
       // The run's shared read of the page with include (FIELD-002 and LIST-002 read it too), where include is offered.
@@ -164,7 +165,7 @@ describe('user scoping (§4 rule 1, §5)', () => {
         ensure(
           'C4.9',
           JSON.stringify(got.map((r) => r.id)) === JSON.stringify(baseline.map((r) => r.id)),
-          `${what} returned different rows than POST /artifacts.php ${JSON.stringify(baselineBody)}, the same body without ${field}=${userId}${field === 'userId' ? ` and owner_id=${userId}` : field === 'user' ? ', all_users and user_id' : ''} (${got.length} vs ${baseline.length})`,
+          `${what} returned different rows than POST /artifacts.php ${JSON.stringify(baselineBody)}, the same body without ${field}=${userId}${field === 'userId' ? `, owner_id=${userId} and user_id=[${userId}]` : field === 'user' ? ', all_users and user_id' : ''} (${got.length} vs ${baseline.length})`,
           ex,
         );
         if (field !== 'user_id' || !('include' in summary)) continue;

@@ -9,6 +9,8 @@ import {
   declaredRequestSchema,
   declaredSchema,
   dialectOf,
+  queryParameterSchema,
+  queryValue,
   missingOperations,
   responseOf,
   requestSchema,
@@ -367,5 +369,44 @@ describe('request schemas, defaults and security a catalog declares', () => {
     expect(bearerInHeader({ type: 'apiKey', in: 'query', name: 'Authorization' })).toBe(false);
     expect(bearerInHeader({ type: 'http', scheme: 'basic' })).toBe(false);
     expect(bearerInHeader({})).toBe(false);
+  });
+});
+
+describe('query parameters a catalog declares', () => {
+  const v3 = {
+    openapi: '3.0.3',
+    info,
+    paths: {
+      '/proposals.php': {
+        parameters: [{ in: 'query', name: 'sort', schema: { type: 'string', enum: ['item_name', 'explicit_declines'] } }],
+        get: { parameters: [{ in: 'query', name: 'include_other', schema: { type: 'boolean' } }], responses: { '200': answer({ type: 'array' }) } },
+      },
+    },
+  };
+  const v2 = {
+    swagger: '2.0',
+    info,
+    paths: {
+      '/proposals.php': {
+        get: { parameters: [{ in: 'query', name: 'include_other', type: 'integer', enum: [0, 1] }], responses: { '200': { description: 'rows' } } },
+      },
+    },
+  };
+
+  it("reads an operation's parameter, its path's, and 2.0 keywords kept on the parameter", () => {
+    const sort = queryParameterSchema(v3, '/proposals.php', 'GET', 'sort')!;
+    expect(schemaErrors(sort, queryValue(sort, 'item_name'))).toEqual([]);
+    expect(schemaErrors(sort, queryValue(sort, 'other'))!.length).toBeGreaterThan(0);
+    const flag = queryParameterSchema(v2, '/proposals.php', 'GET', 'include_other')!;
+    expect(schemaErrors(flag, queryValue(flag, '1'))).toEqual([]);
+    expect(queryParameterSchema(v2, '/proposals.php', 'GET', 'start')).toBeUndefined();
+  });
+
+  it('reads the text as the declared type: numbers for numbers, true and false for booleans, and nothing else for a boolean', () => {
+    const flag = queryParameterSchema(v3, '/proposals.php', 'GET', 'include_other')!;
+    expect(schemaErrors(flag, queryValue(flag, 'true'))).toEqual([]);
+    expect(schemaErrors(flag, queryValue(flag, '1'))!.length).toBeGreaterThan(0);
+    expect(queryValue({ type: 'integer' }, '12')).toBe(12);
+    expect(queryValue({ type: 'integer' }, '')).toBe('');
   });
 });

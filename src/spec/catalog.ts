@@ -231,6 +231,30 @@ export function appliedSecurity(doc: unknown, path: string, method: string): Rec
   return requirements.filter(isObject).map((requirement) => Object.keys(requirement).map((name) => deref(doc, schemes[name]) ?? {}));
 }
 
+/**
+ * The schema a catalog declares for a query parameter of an operation (its own parameters, then its path's), ready for
+ * a JSON Schema validator; undefined when it declares none. OpenAPI 2.0 keeps the schema keywords on the parameter.
+ */
+export function queryParameterSchema(doc: unknown, path: string, method: string, name: string): Schema | undefined {
+  const key = catalogPathFor(doc, path);
+  const item = key === undefined ? undefined : deref(doc, pathsOf(doc)[key]);
+  const operation = operationOf(doc, path, method);
+  const listed = [operation?.parameters, item?.parameters].flatMap((list) => (Array.isArray(list) ? list.map((p) => deref(doc, p)) : []));
+  const parameter = listed.find((p) => p?.in === 'query' && p.name === name);
+  if (!parameter) return undefined;
+  if (dialectOf(doc) !== '2.0') return parameter.schema === undefined ? undefined : selfContained(parameter.schema, doc);
+  const keywords = ['type', 'format', 'enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'minLength', 'maxLength'];
+  return selfContained(Object.fromEntries(keywords.filter((k) => k in parameter).map((k) => [k, parameter[k]])), doc);
+}
+
+/** A query parameter's text as the value its declared schema reads: a number where it declares one, true or false where a boolean. */
+export function queryValue(schema: Schema, text: string): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if ((types.includes('integer') || types.includes('number')) && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
 /** Whether a security scheme has the key travel as `Authorization: Bearer <key>` (§5); OAuth 2 and OpenID Connect tokens do. */
 export function bearerInHeader(scheme: Record<string, unknown>): boolean {
   const type = String(scheme.type ?? '').toLowerCase();
