@@ -197,7 +197,7 @@ export function declaredRequestSchema(doc: unknown, path: string, method: string
 /** The schema a catalog declares for a request body, ready for a JSON Schema validator; undefined when none. */
 export function requestSchema(doc: unknown, path: string, method: string): Schema | undefined {
   const declared = declaredRequestSchema(doc, path, method);
-  return declared === undefined ? undefined : selfContained(declared, doc);
+  return declared === undefined ? undefined : selfContained(declared, doc, 'request');
 }
 
 /** The `default` a declared object schema gives one of its properties (through `$ref` and `allOf`); undefined when none. */
@@ -242,17 +242,21 @@ export function queryParameterSchema(doc: unknown, path: string, method: string,
   const listed = [operation?.parameters, item?.parameters].flatMap((list) => (Array.isArray(list) ? list.map((p) => deref(doc, p)) : []));
   const parameter = listed.find((p) => p?.in === 'query' && p.name === name);
   if (!parameter) return undefined;
-  if (dialectOf(doc) !== '2.0') return parameter.schema === undefined ? undefined : selfContained(parameter.schema, doc);
+  if (dialectOf(doc) !== '2.0') return parameter.schema === undefined ? undefined : selfContained(parameter.schema, doc, 'request');
   const keywords = ['type', 'format', 'enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'minLength', 'maxLength'];
-  return selfContained(Object.fromEntries(keywords.filter((k) => k in parameter).map((k) => [k, parameter[k]])), doc);
+  return selfContained(Object.fromEntries(keywords.filter((k) => k in parameter).map((k) => [k, parameter[k]])), doc, 'request');
 }
 
-/** A query parameter's text as the value its declared schema reads: a number where it declares one, true or false where a boolean. */
-export function queryValue(schema: Schema, text: string): unknown {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if ((types.includes('integer') || types.includes('number')) && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-  return text;
+/**
+ * The values a query parameter's text may stand for, whatever its declared schema (a `$ref` or a composition hides the
+ * type): the text itself, the number it writes, and true or false for the words. A text fits where one of them does.
+ */
+export function queryReadings(text: string): unknown[] {
+  return [
+    text,
+    ...(text.trim() !== '' && Number.isFinite(Number(text)) ? [Number(text)] : []),
+    ...(text === 'true' || text === 'false' ? [text === 'true'] : []),
+  ];
 }
 
 /** Whether a security scheme has the key travel as `Authorization: Bearer <key>` (§5); OAuth 2 and OpenID Connect tokens do. */
@@ -307,6 +311,8 @@ interface Conversion {
   /** Local references other than a whole component (ref → key under POINTERS), each converted once. */
   pointers: Map<string, string>;
   converted: Record<string, unknown>;
+  /** A response leaves out writeOnly properties, a request readOnly ones: neither is required there. */
+  direction: 'response' | 'request';
 }
 
 /**
@@ -329,12 +335,13 @@ function refTarget(ref: string, c: Conversion): string {
   return `#/$defs/${POINTERS}/${key}`;
 }
 
-/** Properties that a response omits by design: `writeOnly` ones are required in requests only. */
-function writeOnlyNames(schema: Schema): Set<string> {
+/** Properties that a body of this direction omits by design: `writeOnly` ones in a response, `readOnly` ones in a request. */
+function omittedNames(schema: Schema, direction: Conversion['direction']): Set<string> {
+  const flag = direction === 'response' ? 'writeOnly' : 'readOnly';
   const properties = isObject(schema.properties) ? schema.properties : {};
   return new Set(
     Object.entries(properties)
-      .filter(([, p]) => isObject(p) && p.writeOnly === true)
+      .filter(([, p]) => isObject(p) && p[flag] === true)
       .map(([name]) => name),
   );
 }
@@ -344,7 +351,7 @@ function writeOnlyNames(schema: Schema): Set<string> {
  * (2.0) admit null, boolean `exclusiveMinimum`/`exclusiveMaximum` become numeric bounds, siblings of
  * `$ref` are dropped where OpenAPI ignores them, references point into `$defs`, a `oneOf` with a
  * `discriminator` needs any one match (the discriminator, not exclusivity, picks the branch), and
- * writeOnly properties are not required.
+ * writeOnly properties are not required (readOnly ones in a request).
  */
 function convert(schema: unknown, c: Conversion): unknown {
   if (typeof schema === 'boolean') return schema;
@@ -392,8 +399,8 @@ function convert(schema: unknown, c: Conversion): unknown {
     delete out.oneOf;
   }
   if (Array.isArray(out.required)) {
-    const writeOnly = writeOnlyNames(schema);
-    if (writeOnly.size > 0) out.required = out.required.filter((name) => !writeOnly.has(String(name)));
+    const omitted = omittedNames(schema, c.direction);
+    if (omitted.size > 0) out.required = out.required.filter((name) => !omitted.has(String(name)));
   }
   if (!nullable) return out;
   const widenable = (typeof out.type === 'string' || Array.isArray(out.type)) && !TYPE_NEUTRAL.some((k) => k in out);
@@ -406,8 +413,8 @@ function convert(schema: unknown, c: Conversion): unknown {
  * A schema the catalog declares for a response, made self-contained JSON Schema 2020-12: converted,
  * with the catalog's component schemas (and the targets of other local references) under `$defs`.
  */
-export function selfContained(schema: unknown, doc: unknown): Schema {
-  const c: Conversion = { dialect: dialectOf(doc) ?? '3.1', doc, pointers: new Map(), converted: {} };
+export function selfContained(schema: unknown, doc: unknown, direction: Conversion['direction'] = 'response'): Schema {
+  const c: Conversion = { dialect: dialectOf(doc) ?? '3.1', doc, pointers: new Map(), converted: {}, direction };
   const components =
     c.dialect === '2.0'
       ? isObject(doc) && isObject(doc.definitions)
