@@ -10,6 +10,7 @@ import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts
 import { singleReads, verifyJournal, type KeptReader } from '../safety/restore.ts';
 import { listenForStop } from './stop.ts';
 import { awaitPrefetched } from './prefetch-channel.ts';
+import { tellUnscopedTransport, type UnscopedTransport } from './run-transport-channel.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { markBudgetSpent } from '../http/request-budget.ts';
 
@@ -24,6 +25,8 @@ export interface Session {
   schedule?: Schedule;
   /** The journal's items read once every toggler has ended (verifyJournal); the run ends after it. */
   verifying?: Promise<void>;
+  /** What requests sent outside any check met (the journal's verification): told to the CLI once the run's work is over. */
+  unscoped: UnscopedTransport;
 }
 
 let current: Session | undefined;
@@ -58,7 +61,7 @@ export function session(): Session {
     inBackground: () => currentCheck()?.background === true,
     owner: () => currentCheck()?.id,
     onTransport: (share) => {
-      const tally = currentCheck()?.transport;
+      const tally = currentCheck()?.transport ?? current?.unscoped;
       if (!tally) return;
       tally.retries += share.retries;
       tally.rateLimited += share.rateLimited;
@@ -88,7 +91,7 @@ export function session(): Session {
     const inFlight = (keys: readonly string[]) => new Set(keys.filter(isCheckRequest).map(checkRequestKey));
     client.holdUntil(offer.sent.then(({ keys, notBefore }) => ({ inFlight: inFlight(keys), arrival, notBefore })));
   }
-  current = { target, client, api, journal, discovery };
+  current = { target, client, api, journal, discovery, unscoped: { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 } };
   // The journal first: once the CLI hears that the run stopped, no change may be journaled any more.
   stopListening = listenForStop(target.runId, (why) => {
     journal.stop(why);
@@ -124,5 +127,6 @@ export function verifyWhenWritesEnd(s: Session, schedule: Schedule): void {
 export function awaitRunWork(): void {
   afterAll(async () => {
     await current?.verifying;
+    if (current) tellUnscopedTransport(current.target.runId, current.unscoped);
   });
 }

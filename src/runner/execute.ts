@@ -13,6 +13,7 @@ import { packageRoot, type SuiteRunner } from './vitest-host.ts';
 import { settleAfterStop, settleJournal, type SafetyReport } from '../safety/restore.ts';
 import { stopRun } from '../harness/stop.ts';
 import { offerPrefetched, type PrefetchOffer } from '../harness/prefetch-channel.ts';
+import { hearUnscopedTransport } from '../harness/run-transport-channel.ts';
 import { isCheckRequest } from '../harness/discovery.ts';
 import { selectionPattern } from '../config/selection.ts';
 import { countStatuses, decideVerdict } from './verdict.ts';
@@ -107,6 +108,7 @@ export async function execute(
   else hooks.stop?.addEventListener('abort', stop, { once: true });
   const prefetching = target.prefetching;
   const stopOffering = prefetching ? offerPrefetched(context.runId, prefetchOffer(target.prefetched, prefetching)) : () => {};
+  const unscoped = hearUnscopedTransport(context.runId);
   const { modules, unhandled } = await runner
     .run(context, {
       ...(pattern ? { testNamePattern: pattern } : {}),
@@ -165,13 +167,24 @@ export async function execute(
     waivers: decision.waivers,
     counts: countStatuses(decision.checks),
     requests: decision.checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
-    transport: runTransport(checks, target.counts(), hooks.declaredRateLimit),
+    // The CLI's own requests and the worker's outside any check (the journal's verification).
+    transport: runTransport(
+      checks,
+      {
+        ...target.counts(),
+        retries: target.counts().retries + unscoped.counts.retries,
+        rateLimited: target.counts().rateLimited + unscoped.counts.rateLimited,
+        rateLimitWaitMs: target.counts().rateLimitWaitMs + unscoped.counts.rateLimitWaitMs,
+      },
+      hooks.declaredRateLimit,
+    ),
     checks: decision.checks,
     safety,
     ...(budget
       ? { budget: budgetReport(budget, decision.checks, target.counts().requests + checkClientSent(declaredChecks(modules).values()), context.runs) }
       : {}),
   };
+  unscoped.stop();
   return { result, harnessErrors };
 }
 
