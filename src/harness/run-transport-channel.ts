@@ -1,4 +1,5 @@
 import { BroadcastChannel } from 'node:worker_threads';
+import type { TransportTally } from '../http/client.ts';
 
 /**
  * How the checks' worker tells the CLI what its requests outside any check met (the journal's verification once the
@@ -7,16 +8,10 @@ import { BroadcastChannel } from 'node:worker_threads';
  */
 const CHANNEL = 'conform-run-transport';
 
-export interface UnscopedTransport {
-  retries: number;
-  rateLimited: number;
-  rateLimitWaitMs: number;
-}
-
-type Message = UnscopedTransport & { runId: string };
+type Message = TransportTally & { runId: string };
 
 /** In the worker, once its own work is over. */
-export function tellUnscopedTransport(runId: string, counts: UnscopedTransport): void {
+export function tellUnscopedTransport(runId: string, counts: TransportTally): void {
   if (counts.retries + counts.rateLimited + counts.rateLimitWaitMs === 0) return;
   const channel = new BroadcastChannel(CHANNEL);
   channel.postMessage({ runId, ...counts } satisfies Message);
@@ -24,8 +19,8 @@ export function tellUnscopedTransport(runId: string, counts: UnscopedTransport):
 }
 
 /** In the CLI, from before the run starts: the worker's counts outside any check, summed as they come. */
-export function hearUnscopedTransport(runId: string): { counts: UnscopedTransport; stop: () => void } {
-  const counts: UnscopedTransport = { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 };
+export function hearUnscopedTransport(runId: string): { counts: TransportTally; stop: () => void } {
+  const counts: TransportTally = { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 };
   const channel = new BroadcastChannel(CHANNEL);
   channel.unref();
   channel.onmessage = (event) => {

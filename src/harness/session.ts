@@ -1,6 +1,6 @@
 import { afterAll, inject } from 'vitest';
 import { Api } from '../http/api.ts';
-import { ApiClient } from '../http/client.ts';
+import { ApiClient, type TransportTally } from '../http/client.ts';
 import { encodeNotice } from '../http/notice.ts';
 import { Journal } from '../safety/journal.ts';
 import type { TargetContext } from './target.ts';
@@ -10,7 +10,7 @@ import { currentCheck, isRunShared, outsideChecks } from '../http/check-scope.ts
 import { singleReads, verifyJournal, type KeptReader } from '../safety/restore.ts';
 import { listenForStop } from './stop.ts';
 import { awaitPrefetched } from './prefetch-channel.ts';
-import { tellUnscopedTransport, type UnscopedTransport } from './run-transport-channel.ts';
+import { tellUnscopedTransport } from './run-transport-channel.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { markBudgetSpent } from '../http/request-budget.ts';
 
@@ -26,7 +26,7 @@ export interface Session {
   /** The journal's items read once every toggler has ended (verifyJournal); the run ends after it. */
   verifying?: Promise<void>;
   /** What requests sent outside any check met (the journal's verification): told to the CLI once the run's work is over. */
-  unscoped: UnscopedTransport;
+  unscoped: TransportTally;
 }
 
 let current: Session | undefined;

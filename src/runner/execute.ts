@@ -167,17 +167,7 @@ export async function execute(
     waivers: decision.waivers,
     counts: countStatuses(decision.checks),
     requests: decision.checks.reduce((sum, c) => sum + (c.requests ?? 0), 0),
-    // The CLI's own requests and the worker's outside any check (the journal's verification).
-    transport: runTransport(
-      checks,
-      {
-        ...target.counts(),
-        retries: target.counts().retries + unscoped.counts.retries,
-        rateLimited: target.counts().rateLimited + unscoped.counts.rateLimited,
-        rateLimitWaitMs: target.counts().rateLimitWaitMs + unscoped.counts.rateLimitWaitMs,
-      },
-      hooks.declaredRateLimit,
-    ),
+    transport: runTransport(checks, target.counts(), hooks.declaredRateLimit, unscoped.counts),
     checks: decision.checks,
     safety,
     ...(budget

@@ -1,4 +1,4 @@
-import type { TransportCounts } from '../http/client.ts';
+import type { TransportCounts, TransportTally } from '../http/client.ts';
 import { START_SHARE } from '../http/rate-policy.ts';
 import type { CheckResult, RunTransport } from './results.ts';
 
@@ -9,13 +9,21 @@ export function paceFor(rps: number, declared?: { requests: number; seconds: num
   return { rps: rps > 0 ? Math.min(rps, declaredRps) : declaredRps, startRps: START_SHARE * declaredRps };
 }
 
-/** The run's retries, 429s and rate-limit waits: the checks' shares plus the CLI's own requests. */
-export function runTransport(checks: readonly CheckResult[], cli: TransportCounts, declared?: { requests: number; seconds: number }): RunTransport {
+/**
+ * The run's retries, 429s and rate-limit waits: the checks' shares, the CLI's own requests and the worker's requests
+ * outside any check (the journal's verification).
+ */
+export function runTransport(
+  checks: readonly CheckResult[],
+  cli: TransportCounts,
+  declared?: { requests: number; seconds: number },
+  worker: TransportTally = { retries: 0, rateLimited: 0, rateLimitWaitMs: 0 },
+): RunTransport {
   const paces = [...checks.map((c) => c.transport?.rps), cli.rateLimited > 0 ? cli.rps : undefined].filter((r): r is number => r !== undefined);
   return {
-    retries: cli.retries + sum(checks, (c) => c.transport?.retries),
-    rateLimited: cli.rateLimited + sum(checks, (c) => c.transport?.rateLimited),
-    rateLimitWaitMs: cli.rateLimitWaitMs + sum(checks, (c) => c.transport?.rateLimitWaitMs),
+    retries: cli.retries + worker.retries + sum(checks, (c) => c.transport?.retries),
+    rateLimited: cli.rateLimited + worker.rateLimited + sum(checks, (c) => c.transport?.rateLimited),
+    rateLimitWaitMs: cli.rateLimitWaitMs + worker.rateLimitWaitMs + sum(checks, (c) => c.transport?.rateLimitWaitMs),
     ...(paces.length > 0 ? { rps: Math.min(...paces) } : {}),
     ...(declared ? { declared: { requests: declared.requests, seconds: declared.seconds } } : {}),
   };

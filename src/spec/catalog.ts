@@ -109,10 +109,14 @@ export function catalogPathFor(doc: unknown, path: string): string | undefined {
   return keys.find((k) => k === path) ?? keys.find((k) => k.endsWith(path));
 }
 
-export function operationOf(doc: unknown, path: string, method: string): Record<string, unknown> | undefined {
+/** The path item that describes an endpoint (its operations and the parameters they share). */
+function pathItemOf(doc: unknown, path: string): Record<string, unknown> | undefined {
   const key = catalogPathFor(doc, path);
-  const item = key === undefined ? undefined : deref(doc, pathsOf(doc)[key]);
-  return deref(doc, item?.[method.toLowerCase()]);
+  return key === undefined ? undefined : deref(doc, pathsOf(doc)[key]);
+}
+
+export function operationOf(doc: unknown, path: string, method: string): Record<string, unknown> | undefined {
+  return deref(doc, pathItemOf(doc, path)?.[method.toLowerCase()]);
 }
 
 /** Whether the catalog declares itself an OpenAPI (or Swagger) document, valid or not. */
@@ -236,10 +240,9 @@ export function appliedSecurity(doc: unknown, path: string, method: string): Rec
  * a JSON Schema validator; undefined when it declares none. OpenAPI 2.0 keeps the schema keywords on the parameter.
  */
 export function queryParameterSchema(doc: unknown, path: string, method: string, name: string): Schema | undefined {
-  const key = catalogPathFor(doc, path);
-  const item = key === undefined ? undefined : deref(doc, pathsOf(doc)[key]);
-  const operation = operationOf(doc, path, method);
-  const listed = [operation?.parameters, item?.parameters].flatMap((list) => (Array.isArray(list) ? list.map((p) => deref(doc, p)) : []));
+  const listed = [operationOf(doc, path, method)?.parameters, pathItemOf(doc, path)?.parameters].flatMap((list) =>
+    Array.isArray(list) ? list.map((p) => deref(doc, p)) : [],
+  );
   const parameter = listed.find((p) => p?.in === 'query' && p.name === name);
   if (!parameter) return undefined;
   if (dialectOf(doc) !== '2.0') return parameter.schema === undefined ? undefined : selfContained(parameter.schema, doc, 'request');
