@@ -50,10 +50,12 @@ async function refusedEverywhere(t: CheckContext, kinds: readonly CredentialKind
   // serves labelled items without a key answers with rows): the refusal holds whatever the body asks (§5).
   const query = commonTitleWord(rows) ?? 'a';
   const tag = labelOfTitleWord(rows, query);
+  // And the uses summary where the profile offers it: a summary join may find its user apart from the key.
+  const summary = profiles[t.target.profile].has('list-include') ? { include: ['uses_summary'] } : {};
   if (keyInBody)
     probes.push({
-      name: `POST /artifacts.php with the key as api_key, user_id ${JSON.stringify(userId)}, query ${JSON.stringify(query)}${tag === undefined ? '' : ` and tag ${JSON.stringify(tag)}`} in the body`,
-      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId, query, ...(tag === undefined ? {} : { tag }) }, auth),
+      name: `POST /artifacts.php with the key as api_key, user_id ${JSON.stringify(userId)}, query ${JSON.stringify(query)}${tag === undefined ? '' : `, tag ${JSON.stringify(tag)}`}${'include' in summary ? ' and include uses_summary' : ''} in the body`,
+      request: (auth) => listRequest({ api_key: t.target.keys.primary, user_id: userId, query, ...(tag === undefined ? {} : { tag }), ...summary }, auth),
       dataFree: false,
     });
   const exchanges = await Promise.all(
@@ -97,7 +99,7 @@ describe('authentication (§5)', () => {
       sections: ['§5'],
       keptBlind: true,
       title:
-        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key, a user id, a search and a label in a list body and for the uses of a real item with a player of the household',
+        'every endpoint refuses a request without an Authorization header and returns no user data, also with the key, a user id, a search, a label and the uses summary in a list body and for the uses of a real item with a player of the household',
       accepts: REFUSAL_FREEDOMS,
     },
     (t) => refusedEverywhere(t, NO_HEADER, true),

@@ -6,15 +6,18 @@ import {
   claimsOpenApi,
   DEFAULT_ROWS_PER_PAGE,
   declaredDefault,
+  declaredProperties,
   declaredRequestSchema,
   endpoints,
   ensure,
   MAX_ROWS_PER_PAGE,
   okJson,
+  operationOf,
   profiles,
   dialectOf,
   queryParameterSchema,
   queryReadings,
+  requiredQueryParameters,
   requestSchema,
   responseSchema,
   schemaErrors,
@@ -157,11 +160,12 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       sections: ['§1', '§4', '§5', '§9'],
       keptBlind: true,
       title:
-        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
+        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, the list body names the fields §4 offers, no read requires a parameter §4 leaves out, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
       accepts: [
         `${ANY_FORMAT}: only an OpenAPI catalog is read, and the check skips otherwise`,
         'request schemas the suite cannot compile (not judged)',
-        'no request schema, no default for per_page or no security declared: nothing to compare',
+        'no request schema, no named body fields, no default for per_page or no security declared: nothing to compare',
+        'body fields named in any alternative of a composition',
         'an alternative without any scheme beside one that sends the key as a bearer token',
         'OAuth 2 and OpenID Connect schemes (their tokens travel as bearer tokens in the Authorization header)',
       ],
@@ -233,11 +237,48 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         if (Number(perPage) !== DEFAULT_ROWS_PER_PAGE)
           problems.push(`POST ${endpoints.list}: the catalog gives per_page the default ${JSON.stringify(perPage)}, where §4 states ${DEFAULT_ROWS_PER_PAGE}`);
       }
+      // Where the catalog names the list body's fields, each field §4 offers on the profile should be among them.
+      const declared = declaredProperties(document, declaredRequestSchema(document, endpoints.list, 'POST'));
+      if (declared.length > 0) {
+        judged++;
+        const missing = listFieldsOn(profile).filter((name) => !declared.includes(name));
+        if (missing.length > 0)
+          problems.push(`POST ${endpoints.list}: the catalog names the body's fields ${declared.join(', ')} but not ${missing.join(', ')}, which §4 offers`);
+      }
+      // §4 makes every query parameter of these reads optional (or takes none): a catalog should require none.
+      const reads = [
+        endpoints.list,
+        endpoints.uses,
+        endpoints.proposals,
+        endpoints.types,
+        endpoints.upcoming,
+        ...(profile.has('players') ? [endpoints.players] : []),
+      ];
+      for (const path of reads) {
+        if (operationOf(document, path, 'GET') === undefined) continue;
+        judged++;
+        const required = requiredQueryParameters(document, path, 'GET');
+        if (required.length > 0) problems.push(`GET ${path}: the catalog requires ${required.join(', ')}, where §4 serves the read without it`);
+      }
       ensure('C9.2', problems.length === 0, `advice (the catalog's content is not shown, §1): ${problems.join('\n')}`, exchange);
       t.need(judged > 0 ? judged : undefined, 'the catalog declares no request schema, per_page default or security for the list and the toggle');
     },
   );
 });
+
+/** The list body's fields §4 offers on a profile. */
+function listFieldsOn(profile: (typeof profiles)[keyof typeof profiles]): string[] {
+  return [
+    'page',
+    'per_page',
+    'cursor',
+    'query',
+    'tag',
+    ...(profile.has('list-filters') ? ['kept', 'physical', 'digital', 'secondary_collection', 'type_id'] : []),
+    ...(profile.has('list-fields') ? ['fields'] : []),
+    ...(profile.has('list-include') ? ['include'] : []),
+  ];
+}
 
 /** [] where one of the forms fits the schema, else the first form's problems; undefined where the schema cannot be compiled. */
 function fitErrors(schema: Schema, forms: readonly unknown[]): string[] | undefined {

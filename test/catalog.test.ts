@@ -6,10 +6,12 @@ import {
   bearerInHeader,
   catalogPathFor,
   declaredDefault,
+  declaredProperties,
   declaredRequestSchema,
   declaredSchema,
   dialectOf,
   queryParameterSchema,
+  requiredQueryParameters,
   queryReadings,
   missingOperations,
   responseOf,
@@ -354,6 +356,14 @@ describe('request schemas, defaults and security a catalog declares', () => {
     expect(requestSchema(v3, '/artifact-kept.php', 'POST')).toBeUndefined();
   });
 
+  it('names the body fields a schema declares, through $ref and its compositions', () => {
+    const declared = declaredRequestSchema(v3, '/artifacts.php', 'POST');
+    expect(declaredProperties(v3, declared)).toEqual(['per_page', 'kept']);
+    const alternatives = { oneOf: [{ properties: { page: {} } }, { $ref: '#/components/schemas/ListRequest' }], properties: { query: {} } };
+    expect(declaredProperties(v3, alternatives).sort()).toEqual(['kept', 'page', 'per_page', 'query']);
+    expect(declaredProperties(v3, { type: 'object' })).toEqual([]);
+  });
+
   it("applies an operation's own security before the document's, each alternative as its schemes", () => {
     expect(appliedSecurity(v3, '/artifacts.php', 'POST')).toEqual([[{ type: 'apiKey', in: 'query', name: 'api_key' }]]);
     expect(appliedSecurity(v3, '/artifact-kept.php', 'POST')).toEqual([[{ type: 'http', scheme: 'Bearer' }], []]);
@@ -419,6 +429,25 @@ describe('query parameters a catalog declares', () => {
       paths: { '/uses.php': { get: { parameters: [{ in: 'query', name: 'artifact_id', schema: { $ref: '#/components/schemas/Id' } }], responses: {} } } },
     };
     expect(fits(queryParameterSchema(doc, '/uses.php', 'GET', 'artifact_id')!, '17')).toBe(true);
+  });
+
+  it("takes a required parameter from the operation before its path's, in both versions", () => {
+    const doc = {
+      ...v3,
+      paths: {
+        '/uses.php': {
+          parameters: [
+            { in: 'query', name: 'artifact_id', required: true, schema: { type: 'integer' } },
+            { in: 'query', name: 'player_id', required: true, schema: { type: 'integer' } },
+          ],
+          get: { parameters: [{ in: 'query', name: 'artifact_id', required: false, schema: { type: 'integer' } }], responses: {} },
+        },
+      },
+    };
+    expect(requiredQueryParameters(doc, '/uses.php', 'GET')).toEqual(['player_id']);
+    expect(requiredQueryParameters(v3, '/proposals.php', 'GET')).toEqual([]);
+    const required2 = { ...v2, paths: { '/uses.php': { get: { parameters: [{ in: 'query', name: 'artifact_id', type: 'integer', required: true }] } } } };
+    expect(requiredQueryParameters(required2, '/uses.php', 'GET')).toEqual(['artifact_id']);
   });
 
   it('does not require readOnly properties in a request body', () => {

@@ -428,11 +428,13 @@ export class Discovery {
   }
 
   /**
-   * GET /types.php, GET /upcoming-interactions.php or GET /players.php with a user id in the query, read once per run
+   * GET /types.php, GET /upcoming-interactions.php or GET /players.php with a user id (and all_users=1) in the query, read once per run
    * for the checks that ask (SCOPE-002, SCOPE-007); like `list`, no such answer outlives a kept write.
    */
   withUserId(read: 'GET /types.php' | 'GET /upcoming-interactions.php' | 'GET /players.php', userId: string | number): Promise<Exchange> {
-    const query = { user_id: userId };
+    // Beside it all_users=1, the flag an admin listing of the same service might honour: neither is a parameter of these
+    // reads (§4), so a conforming server ignores or refuses both; one that honours either lists another user's rows.
+    const query = { user_id: userId, all_users: 1 };
     const send = () =>
       read === 'GET /types.php'
         ? this.api.types('primary', query)

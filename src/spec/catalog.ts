@@ -235,19 +235,48 @@ export function appliedSecurity(doc: unknown, path: string, method: string): Rec
   return requirements.filter(isObject).map((requirement) => Object.keys(requirement).map((name) => deref(doc, schemes[name]) ?? {}));
 }
 
-/**
- * The schema a catalog declares for a query parameter of an operation (its own parameters, then its path's), ready for
- * a JSON Schema validator; undefined when it declares none. OpenAPI 2.0 keeps the schema keywords on the parameter.
- */
-export function queryParameterSchema(doc: unknown, path: string, method: string, name: string): Schema | undefined {
+/** The query parameters an operation declares, each name once: its own first, then those its path item shares. */
+function queryParametersOf(doc: unknown, path: string, method: string): Record<string, unknown>[] {
   const listed = [operationOf(doc, path, method)?.parameters, pathItemOf(doc, path)?.parameters].flatMap((list) =>
     Array.isArray(list) ? list.map((p) => deref(doc, p)) : [],
   );
-  const parameter = listed.find((p) => p?.in === 'query' && p.name === name);
+  const seen = new Set<unknown>();
+  return listed.filter((p): p is Record<string, unknown> => {
+    if (p?.in !== 'query' || seen.has(p.name)) return false;
+    seen.add(p.name);
+    return true;
+  });
+}
+
+/**
+ * The schema a catalog declares for a query parameter of an operation, ready for a JSON Schema validator; undefined
+ * when it declares none. OpenAPI 2.0 keeps the schema keywords on the parameter.
+ */
+export function queryParameterSchema(doc: unknown, path: string, method: string, name: string): Schema | undefined {
+  const parameter = queryParametersOf(doc, path, method).find((p) => p.name === name);
   if (!parameter) return undefined;
   if (dialectOf(doc) !== '2.0') return parameter.schema === undefined ? undefined : selfContained(parameter.schema, doc, 'request');
   const keywords = ['type', 'format', 'enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'minLength', 'maxLength'];
   return selfContained(Object.fromEntries(keywords.filter((k) => k in parameter).map((k) => [k, parameter[k]])), doc, 'request');
+}
+
+/** The names of the query parameters an operation declares required. */
+export function requiredQueryParameters(doc: unknown, path: string, method: string): string[] {
+  return queryParametersOf(doc, path, method)
+    .filter((p) => p.required === true)
+    .map((p) => String(p.name));
+}
+
+/**
+ * The property names a declared object schema names, through `$ref` and its compositions (allOf, anyOf, oneOf: a name
+ * any alternative declares counts as declared).
+ */
+export function declaredProperties(doc: unknown, schema: unknown, depth = 0): string[] {
+  const node = deref(doc, schema);
+  if (!node || depth > 10) return [];
+  const own = isObject(node.properties) ? Object.keys(node.properties) : [];
+  const parts = ['allOf', 'anyOf', 'oneOf'].flatMap((key) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []));
+  return [...new Set([...own, ...parts.flatMap((part) => declaredProperties(doc, part, depth + 1))])];
 }
 
 /**
