@@ -362,6 +362,9 @@ describe('request schemas, defaults and security a catalog declares', () => {
     const alternatives = { oneOf: [{ properties: { page: {} } }, { $ref: '#/components/schemas/ListRequest' }], properties: { query: {} } };
     expect(declaredProperties(v3, alternatives).sort()).toEqual(['kept', 'page', 'per_page', 'query']);
     expect(declaredProperties(v3, { type: 'object' })).toEqual([]);
+    // 3.1 keeps what is written beside a $ref; conditional subschemas may add names too.
+    const beside = { $ref: '#/components/schemas/ListRequest', properties: { include: {} }, if: {}, then: { properties: { cursor: {} } } };
+    expect(declaredProperties(v3, beside).sort()).toEqual(['cursor', 'include', 'kept', 'per_page']);
   });
 
   it("applies an operation's own security before the document's, each alternative as its schemes", () => {

@@ -71,25 +71,17 @@ export interface CursorWindow {
 /**
  * Walks a listing by cursor from the start, for at most `maxPages` pages, or until `enough` says the
  * pages so far suffice. Each step checks what makes the next one possible (has_more, next_cursor).
- * `first`: the answer to the first page (`body` with cursor null), when it has been read already; `vary`: what the
- * page at an index sends beside `body` (e.g. another per_page).
+ * `first`: the answer to the first page (`body` with cursor null), when it has been read already.
  */
 export async function cursorWindow(
   api: Api,
   body: Record<string, unknown>,
-  {
-    user = 'primary',
-    maxPages,
-    enough,
-    first,
-    vary,
-  }: { user?: KeyRef; maxPages: number; enough?: (page: Page) => boolean; first?: Exchange; vary?: (index: number) => Record<string, unknown> },
+  { user = 'primary', maxPages, enough, first }: { user?: KeyRef; maxPages: number; enough?: (page: Page) => boolean; first?: Exchange },
 ): Promise<CursorWindow> {
   const pages: Page[] = [];
   let cursor: unknown = null;
   for (let i = 0; i < maxPages; i++) {
-    const sent = { ...body, ...vary?.(i), cursor };
-    const page = i === 0 && first ? pageOf(first, sent) : await fetchPage(api, sent, user);
+    const page = i === 0 && first ? pageOf(first, { ...body, cursor }) : await fetchPage(api, { ...body, cursor }, user);
     pages.push(page);
     const problem = cursorStepProblem(page);
     ensure('C4.4', problem === undefined, `cursor paging: ${problem}`, page.exchange);

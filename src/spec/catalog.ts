@@ -268,15 +268,19 @@ export function requiredQueryParameters(doc: unknown, path: string, method: stri
 }
 
 /**
- * The property names a declared object schema names, through `$ref` and its compositions (allOf, anyOf, oneOf: a name
- * any alternative declares counts as declared).
+ * The property names a declared object schema names, through `$ref` (with what is written beside it) and every
+ * subschema that may add properties (allOf, anyOf, oneOf, then, else, dependentSchemas): a name any of them declares
+ * counts as declared.
  */
 export function declaredProperties(doc: unknown, schema: unknown, depth = 0): string[] {
-  const node = deref(doc, schema);
-  if (!node || depth > 10) return [];
-  const own = isObject(node.properties) ? Object.keys(node.properties) : [];
-  const parts = ['allOf', 'anyOf', 'oneOf'].flatMap((key) => (Array.isArray(node[key]) ? (node[key] as unknown[]) : []));
-  return [...new Set([...own, ...parts.flatMap((part) => declaredProperties(doc, part, depth + 1))])];
+  if (!isObject(schema) || depth > 10) return [];
+  const target = typeof schema.$ref === 'string' ? declaredProperties(doc, resolvePointer(doc, schema.$ref), depth + 1) : [];
+  const own = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  const lists = ['allOf', 'anyOf', 'oneOf'].flatMap((key) => (Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []));
+  const single = [schema.then, schema.else];
+  const dependent = isObject(schema.dependentSchemas) ? Object.values(schema.dependentSchemas) : [];
+  const parts = [...lists, ...single, ...dependent];
+  return [...new Set([...target, ...own, ...parts.flatMap((part) => declaredProperties(doc, part, depth + 1))])];
 }
 
 /**
