@@ -363,6 +363,7 @@ describe('request schemas, defaults and security a catalog declares', () => {
     expect(declaredProperties(v3, alternatives).sort()).toEqual(['kept', 'page', 'per_page', 'query']);
     expect(declaredProperties(v3, { type: 'object' })).toEqual([]);
     // 3.1 keeps what is written beside a $ref; conditional subschemas may add names too.
+    // biome-ignore lint/suspicious/noThenProperty: then is a JSON Schema keyword here, not a promise's
     const beside = { $ref: '#/components/schemas/ListRequest', properties: { include: {} }, if: {}, then: { properties: { cursor: {} } } };
     expect(declaredProperties(v3, beside).sort()).toEqual(['cursor', 'include', 'kept', 'per_page']);
   });
