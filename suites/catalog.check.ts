@@ -160,7 +160,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       sections: ['§1', '§4', '§5', '§9'],
       keptBlind: true,
       title:
-        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, the list body names the fields §4 offers, no read requires a parameter §4 leaves out, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
+        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, the list body names the fields §4 offers, a toggle without id or is_kept does not fit, no read requires a parameter §4 leaves out, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
       accepts: [
         `${ANY_FORMAT}: only an OpenAPI catalog is read, and the check skips otherwise`,
         'request schemas the suite cannot compile (not judged)',
@@ -219,7 +219,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       }
       // Query parameters §4 names, each with a value it allows.
       const queries: [string, Record<string, string>][] = [
-        [endpoints.proposals, { include_other: '1', sort: 'item_name', start: '2024-01-01', end: '2024-12-31' }],
+        [endpoints.proposals, { include_other: '1', sort: 'item_name', direction: 'desc', start: '2024-01-01', end: '2024-12-31' }],
         ...(item === undefined ? [] : [[endpoints.uses, { artifact_id: String(item.id) }] as [string, Record<string, string>]]),
       ];
       for (const [path, values] of queries)
@@ -237,6 +237,19 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
         if (Number(perPage) !== DEFAULT_ROWS_PER_PAGE)
           problems.push(`POST ${endpoints.list}: the catalog gives per_page the default ${JSON.stringify(perPage)}, where §4 states ${DEFAULT_ROWS_PER_PAGE}`);
       }
+      // The toggle's id and is_kept are both required (§4): a body without one of them should not fit what the catalog declares.
+      const toggleSchema = requestSchema(document, endpoints.kept, 'POST');
+      if (toggleSchema !== undefined && item !== undefined)
+        for (const [missing, body] of [
+          ['id', { is_kept: 1 }],
+          ['is_kept', { id: item.id }],
+        ] as const) {
+          const errors = schemaErrors(toggleSchema, body);
+          if (errors === undefined) continue;
+          judged++;
+          if (errors.length === 0)
+            problems.push(`POST ${endpoints.kept} ${JSON.stringify(body)} fits the request schema the catalog declares, though §4 requires ${missing}`);
+        }
       // Where the catalog names the list body's fields, each field §4 offers on the profile should be among them.
       const declared = declaredProperties(document, declaredRequestSchema(document, endpoints.list, 'POST'));
       if (declared.length > 0) {

@@ -95,20 +95,22 @@ async function refusedWithForbidden(
   const payloadOf = (p: WriteProbe) =>
     flagsRestated && p.method === 'PATCH' && p.path === endpoints.list
       ? flagsRestated
-      : useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
-        ? useEdit
-        : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
-          ? playerEdit
-          : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
-            // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id. The
-            // proposals path also gets a window of its own parameters (§4 start, end) that ends before it starts, so holds no outcome
-            // however a server reads its bounds: a door that deletes a window, and checks the key per row it deletes, shows.
-            {
-              query: { id: absentId, artifact_id: absentId, ...(p.path === endpoints.proposals ? { start: '2000-01-02', end: '2000-01-01' } : {}) },
-              // The PUT of the kept path carries a kept value the toggle refuses (§4: only 0 or 1): the method is refused
-              // before the body is looked at, so a door that validates the toggle's body for every method shows.
-              json: p.method === 'PUT' && p.path === endpoints.kept ? { ...payload, is_kept: 2 } : payload,
-            };
+      : keptRestated && p.method === 'PATCH' && p.path === endpoints.kept
+        ? keptRestated
+        : useEdit && p.method === restatingUse?.method && p.path === restatingUse.path
+          ? useEdit
+          : playerEdit && p.method === restatingPlayer?.method && p.path === restatingPlayer.path
+            ? playerEdit
+            : // The id no item has is named in the query under both names an item reference takes (id, and artifact_id as GET /uses.php
+              // takes it, §4): a door keyed by artifact_id (a DELETE of an upcoming reminder) shows as surely as one keyed by id. The
+              // proposals path also gets a window of its own parameters (§4 start, end) that ends before it starts, so holds no outcome
+              // however a server reads its bounds: a door that deletes a window, and checks the key per row it deletes, shows.
+              {
+                query: { id: absentId, artifact_id: absentId, ...(p.path === endpoints.proposals ? { start: '2000-01-02', end: '2000-01-01' } : {}) },
+                // The PUT of the kept path carries a kept value the toggle refuses (§4: only 0 or 1): the method is refused
+                // before the body is looked at, so a door that validates the toggle's body for every method shows.
+                json: p.method === 'PUT' && p.path === endpoints.kept ? { ...payload, is_kept: 2 } : payload,
+              };
   // A write may be refused only for an id no item has: `restating` names a real item and restates its own
   // title, so that a server wrongly accepting it writes what is already there.
   const real = restating || flipping ? (await t.discover.toggleRows())[0] : undefined;
@@ -126,6 +128,9 @@ async function refusedWithForbidden(
   const kept = real && flipped(real.is_kept) !== undefined ? { is_kept: real.is_kept } : {};
   const flagsRestated =
     whole && Object.keys(flags).length > 0 ? { query: { id: realId! }, json: { id: real!.id, ...flags, ...kept, query: payload.Title } } : undefined;
+  // And the PATCH of the kept path names the same item with the kept value it has: a door that lets through a write that
+  // changes nothing shows only there, and wrongly accepting it writes what is there.
+  const keptRestated = whole && 'is_kept' in kept ? { query: { id: realId! }, json: { id: real!.id, ...kept } } : undefined;
   // `flagPaths`: toggle-shaped paths of the independent flags, each sent the real item and its flag's value (judged below).
   const flagWrites = whole
     ? flagPaths.filter(({ field }) => flipped(whole[field]) !== undefined).map(({ path, field }) => ({ path, json: { id: real!.id, [field]: whole[field] } }))
@@ -405,13 +410,14 @@ describe('forbidden writes and user enumeration (§1, §5, §7)', () => {
       level: 'MUST',
       sections: ['§1', '§7'],
       title:
-        'PUT, PATCH and DELETE on every endpoint (and DELETE on the catalog path) answer 403 and change nothing, also a PUT of the kept path with a kept value the toggle refuses, a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, a PATCH of the list path that restates its flags, one that restates the date of a real use and one that restates the name of a real player',
+        'PUT, PATCH and DELETE on every endpoint (and DELETE on the catalog path) answer 403 and change nothing, also a PUT of the kept path with a kept value the toggle refuses, a PUT that restates the whole record of a real item, a PATCH that flips a flag of a real item, a PATCH of the list path that restates its flags, one of the kept path that restates its kept value, one that restates the date of a real use and one that restates the name of a real player',
       accepts: [
         'any body with the 403',
         "PATCH /uses.php sent for the first use with an id of its own (carried by no other use and held by no other field of it, such as its item's id) and a date (a use's date under any name, §2 does not show it), restating that date; for an id no item has where no use has both",
         'PATCH /players.php sent for the first player of the household with an id and a name, restating its whole record as listed (primary profile); for an id no item has where no player has both',
         'PUT /artifact.php sent for the first item the check may write, restating its whole record as the single read serves it (the list row where it cannot be read), kept flag left out; for an id no item has where the collection is empty',
         'PATCH /artifacts.php sent for the same item with its kept flag and its three independent flags as its row and record show them, beside a search no title matches; for an id no item has where the collection is empty',
+        'PATCH /artifact-kept.php sent for the same item with the kept value its row shows; for an id no item has where rows carry no kept flag (staging) or the collection is empty',
       ],
     },
     (t) =>
