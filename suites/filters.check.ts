@@ -352,7 +352,7 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       sections: ['§4'],
       keptBlind: true,
       title:
-        "an item's exact title as query finds that item (always one holding &, <, > or a quote, one holding a colon, *, + or a parenthesis, one beginning with The, A or An, one holding a character outside ASCII, one beginning with a capital outside ASCII, one made only of digits, where known, and the longest)",
+        "an item's exact title as query finds that item (always one holding &, <, > or a quote, one holding a colon, *, + or a parenthesis, one beginning with The, A or An, one holding a character outside ASCII, one beginning with a capital outside ASCII, one made only of digits and the later copy of a title held twice, where known, and the longest)",
       accepts: [
         'any search semantics that finds an exact title (substring, words, case-insensitive, fuzzy); other rows may come with it',
         'cursor pages in ascending or descending id order',
@@ -405,8 +405,10 @@ describe('filters and search (§4 POST /artifacts.php)', () => {
       const initial = titled.find((r) => /^(?=[^\p{ASCII}])\p{Lu}/u.test(String(r.Title)));
       // And the longest title: a search that matches only a prefix of each title (an index of its first characters) misses it.
       const longest = titled.reduce((a, b) => (String(b.Title).length > String(a.Title).length ? b : a));
+      // And the later copy of a title held twice: a search that serves each title once misses it.
+      const laterTwin = titled.find((r, i) => titled.findIndex((o) => o.Title === r.Title) < i);
       const runs = Math.min(t.target.runs, 10);
-      const fixed = [...new Set([markup, syntax, article, nonAscii, digits, initial, longest].filter((r): r is Row => r !== undefined))].slice(
+      const fixed = [...new Set([markup, syntax, article, nonAscii, digits, initial, longest, laterTwin].filter((r): r is Row => r !== undefined))].slice(
         0,
         Math.max(1, runs - 1),
       );

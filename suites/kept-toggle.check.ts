@@ -857,7 +857,8 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       id: 'KEPT-005',
       level: 'MUST',
       sections: ['§3'],
-      title: 'toggling one item changes no other item, not even one with the same title',
+      title:
+        'toggling one item changes no other item, not even one with the same title, and nothing of the item but is_kept (its flags and labels as its rows show them)',
       toggles: true,
       accepts: TOGGLE_FREEDOMS,
     },
@@ -880,10 +881,13 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
       const witnesses = rows.filter((r) => idOf(r.id) !== id).slice(0, 199);
       // The items set apart for KEPT-006 change beside this check: they are not watched.
       const apart = new Set((await t.discover.setApart()).map((r) => idOf(r.id)));
+      // The toggled item's row, where the first cursor pages list it: its flags and labels as each read shows them.
+      const rowsSeen: (Row | undefined)[] = [];
       const keptOf = async (): Promise<Map<string, unknown>> => {
         if (profiles[t.target.profile].has('full-rows')) {
           // The first two cursor pages: the toggled item and every item near it by id.
           const fresh = (await t.discover.freshWindow(2)).pages.flatMap((p) => p.rows).filter((r) => !apart.has(idOf(r.id)));
+          rowsSeen.push(fresh.find((r) => idOf(r.id) === id));
           return new Map(fresh.map((r) => [idOf(r.id) ?? '', itemFlag(r.is_kept) ?? false]));
         }
         const sample = witnesses.slice(0, 10);
@@ -909,6 +913,23 @@ describe('kept toggle (§3, §4 POST /artifact-kept.php)', () => {
           'C3.3',
           !before.has(id) || after.has(id),
           `after setting is_kept=${value} on item ${id}, the first cursor pages read afresh no longer list it, though they did before the toggle: cursor pages go by id (§4) and the toggle changes nothing but is_kept (§3)`,
+          ex,
+        );
+        // Nor does the item itself change but for is_kept: its independent flags and labels are as before the toggles
+        // (§3: they are unchanged), whatever copy of a title it is.
+        const [rowBefore, rowAfter] = [rowsSeen[0], rowsSeen.at(-1)];
+        const labelsMoved = (a: Row, b: Row) => Array.isArray(a.tags) && Array.isArray(b.tags) && labelSet(a.tags) !== labelSet(b.tags);
+        const itself =
+          rowBefore && rowAfter
+            ? [
+                ...INDEPENDENT_FLAGS.filter((f) => f in rowBefore && f in rowAfter && !sameValue(f, rowBefore[f], rowAfter[f])),
+                ...(labelsMoved(rowBefore, rowAfter) ? ['tags'] : []),
+              ]
+            : [];
+        ensure(
+          'C3.2',
+          itself.length === 0,
+          `after setting is_kept=${value} on item ${id}, the first cursor pages read afresh list it with ${itself.map((f) => `${f} ${asJson(rowAfter?.[f])}`).join(', ')}, before the toggles ${itself.map((f) => asJson(rowBefore?.[f])).join(', ')}: the toggle changes nothing but is_kept (§3)`,
           ex,
         );
         const reordered = firstReordering(before, after);
