@@ -122,7 +122,7 @@ export const clauses: readonly Clause[] = [
     id: 'C3.2',
     section: '§3',
     statement: 'The toggle leaves secondary collection, physical, digital, tags and get-rid-of unchanged.',
-    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006', 'KEPT-007', 'FRAME-003'],
+    checks: ['KEPT-002', 'FRAME-001', 'KEPT-004', 'UPCOMING-005', 'KEPT-006', 'KEPT-007', 'FRAME-003', 'KEPT-005'],
   },
   { id: 'C3.3', section: '§3', statement: 'The toggle changes nothing else (no other item).', checks: ['KEPT-005', 'KEPT-008'] },
   {
