@@ -160,7 +160,7 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       sections: ['§1', '§4', '§5', '§9'],
       keptBlind: true,
       title:
-        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, the list body names the fields §4 offers, a toggle without id or is_kept does not fit, no read requires a parameter §4 leaves out, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
+        'what an OpenAPI catalog declares of requests agrees with the spec: list bodies, toggles and query parameters the spec allows fit what it declares, the list body names the fields §4 offers, a toggle without id or is_kept does not fit, no read requires a parameter §4 leaves out or is declared keyless, the list and toggle paths have their POST, per_page defaults to 50, and the key goes in the Authorization header as a bearer token (advice)',
       accepts: [
         `${ANY_FORMAT}: only an OpenAPI catalog is read, and the check skips otherwise`,
         'request schemas the suite cannot compile (not judged)',
@@ -220,6 +220,9 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
       // Query parameters §4 names, each with a value it allows.
       const queries: [string, Record<string, string>][] = [
         [endpoints.proposals, { include_other: '1', sort: 'item_name', direction: 'desc', start: '2024-01-01', end: '2024-12-31' }],
+        // The two other sort names §4 gives.
+        [endpoints.proposals, { sort: 'explicit_declines' }],
+        [endpoints.proposals, { sort: 'chose_something_else' }],
         ...(item === undefined ? [] : [[endpoints.uses, { artifact_id: String(item.id) }] as [string, Record<string, string>]]),
       ];
       for (const [path, values] of queries)
@@ -250,6 +253,33 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
           if (errors.length === 0)
             problems.push(`POST ${endpoints.kept} ${JSON.stringify(body)} fits the request schema the catalog declares, though §4 requires ${missing}`);
         }
+      // Where the catalog names the list path or the toggle path, it describes their POST (§4: the list is a POST, the toggle
+      // the one write); and no operation §4 puts behind the key is declared keyless (an empty security list, §5).
+      for (const path of [endpoints.list, endpoints.kept].filter((p) => unnamedPaths(document, [p]).length === 0)) {
+        judged++;
+        if (operationOf(document, path, 'POST') === undefined)
+          problems.push(`${path}: the catalog names the path but describes no POST, the method §4 gives it`);
+      }
+      const guarded: [string, string][] = [
+        ['POST', endpoints.list],
+        ['POST', endpoints.kept],
+        ...[
+          endpoints.list,
+          endpoints.item,
+          endpoints.uses,
+          endpoints.proposals,
+          endpoints.types,
+          endpoints.upcoming,
+          ...(profile.has('players') ? [endpoints.players] : []),
+        ].map((path): [string, string] => ['GET', path]),
+      ];
+      for (const [method, path] of guarded) {
+        const operation = operationOf(document, path, method);
+        if (operation === undefined) continue;
+        judged++;
+        if (Array.isArray(operation.security) && operation.security.length === 0)
+          problems.push(`${method} ${path}: the catalog declares it with an empty security list (no key), where §4 and §5 require the Authorization header`);
+      }
       // Where the catalog names the list body's fields, each field §4 offers on the profile should be among them.
       const declared = declaredProperties(document, declaredRequestSchema(document, endpoints.list, 'POST'));
       if (declared.length > 0) {
