@@ -344,7 +344,7 @@ describe('paging (§4 POST /artifacts.php, §8)', () => {
       ensure(
         'C4.4',
         at === -1 && smallIds.length === expected.length,
-        `a cursor walk at ${perPage} a page disagrees with one at ${MAX_ROWS_PER_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
+        `a cursor walk at ${perPage} a page disagrees with one at ${MAX_ROWS_PER_PAGE} a page: ${at === -1 ? `${smallIds.length} items instead of ${expected.length}` : at >= expected.length ? `item ${smallIds[at]} at position ${at}, past the ${expected.length} items the walk at ${MAX_ROWS_PER_PAGE} a page returned` : `item ${smallIds[at]} where ${expected[at]} belongs (position ${at})`}`,
         small.pages[Math.floor(Math.max(at, 0) / perPage)]?.exchange,
       );
       // Page paging holds the same items: read whole when short, else its first pages and its last.
