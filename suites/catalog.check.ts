@@ -10,6 +10,7 @@ import {
   declaredRequestSchema,
   endpoints,
   ensure,
+  LIST_BODY_FIELDS,
   MAX_ROWS_PER_PAGE,
   okJson,
   operationOf,
@@ -311,16 +312,16 @@ describe('catalog (§1, §9 /api-docs?format=json)', () => {
 
 /** The list body's fields §4 offers on a profile. */
 function listFieldsOn(profile: (typeof profiles)[keyof typeof profiles]): string[] {
-  return [
-    'page',
-    'per_page',
-    'cursor',
-    'query',
-    'tag',
-    ...(profile.has('list-filters') ? ['kept', 'physical', 'digital', 'secondary_collection', 'type_id'] : []),
-    ...(profile.has('list-fields') ? ['fields'] : []),
-    ...(profile.has('list-include') ? ['include'] : []),
-  ];
+  const needs: Record<string, 'list-filters' | 'list-fields' | 'list-include'> = {
+    kept: 'list-filters',
+    physical: 'list-filters',
+    digital: 'list-filters',
+    secondary_collection: 'list-filters',
+    type_id: 'list-filters',
+    fields: 'list-fields',
+    include: 'list-include',
+  };
+  return LIST_BODY_FIELDS.filter((name) => needs[name] === undefined || profile.has(needs[name]));
 }
 
 /** [] where one of the forms fits the schema, else the first form's problems; undefined where the schema cannot be compiled. */
